@@ -1,0 +1,524 @@
+"""The ``pbem`` command (DESIGN §5): parse arguments, call the library, render, map errors to exit codes.
+
+Exit codes: 0 ok; 1 orders illegal or verification failed; 2 usage error or unreadable/malformed
+file; 3 signature, chain or commitment failure (tampering).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import hashlib
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from pbem import __version__
+from pbem.errors import EXIT_ILLEGAL, EXIT_MALFORMED, PbemError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _debug_enabled() -> bool:
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.obj and ctx.obj.get("debug"):
+            return True
+        ctx = ctx.parent
+    return False
+
+
+def guarded(fn: F) -> F:
+    """Turn PbemError (and any unexpected error) into one clear paragraph and its exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PbemError as e:
+            if _debug_enabled():
+                raise
+            click.echo(f"pbem: {e.render()}", err=True)
+            sys.exit(e.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except Exception as e:  # a bug: still no traceback unless --debug
+            if _debug_enabled():
+                raise
+            click.echo(f"pbem: internal error: {type(e).__name__}: {e}\nRun again with --debug for a traceback, and report it.", err=True)
+            sys.exit(EXIT_MALFORMED)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Show a traceback on errors.")
+@click.version_option(__version__, prog_name="pbem")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """pbem: adjudicate board wargames played by e-mail.
+
+    Signed, chained game files; dice committed before anyone can know them; a report that explains
+    every result with its rule number.
+
+    \b
+    Example: a whole game in a temporary folder:
+      pbem demo
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def _passphrase(ask: bool) -> bytes | None:
+    if ask:
+        return click.prompt("Passphrase", hide_input=True).encode("utf-8")
+    return None
+
+
+def _key(path: Path, ask: bool = False) -> Any:
+    from pbem.exchange.keys import load_key
+
+    return load_key(path, _passphrase(ask))
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--passphrase", "ask", is_flag=True, help="Protect the key with a passphrase (asked for).")
+@click.option("--passphrase-env", metavar="VAR", help="Protect the key with the passphrase in $VAR.")
+@guarded
+def keygen(name: str, ask: bool, passphrase_env: str | None) -> None:
+    """Make a key pair NAME.key (private, mode 0600) and NAME.pub.
+
+    \b
+    Example:
+      pbem keygen alice            # alice.key, alice.pub
+      pbem keygen bob --passphrase
+    """
+    import os
+
+    from pbem.exchange.keys import KeyPair, write_key_files
+
+    pw: bytes | None = None
+    if ask:
+        pw = click.prompt("Passphrase", hide_input=True, confirmation_prompt=True).encode("utf-8")
+    elif passphrase_env:
+        if not os.environ.get(passphrase_env):
+            raise UsageError(f"${passphrase_env} is not set")
+        pw = os.environ[passphrase_env].encode("utf-8")
+    pair = KeyPair.generate()
+    key_path, pub_path = write_key_files(pair, Path(name), pw)
+    click.echo(f"wrote {key_path} (private, keep it) and {pub_path} (public: {pair.public_text}, key id {pair.key_id})")
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--game", "game_name", default="proud-monster", show_default=True, help="Game module.")
+@click.option("--side", "sides", multiple=True, required=True, metavar="SIDE=PUBKEY", help="A side and its public key (text or .pub file).")
+@click.option("--referee", metavar="PUBKEY", help="The referee's public key, for a refereed game.")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="Your private key (you are a party).")
+@click.option("--game-id", help="The game id (default: derived from the keys, scenario and the time).")
+@click.option("--option", "opts", multiple=True, metavar="NAME=VALUE", help="A rules option (see `pbem rules GAME`).")
+@click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True, help="The game folder to create.")
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase.")
+@guarded
+def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | None, key_path: Path, game_id: str | None,
+        opts: tuple[str, ...], out: Path, ask: bool) -> None:
+    """Start a game: write state 0000, which awaits every party's join.
+
+    \b
+    Example:
+      pbem new training --side german=alice.pub --side soviet=bob.pub --key alice.key -o game
+    """
+    from pbem.exchange.canonical import canonical
+    from pbem.exchange.files import dumps, write_new
+    from pbem.exchange.game import new_game
+    from pbem.exchange.keys import read_public_key
+
+    side_keys: dict[str, str] = {}
+    for s in sides:
+        if "=" not in s:
+            raise UsageError(f"--side {s}: write SIDE=PUBKEY")
+        name, pub = s.split("=", 1)
+        side_keys[name.strip()] = read_public_key(pub)
+    ref = read_public_key(referee) if referee else None
+    key = _key(key_path, ask)
+    options: dict[str, Any] = {}
+    for o in opts:
+        if "=" not in o:
+            raise UsageError(f"--option {o}: write NAME=VALUE")
+        k, v = o.split("=", 1)
+        options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    if not game_id:
+        material = canonical({"scenario": scenario, "sides": side_keys, "referee": ref or "", "time": _dt.datetime.now(_dt.UTC).isoformat()})
+        game_id = "pm-" + hashlib.sha256(material).hexdigest()[:10]
+    state = new_game(game_name, scenario, side_keys, ref, key, game_id, options)
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"{out}: the folder exists and is not empty", hint="Give a new folder for the game.")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"{out}: cannot create the folder ({e.strerror})") from e
+    path = out / "0000.state.toml"
+    write_new(path, dumps(state))
+    click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--side", required=True, help="Your side (or 'referee').")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output file (default: NNNN-SIDE.join.toml beside STATE).")
+@click.option("--passphrase", "ask", is_flag=True)
+@guarded
+def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: bool) -> None:
+    """Join a new game: your signed key and first dice commitment.
+
+    \b
+    Example:
+      pbem join game/0000.state.toml --side soviet --key bob.key
+    """
+    from pbem.exchange.files import dumps, write_new
+    from pbem.exchange.game import load_state, make_join
+
+    st = load_state(state_path)
+    doc = make_join(st, side, _key(key_path, ask))
+    seq = int(st.data["pbem"]["sequence"])
+    path = out or state_path.parent / f"{seq:04d}-{side}.join.toml"
+    write_new(path, dumps(doc))
+    click.echo(f"wrote {path}")
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@guarded
+def status(state_path: Path, as_json: bool) -> None:
+    """Whose move, which step, what is awaited; a position summary.
+
+    \b
+    Example:
+      pbem status game/0003.state.toml --json
+    """
+    from pbem.exchange.game import load_state
+
+    st = load_state(state_path)
+    s = st.data
+    info = {"file": str(state_path), "game": s["pbem"]["game"], "scenario": s["pbem"]["scenario"], "sequence": s["pbem"]["sequence"],
+            "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"], "vp": s["position"]["vp"], "result": s.get("result"),
+            "pending": s.get("pending", {}).get("question")}
+    if as_json:
+        _echo_json(info)
+        return
+    aw = s["awaits"]
+    click.echo(f"game {info['game']} ({info['scenario']}), state {s['pbem']['sequence']:04d} {st.digest}")
+    c = s["clock"]
+    click.echo(f"GT{c['turn']} sequence {c['pts']} {c['side']} {c['phase']}; German VP {info['vp']}")
+    if s.get("result"):
+        r = s["result"]
+        click.echo(f"game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
+    else:
+        click.echo(f"awaits {aw['kind']} for step {aw['step']} from {', '.join(aw['from'])}; adjudicated by {aw['adjudicator']}")
+    if info["pending"]:
+        q = info["pending"]
+        click.echo(f"decision needed from {q['side']}: {q['text']} ({q['rule']})")
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--side", required=True)
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Write to a file instead of standard output.")
+@guarded
+def template(state_path: Path, side: str, out: Path | None) -> None:
+    """A skeleton order (or reply) file for the awaited step, ready to edit.
+
+    \b
+    Example:
+      pbem template game/0001.state.toml --side german -o game/0001-german.orders.toml
+    """
+    from pbem.engine.registry import find_module
+    from pbem.exchange.files import write_new
+    from pbem.exchange.game import load_state
+
+    st = load_state(state_path)
+    s = st.data
+    if side not in s["awaits"]["from"]:
+        raise UsageError(f"the game does not await anything from '{side}' (it awaits {s['awaits']['kind']} from {', '.join(s['awaits']['from']) or 'nobody'})")
+    if s["awaits"]["kind"] == "join":
+        raise UsageError("the game awaits joins: use `pbem join`")
+    text = find_module(s["pbem"]["module"]).template(s, side)
+    if out:
+        write_new(out, text)
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.argument("orders", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def check(state_path: Path, orders: Path, as_json: bool) -> None:
+    """Every problem of an order file, each with its rule number; nothing is written.
+
+    \b
+    Example:
+      pbem check game/0001.state.toml game/0001-german.orders.toml
+    """
+    from pbem.exchange.game import check_orders, load_doc, load_state
+
+    st = load_state(state_path)
+    c = check_orders(st, load_doc(orders, "orders"))
+    if as_json:
+        _echo_json({"file": str(orders), "ok": not c.problems, "sealed": c.sealed, "problems": [p.as_json() for p in c.problems]})
+    elif c.problems:
+        click.echo(f"{orders}: {len(c.problems)} problem(s):")
+        for p in c.problems:
+            click.echo(f"  - {p.render()}")
+    else:
+        click.echo(f"{orders}: legal for step {st.data['awaits']['step']}" + ("" if c.sealed else " (not sealed yet: `pbem sign`)"))
+    if c.problems:
+        sys.exit(EXIT_ILLEGAL)
+
+
+@cli.command()
+@click.argument("orders", type=click.Path(path_type=Path))
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
+@click.option("--state", "state_path", type=click.Path(path_type=Path), help="Check against this state first (recommended).")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Write the sealed file here (default: seal ORDERS in place).")
+@click.option("--force", is_flag=True, help="Seal again a file that already has a seal.")
+@click.option("--passphrase", "ask", is_flag=True)
+@guarded
+def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None, force: bool, ask: bool) -> None:
+    """Seal an order or reply file: dice reveal, next commitment, signature.
+
+    \b
+    Example:
+      pbem sign game/0001-german.orders.toml --key alice.key --state game/0001.state.toml
+    """
+    import os
+    import tempfile
+
+    from pbem.errors import IllegalOrdersError
+    from pbem.exchange.files import parse_toml, validate, write_new
+    from pbem.exchange.game import check_orders, load_doc, load_state, sign_orders
+
+    doc = load_doc(orders, "orders")
+    key = _key(key_path, ask)
+    if state_path:
+        st = load_state(state_path)
+        c = check_orders(st, doc)
+        if c.problems:
+            raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
+        if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
+            raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
+    text = sign_orders(orders, orders.read_text(encoding="utf-8"), doc.data, key, force)
+    validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
+    if out:
+        write_new(out, text)
+        click.echo(f"wrote {out}")
+        return
+    fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=orders.parent)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    os.replace(tmp, orders)
+    click.echo(f"sealed {orders}")
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="The adjudicator's private key.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Next state (default NNNN.state.toml beside STATE).")
+@click.option("--report", type=click.Path(path_type=Path), help="Report (default NNNN.report.md beside the next state).")
+@click.option("--passphrase", "ask", is_flag=True)
+@guarded
+def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, out: Path | None, report: Path | None, ask: bool) -> None:
+    """Resolve the awaited step: write the next signed state and the turn report.
+
+    \b
+    Example:
+      pbem adjudicate game/0001.state.toml game/0001-german.orders.toml --key bob.key
+    """
+    from pbem.exchange.files import dumps, write_all_new
+    from pbem.exchange.game import adjudicate as run
+    from pbem.exchange.game import load_doc, load_state
+
+    st = load_state(state_path)
+    docs = [load_doc(p, "orders") for p in orders]
+    nxt, text = run(st, docs, _key(key_path, ask))
+    seq = int(nxt["pbem"]["sequence"])
+    out = out or state_path.parent / f"{seq:04d}.state.toml"
+    report = report or out.parent / f"{seq:04d}.report.md"
+    write_all_new([(out, dumps(nxt)), (report, text)])
+    aw = nxt["awaits"]
+    click.echo(f"wrote {out} and {report}")
+    if nxt.get("result"):
+        click.echo(f"game over: the {nxt['result']['winner']} wins ({nxt['result']['rule']})")
+    else:
+        click.echo(f"awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+@guarded
+def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
+    """Signatures, chain, commitments and a deterministic replay of every transition.
+
+    \b
+    Example:
+      pbem verify game/
+    """
+    from pbem.exchange.game import verify as run
+
+    def progress(n: int, last: int) -> None:
+        if not quiet and not as_json:
+            click.echo(f"checking transition {n} of {last}", err=True)
+
+    try:
+        res = run(list(paths), progress)
+    except PbemError as e:
+        if as_json:
+            _echo_json({"ok": False, "exit": e.exit_code, "error": e.message, "problems": [p.as_json() for p in e.problems]})
+            sys.exit(e.exit_code)
+        raise
+    if as_json:
+        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "last": res.last})
+    else:
+        click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports match; last {res.last}")
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def audit(state_path: Path, as_json: bool) -> None:
+    """Every die of the transition that produced STATE, re-derived from the reveals.
+
+    \b
+    Example:
+      pbem audit game/0002.state.toml
+    """
+    from pbem.exchange.game import audit as run
+
+    res = run(state_path)
+    if as_json:
+        _echo_json(res)
+        return
+    click.echo(f"{state_path}: sequence {res['sequence']}")
+    if not res["dice"] and res["sequence"] == 0:
+        click.echo(res["note"])
+        return
+    for c in res["commitments"]:
+        click.echo(f"reveal of {c['party']}: sha256({c['reveal'][:16]}...) = {c['commitment'][:23]}... matches")
+    click.echo(f"seed = SHA-256(canonical JSON of {json.dumps(res['seed_material'], sort_keys=True)[:80]}...)")
+    click.echo(f"     = {res['seed']}")
+    for r in res["dice"]:
+        click.echo(f"{r['label']}: HMAC-SHA-256(seed, label) = {r['hmac'][:16]}...; byte {r['byte']}"
+                   f" ({r['rejected']} rejected) -> {r['byte']} mod {r['sides']} + 1 = {r['derived']} (recorded {r['recorded']}) ok")
+    if not res["dice"]:
+        click.echo("no dice were rolled in this transition")
+
+
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--side", help="Show what this side may see.")
+@click.option("--svg", type=click.Path(path_type=Path), help="Also draw a map picture (not yet available).")
+@guarded
+def show(state_path: Path, side: str | None, svg: Path | None) -> None:
+    """The position, as text (as SIDE may see it).
+
+    \b
+    Example:
+      pbem show game/0003.state.toml --side soviet
+    """
+    from pbem.engine.registry import find_module
+    from pbem.exchange.game import load_state
+
+    if svg:
+        raise UsageError("--svg: map pictures are not available in this version")
+    st = load_state(state_path)
+    click.echo(find_module(st.data["pbem"]["module"]).render_position(st.data, side), nl=False)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def rules(game: str, as_json: bool) -> None:
+    """The rule coverage table of GAME: each rule's status and the catalog cases that test it.
+
+    \b
+    Example:
+      pbem rules proud-monster
+    """
+    from pbem.engine.registry import find_module
+
+    rows = find_module(game).coverage()
+    if as_json:
+        _echo_json(rows)
+        return
+    for r in rows:
+        cases = ", ".join(r.get("cases", []))
+        extra = f" [{cases}]" if cases else (f" — {r['note']}" if r.get("note") else "")
+        click.echo(f"{r['rule']:<8} {r['status']:<15} {r['title']}{extra}")
+
+
+@cli.group()
+def module() -> None:
+    """Game module data."""
+
+
+@module.command("check")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def module_check(game: str, as_json: bool) -> None:
+    """Load every bundled scenario of GAME and list what is provisional or missing.
+
+    \b
+    Example:
+      pbem module check proud-monster
+    """
+    from pbem.engine.registry import find_module
+
+    rows = find_module(game).data_report()
+    if as_json:
+        _echo_json(rows)
+        return
+    for r in rows:
+        click.echo(f"{r['status']:<12} {r['item']}: {r['note']}")
+
+
+@cli.command()
+@click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
+@click.option("--turns", default=2, show_default=True, help="Game turns to play.")
+@guarded
+def demo(out: Path | None, turns: int) -> None:
+    """Play the bundled training scenario: keys, joins, orders checked and signed, adjudicated, verified.
+
+    \b
+    Example:
+      pbem demo
+    """
+    from pbem.demo import run_demo
+
+    run_demo(out, turns, click.echo)
+
+
+def main() -> None:
+    cli(obj={})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The pure engine: game-module protocol, registry, events and the transition function."""

@@ -1,0 +1,100 @@
+"""The one error hierarchy of pbem, and the exit codes it maps to (DESIGN §5).
+
+Exit codes: 0 ok, 1 orders illegal or verification failed, 2 usage error or unreadable/malformed
+file, 3 signature, chain or commitment failure (tampering).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_MALFORMED = 2
+EXIT_TAMPER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with an input: where, which rule, what, and how to fix it."""
+
+    where: str
+    message: str
+    rule: str = ""
+    hint: str = ""
+
+    def render(self) -> str:
+        rule = f" [{self.rule}]" if self.rule else ""
+        hint = f" {self.hint}" if self.hint else ""
+        return f"{self.where}: {self.message}{rule}{hint}"
+
+    def as_json(self) -> dict[str, str]:
+        return {"where": self.where, "rule": self.rule, "message": self.message, "hint": self.hint}
+
+
+class PbemError(Exception):
+    """Base of every error pbem reports to a user; carries its exit code and problems."""
+
+    exit_code = EXIT_MALFORMED
+
+    def __init__(self, message: str, problems: list[Problem] | None = None, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.problems: list[Problem] = list(problems or [])
+        self.hint = hint
+
+    def render(self) -> str:
+        lines = [self.message]
+        lines += [f"  - {p.render()}" for p in self.problems]
+        if self.hint:
+            lines.append(self.hint)
+        return "\n".join(lines)
+
+
+class UsageError(PbemError):
+    """A command was called wrongly (missing option, unknown game, unwritable folder)."""
+
+    exit_code = EXIT_MALFORMED
+
+
+class MalformedFileError(PbemError):
+    """A file could not be read, is not valid TOML, or violates its JSON Schema."""
+
+    exit_code = EXIT_MALFORMED
+
+
+class IllegalOrdersError(PbemError):
+    """Orders break the rules of the game or do not fit the awaited step."""
+
+    exit_code = EXIT_ILLEGAL
+
+
+class VerificationError(PbemError):
+    """A game folder or transition does not replay to what was recorded."""
+
+    exit_code = EXIT_ILLEGAL
+
+
+class TamperError(PbemError):
+    """A seal, the hash chain or a dice commitment does not hold."""
+
+    exit_code = EXIT_TAMPER
+
+
+class ModuleDataError(PbemError):
+    """A game module's data file (map, counters, charts, scenario) is inconsistent."""
+
+    exit_code = EXIT_MALFORMED
+
+
+@dataclass(slots=True)
+class Problems:
+    """Collects problems so that every one is reported, not just the first."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, where: str, message: str, rule: str = "", hint: str = "") -> None:
+        self.items.append(Problem(where, message, rule, hint))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)

@@ -1,0 +1,134 @@
+"""Reading and writing pbem's TOML files: parse, validate against the JSON Schemas, write atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import tomli_w
+
+from pbem.errors import MalformedFileError, Problem, UsageError
+from pbem.resources import schemas_dir
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; every failure is a MalformedFileError naming the file and place."""
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise MalformedFileError(f"{path}: cannot read the file ({e.strerror})", hint="Check the path.") from e
+    if size > MAX_FILE_BYTES:
+        raise MalformedFileError(f"{path}: {size} bytes is larger than the {MAX_FILE_BYTES} bytes a pbem file may have")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise MalformedFileError(f"{path}: cannot read the file ({e.strerror})") from e
+    return parse_toml(raw, str(path))
+
+
+def parse_toml(raw: bytes, where: str) -> dict[str, Any]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise MalformedFileError(f"{where}: not UTF-8 text (byte {e.start})") from e
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise MalformedFileError(f"{where}: not valid TOML: {e}", hint="Fix the syntax at that line and column.") from e
+    except RecursionError as e:
+        raise MalformedFileError(f"{where}: nested too deeply to be a pbem file") from e
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict[str, Any]:
+    path = schemas_dir() / f"{name}.schema.json"
+    with path.open(encoding="utf-8") as f:
+        schema: dict[str, Any] = json.load(f)
+    return schema
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    schema = load_schema(name)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)  # type: ignore[no-any-return]
+
+
+def _path_text(path: Any) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def schema_problems(data: Any, schema: str, where: str) -> list[Problem]:
+    """Every schema violation, each with its path (not just the first)."""
+    errors = sorted(_validator(schema).iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    return [Problem(f"{where}: {_path_text(e.absolute_path)}", e.message, rule=f"schema {schema}") for e in errors]
+
+
+def validate(data: Any, schema: str, where: str) -> None:
+    problems = schema_problems(data, schema, where)
+    if problems:
+        raise MalformedFileError(
+            f"{where}: {len(problems)} schema violation(s) ({schema}.schema.json)",
+            problems,
+            hint="Fix each field listed; `pbem template` writes a valid skeleton.",
+        )
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return tomli_w.dumps(data)
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temp file + rename); never overwrite an existing file."""
+    if path.exists():
+        raise UsageError(f"{path}: already exists; pbem never overwrites a state, report or order file",
+                         hint="Choose another output name, or remove the file if it is yours and wrong.")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: the output folder does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=folder)
+    except OSError as e:
+        raise UsageError(f"{folder}: cannot write there ({e.strerror})", hint="Choose a writable folder.") from e
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        try:
+            os.link(tmp, path)
+        except FileExistsError as e:
+            raise UsageError(f"{path}: already exists; pbem never overwrites a state or report") from e
+        except OSError:
+            if path.exists():
+                raise UsageError(f"{path}: already exists; pbem never overwrites a state or report") from None
+            os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_all_new(files: list[tuple[Path, str]]) -> None:
+    """Write several new files; if any target exists nothing is written; roll back on failure."""
+    for p, _ in files:
+        if p.exists():
+            raise UsageError(f"{p}: already exists; pbem never overwrites a state or report",
+                             hint="Choose another output name (-o/--report).")
+    written: list[Path] = []
+    try:
+        for p, text in files:
+            write_new(p, text)
+            written.append(p)
+    except BaseException:
+        for p in written:
+            p.unlink(missing_ok=True)
+        raise

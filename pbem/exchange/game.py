@@ -1,0 +1,468 @@
+"""Game files around the pure engine: new, join, check, sign, adjudicate, verify, audit (DESIGN §3-5).
+
+Everything here reads or writes documents (dicts parsed from TOML) and checks seals, the hash
+chain and the dice commitments; the rules are the engine's and the game module's.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.core import transition
+from pbem.engine.model import Event, Submission
+from pbem.engine.registry import find_module
+from pbem.errors import (
+    IllegalOrdersError,
+    MalformedFileError,
+    PbemError,
+    Problem,
+    TamperError,
+    UsageError,
+    VerificationError,
+)
+from pbem.mechanics.dice import ALGORITHM, ForcedDice, SeededDice, face_from_seed
+
+from . import dice as proto
+from .canonical import canonical, check_no_floats, check_seal, digest, seal, unsealed
+from .files import read_toml, validate
+from .keys import KeyPair
+from .report import render_report
+
+STATE_NAME = re.compile(r"^(\d{4,})\.state\.toml$")
+
+
+@dataclass
+class Doc:
+    """A parsed file: its path, data and digest."""
+
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def digest(self) -> str:
+        return digest(self.data)
+
+    @property
+    def kind(self) -> str:
+        return str(self.data.get("pbem", {}).get("kind", ""))
+
+
+def load_doc(path: Path, schema: str | None = None) -> Doc:
+    data = read_toml(path)
+    if schema is None:
+        kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
+        schema = "state" if kind == "state" else "orders"
+    validate(data, schema, str(path))
+    check_no_floats(data, str(path))
+    return Doc(path, data)
+
+
+def load_state(path: Path, check: bool = True) -> Doc:
+    doc = load_doc(path, "state")
+    if check:
+        check_state_seal(doc)
+    return doc
+
+
+def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
+    """A state is sealed by the party that adjudicated it (its creator for state 0)."""
+    s = doc.data
+    signer = str(s["seal"]["signer"])
+    if expected_signer is not None and signer != expected_signer:
+        raise TamperError(f"{doc.path}: sealed by '{signer}', but '{expected_signer}' adjudicates this step")
+    party = s["parties"].get(signer)
+    if party is None:
+        raise TamperError(f"{doc.path}: sealed by '{signer}', who is not a party of the game")
+    check_seal(s, str(doc.path), str(party["key"]))
+
+
+# --- new and join ------------------------------------------------------------------------------
+
+def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, key: KeyPair,
+             game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """State 0: the game, its parties' keys, awaiting every party's join (DESIGN §4)."""
+    module = find_module(module_name)
+    if sorted(sides) != sorted(module.sides):
+        raise UsageError(f"{module.name} needs --side for each of: {', '.join(module.sides)}",
+                         hint="Give --side SIDE=PUBKEY once per side (PUBKEY: 'ed25519:...' or a .pub file).")
+    parties = {s: {"key": k, "index": 0} for s, k in sorted(sides.items())}
+    if referee:
+        parties["referee"] = {"key": referee, "index": 0}
+    creator = next((p for p, v in parties.items() if v["key"] == key.public_text), None)
+    if creator is None:
+        raise UsageError("--key is not the key of any party of the new game",
+                         hint="The creator must be one of the players or the referee.")
+    game = module.new_game(scenario, options)
+    state = {
+        "pbem": {"format": 1, "kind": "state", "game": game_id, "module": module.name, "ruleset": module.ruleset,
+                 "scenario": scenario, "data": module.data_digest(scenario), "sequence": 0, "previous": "",
+                 "inputs": [], "dice_algorithm": ALGORITHM, "creator": creator},
+        "parties": parties,
+        **game,
+        "awaits": {"kind": "join", "step": "join", "from": sorted(parties), "adjudicator": creator},
+    }
+    check_no_floats(state)
+    return seal(state, creator, key)
+
+
+def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | None = None) -> dict[str, Any]:
+    s = state.data
+    if s["awaits"]["kind"] != "join":
+        raise IllegalOrdersError(f"{state.path}: the game does not await joins (it awaits {s['awaits']['kind']})")
+    if side not in s["parties"]:
+        raise UsageError(f"'{side}' is not a party of this game", hint=f"Parties: {', '.join(s['parties'])}.")
+    if s["parties"][side]["key"] != key.public_text:
+        raise UsageError(f"--key is not {side}'s key in this game (key id {key.key_id})")
+    doc: dict[str, Any] = {
+        "pbem": {"format": 1, "kind": "join", "game": s["pbem"]["game"], "side": side, "answers": state.digest, "step": "join",
+                 "dice_index": 0},
+        "dice": {"commit": proto.commitment(proto.secret(key, s["pbem"]["game"], 0))},
+    }
+    if standing:
+        doc["standing"] = standing
+    return seal(doc, side, key)
+
+
+# --- submissions -------------------------------------------------------------------------------
+
+@dataclass
+class Checked:
+    doc: Doc
+    submission: Submission
+    problems: list[Problem] = field(default_factory=list)
+    sealed: bool = True
+
+
+def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
+    """Check that an order/join/reply file answers this state: game, state digest, step, side,
+    seal and dice reveal. Chain/seal/commitment failures raise TamperError; a wrong step or side
+    raises IllegalOrdersError."""
+    s, o = state.data, doc.data
+    h = o["pbem"]
+    where = str(doc.path)
+    if h["game"] != s["pbem"]["game"]:
+        raise TamperError(f"{where}: belongs to game '{h['game']}', not '{s['pbem']['game']}'",
+                          hint="Use the orders written for this game.")
+    if h["answers"] != state.digest:
+        raise TamperError(f"{where}: answers state {h['answers'][:19]}..., not {state.path} ({state.digest[:19]}...)",
+                          hint="An order file is bound to one state: it is out of date or replayed. Write new orders with `pbem template`.")
+    aw = s["awaits"]
+    problems = []
+    if aw["kind"] == "none":
+        raise IllegalOrdersError(f"{where}: the game is over; nothing is awaited")
+    if h["kind"] != aw["kind"]:
+        problems.append(Problem(f"{where}: pbem.kind", f"the game awaits {aw['kind']}, this file is {h['kind']}", "5.1"))
+    if h["step"] != aw["step"]:
+        problems.append(Problem(f"{where}: pbem.step", f"'{h['step']}' is not the awaited step '{aw['step']}'", "5.1"))
+    if h["side"] not in aw["from"]:
+        problems.append(Problem(f"{where}: pbem.side", f"'{h['side']}' is not awaited; the step awaits {', '.join(aw['from'])}", "5.1"))
+    if problems:
+        raise IllegalOrdersError(f"{where}: not the awaited submission", problems)
+    party = s["parties"][h["side"]]
+    sealed = "seal" in o
+    if sealed or require_seal:
+        if not sealed:
+            raise TamperError(f"{where}: the file is not sealed", hint="Seal it with `pbem sign FILE --key KEY`.")
+        if o["seal"]["signer"] != h["side"]:
+            raise TamperError(f"{where}: sealed by '{o['seal']['signer']}' for side '{h['side']}'")
+        check_seal(o, where, str(party["key"]))
+        d = o.get("dice")
+        if d is None:
+            raise TamperError(f"{where}: no [dice] commitment", hint="`pbem sign` adds it.")
+        if h["kind"] != "join":
+            if int(h.get("dice_index", -1)) != int(party["index"]):
+                raise TamperError(f"{where}: dice_index {h.get('dice_index')} but {h['side']}'s next secret is number {party['index']}")
+            if "reveal" not in d or not proto.reveal_matches(d["reveal"], party["commit"]):
+                raise TamperError(f"{where}: the dice reveal does not match {h['side']}'s commitment in the state",
+                                  hint="The reveal must come from the same key and game (`pbem sign`).")
+    sub = Submission(h["kind"], h["side"], o, doc.digest)
+    return Checked(doc, sub, sealed=sealed)
+
+
+def check_orders(state: Doc, doc: Doc) -> Checked:
+    """`pbem check`: the envelope (a draft may be unsealed) and every rule problem."""
+    c = envelope(state, doc, require_seal=False)
+    if c.submission.kind != "join":
+        module = find_module(state.data["pbem"]["module"])
+        c.problems = module.check(state.data, c.submission)
+    return c
+
+
+def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, force: bool = False) -> str:
+    """Seal an order file: add the dice reveal and next commitment, then the seal.
+
+    The seal and dice tables are appended to the file's own text, so comments stay; the signature
+    covers the data (DESIGN §3).
+    """
+    h = data.get("pbem", {})
+    if "seal" in data or "dice" in data:
+        if not force:
+            raise UsageError(f"{path}: already has [dice] or [seal]", hint="Use --force to seal it again (the file is rewritten).")
+        data = {k: v for k, v in data.items() if k not in ("seal", "dice")}
+        from .files import dumps
+        raw_text = dumps(data)
+    if "dice_index" not in h:
+        raise MalformedFileError(f"{path}: pbem.dice_index is missing", hint="Start from `pbem template`, which fills it in.")
+    idx = int(h["dice_index"])
+    game = str(h["game"])
+    dice = {"reveal": proto.secret(key, game, idx), "commit": proto.commitment(proto.secret(key, game, idx + 1))}
+    body = dict(data)
+    body["dice"] = dice
+    sealed = seal(body, str(h["side"]), key)
+    s = sealed["seal"]
+    text = raw_text.rstrip("\n") + "\n\n"
+    text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\n\n'
+    text += f'[seal]\nsigner = "{s["signer"]}"\nkey = "{s["key"]}"\nsignature = "{s["signature"]}"\n'
+    return text
+
+
+# --- adjudication ------------------------------------------------------------------------------
+
+def adjudicator_of(state: dict[str, Any]) -> str:
+    return str(state["awaits"]["adjudicator"])
+
+
+def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_commit: str | None) -> tuple[dict[str, Any], list[Event]]:
+    """The unsealed next state and its events: the deterministic core shared by adjudicate and verify."""
+    s = prev.data
+    module = find_module(s["pbem"]["module"])
+    if module.data_digest(s["pbem"]["scenario"]) != s["pbem"]["data"]:
+        raise VerificationError(f"{prev.path}: the installed data of scenario '{s['pbem']['scenario']}' differs from the data this game was started with",
+                                hint="Install the pbem version the game was created with.")
+    aw = s["awaits"]
+    got = sorted(x.side for x in subs)
+    if got != sorted(aw["from"]):
+        missing = sorted(set(aw["from"]) - set(got))
+        extra = sorted(set(got) - set(aw["from"]))
+        raise IllegalOrdersError(f"the step {aw['step']} needs one file from each of {', '.join(aw['from'])}"
+                                 + (f"; missing: {', '.join(missing)}" if missing else "")
+                                 + (f"; not awaited or twice: {', '.join(extra)}" if extra else ""))
+    subs = sorted(subs, key=lambda x: x.side)
+    inputs = [x.digest for x in subs]
+    parties = copy.deepcopy(s["parties"])
+    adj = adjudicator_of(s)
+    reveals: dict[str, str] = {}
+    if aw["kind"] == "join":
+        for x in subs:
+            parties[x.side]["commit"] = x.body["dice"]["commit"]
+        dice = ForcedDice()
+        seed = b""
+    else:
+        for x in subs:
+            reveals[x.side] = x.body["dice"]["reveal"]
+            parties[x.side]["commit"] = x.body["dice"]["commit"]
+            parties[x.side]["index"] = int(parties[x.side]["index"]) + 1
+        if adj_reveal is None or not proto.reveal_matches(adj_reveal, s["parties"][adj]["commit"]):
+            raise TamperError(f"the adjudicator's ({adj}) dice reveal does not match its commitment in {prev.path}")
+        reveals[adj] = adj_reveal
+        assert adj_commit is not None
+        parties[adj]["commit"] = adj_commit
+        parties[adj]["index"] = int(parties[adj]["index"]) + 1
+        seed = proto.transition_seed(prev.digest, inputs, reveals)
+        dice = SeededDice(seed=seed)
+    t = transition(module, s, subs, dice)
+    nxt: dict[str, Any] = {
+        "pbem": {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "previous": prev.digest, "inputs": inputs},
+        "parties": parties,
+        **t.state,
+        "transition": {"seed": seed.hex(), "reveals": dict(sorted(reveals.items())),
+                       "dice": [{"label": r.label, "sides": r.sides, "face": r.face} for r in dice.log]},
+    }
+    check_no_floats(nxt)
+    return nxt, list(t.events)
+
+
+def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair) -> tuple[dict[str, Any], str]:
+    """Check every input, resolve the step, seal the next state; return it and its report text."""
+    s = prev.data
+    adj = adjudicator_of(s)
+    if s["awaits"]["kind"] == "none":
+        raise IllegalOrdersError(f"{prev.path}: the game is over; there is nothing to adjudicate")
+    if s["parties"][adj]["key"] != key.public_text:
+        raise UsageError(f"this step is adjudicated by '{adj}', and --key is not {adj}'s key (key id {key.key_id})",
+                         hint="The other player (or the referee) adjudicates your orders: send them the file.")
+    checked = [envelope(prev, d) for d in docs]
+    problems: list[Problem] = []
+    module = find_module(s["pbem"]["module"])
+    for c in checked:
+        if c.submission.kind != "join":
+            problems += [Problem(f"{c.doc.path}: {p.where}", p.message, p.rule, p.hint) for p in module.check(s, c.submission)]
+    if problems:
+        raise IllegalOrdersError(f"{len(problems)} problem(s) in the orders; nothing was adjudicated", problems,
+                                 hint="The sender fixes them (see `pbem check`) and sends new orders.")
+    game = str(s["pbem"]["game"])
+    idx = int(s["parties"][adj]["index"])
+    reveal = commit = None
+    if s["awaits"]["kind"] != "join":
+        reveal = proto.secret(key, game, idx)
+        commit = proto.commitment(proto.secret(key, game, idx + 1))
+    body, events = next_state(prev, [c.submission for c in checked], reveal, commit)
+    sealed = seal(body, adj, key)
+    return sealed, render_report(module, prev.data, sealed, events)
+
+
+# --- verify ------------------------------------------------------------------------------------
+
+@dataclass
+class VerifyResult:
+    states: int = 0
+    transitions: int = 0
+    reports: int = 0
+    last: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
+    """States, other game files, and report paths from folders or files."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(x for x in p.iterdir() if x.is_file())
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise MalformedFileError(f"{p}: no such file or folder")
+    states, others, reports = [], [], {}
+    for f in files:
+        if f.name.endswith(".report.md"):
+            reports[f.name[: -len(".report.md")]] = f
+        elif f.suffix == ".toml":
+            d = load_doc(f)
+            (states if d.kind == "state" else others).append(d)
+    return states, others, reports
+
+
+def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
+    """Signatures, the chain, the commitments and a deterministic replay of every transition."""
+    states, others, reports = collect(paths)
+    if not states:
+        raise MalformedFileError("no state files found", hint="Give a game folder or its .state.toml files.")
+    by_seq: dict[int, Doc] = {}
+    for d in states:
+        n = int(d.data["pbem"]["sequence"])
+        if n in by_seq and by_seq[n].digest != d.digest:
+            raise TamperError(f"fork: {by_seq[n].path} and {d.path} are two different states with sequence number {n}",
+                              hint="Only one of them can be the game; find out who sent which.")
+        by_seq[n] = d
+    games = {d.data["pbem"]["game"] for d in states}
+    if len(games) > 1:
+        raise TamperError(f"the files belong to different games: {', '.join(sorted(games))}")
+    seqs = sorted(by_seq)
+    missing = [n for n in range(seqs[0], seqs[-1] + 1) if n not in by_seq]
+    if missing:
+        raise VerificationError(f"states missing from the chain: sequence {', '.join(map(str, missing))}")
+    inputs = {d.digest: d for d in others}
+    res = VerifyResult()
+    first = by_seq[seqs[0]]
+    check_state_seal(first, str(first.data["pbem"]["creator"]) if seqs[0] == 0 else None)
+    res.states = 1
+    module = find_module(first.data["pbem"]["module"])
+    for n in seqs[1:]:
+        prev, cur = by_seq[n - 1], by_seq[n]
+        if progress:
+            progress(n, seqs[-1])
+        if cur.data["pbem"]["previous"] != prev.digest:
+            raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
+        adj = adjudicator_of(prev.data)
+        check_state_seal(cur, adj)
+        if cur.data["parties"][adj]["key"] != prev.data["parties"][adj]["key"]:
+            raise TamperError(f"{cur.path}: the key of '{adj}' changed")
+        subs = []
+        for dg in cur.data["pbem"]["inputs"]:
+            if dg not in inputs:
+                raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
+                                        hint="Put every order, join and reply file of the game in the folder.")
+            subs.append(envelope(prev, inputs[dg]).submission)
+        tr = cur.data.get("transition", {})
+        reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
+        commit = cur.data["parties"][adj].get("commit")
+        expected, events = next_state(prev, subs, reveal, commit)
+        if canonical(expected) != canonical(unsealed(cur.data)):
+            diff = _first_difference(expected, unsealed(cur.data))
+            raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
+                                    hint="The adjudicator's state is not what the rules give: do not accept it.")
+        stem = cur.path.name[: -len(".state.toml")]
+        if stem in reports:
+            text = render_report(module, prev.data, cur.data, events)
+            if reports[stem].read_text(encoding="utf-8") != text:
+                raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes")
+            res.reports += 1
+        res.transitions += 1
+        res.states += 1
+    res.last = str(by_seq[seqs[-1]].path)
+    return res
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k}".lstrip(".")
+            if canonical(a[k]) != canonical(b[k]):
+                return _first_difference(a[k], b[k], f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if canonical(x) != canonical(y):
+                return _first_difference(x, y, f"{path}[{i}]")
+        return f"{path} (length {len(a)} vs {len(b)})"
+    return path.lstrip(".") or "(top)"
+
+
+# --- audit -------------------------------------------------------------------------------------
+
+def audit(state_path: Path) -> dict[str, Any]:
+    """Every die of the transition that produced the state, re-derived from the reveals."""
+    cur = load_state(state_path)
+    folder = state_path.parent
+    n = int(cur.data["pbem"]["sequence"])
+    if n == 0:
+        return {"state": str(state_path), "sequence": 0, "dice": [], "note": "state 0 has no transition"}
+    prev_path = folder / f"{n - 1:04d}.state.toml"
+    if not prev_path.exists():
+        raise UsageError(f"{prev_path}: the previous state is needed to audit {state_path}")
+    prev = load_state(prev_path)
+    if cur.data["pbem"]["previous"] != prev.digest:
+        raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
+    tr = cur.data.get("transition", {"reveals": {}, "dice": []})
+    rows = []
+    commitments = []
+    for party, rev in sorted(tr["reveals"].items()):
+        ok = proto.reveal_matches(rev, prev.data["parties"][party].get("commit", ""))
+        commitments.append({"party": party, "reveal": rev, "commitment": prev.data["parties"][party].get("commit", ""), "matches": ok})
+        if not ok:
+            raise TamperError(f"{state_path}: {party}'s reveal does not match its commitment in {prev_path}")
+    seed = proto.transition_seed(prev.digest, list(cur.data["pbem"]["inputs"]), dict(tr["reveals"]))
+    if tr.get("seed") and tr["seed"] != seed.hex():
+        raise TamperError(f"{state_path}: the recorded seed is not the one derived from the reveals")
+    for r in tr["dice"]:
+        face, trail = face_from_seed(seed, r["label"], int(r["sides"]))
+        used = [t for t in trail if t[2]][0]
+        rows.append({"label": r["label"], "sides": r["sides"], "recorded": r["face"], "derived": face,
+                     "hmac": proto_hmac_hex(seed, r["label"]), "byte": used[1], "rejected": sum(1 for t in trail if not t[2]),
+                     "matches": face == r["face"]})
+        if face != r["face"]:
+            raise TamperError(f"{state_path}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
+    return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
+            "seed_material": proto.seed_material(prev.digest, list(cur.data["pbem"]["inputs"]), dict(tr["reveals"])),
+            "seed": seed.hex(), "commitments": commitments, "dice": rows, "algorithm": ALGORITHM}
+
+
+def proto_hmac_hex(seed: bytes, label: str) -> str:
+    from pbem.mechanics.dice import hmac_stream
+
+    return hmac_stream(seed, label, 0).hex()
+
+
+def find_state_for(doc: Doc, folder: Path) -> Doc | None:
+    for p in sorted(folder.glob("*.state.toml")):
+        try:
+            d = load_doc(p, "state")
+        except PbemError:
+            continue
+        if d.digest == doc.data.get("pbem", {}).get("answers"):
+            return d
+    return None

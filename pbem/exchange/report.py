@@ -1,0 +1,44 @@
+"""The Markdown turn report, derived from a transition (DESIGN §3): never the other way round."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.engine.model import Event
+
+if TYPE_CHECKING:
+    from pbem.games.base import GameModule
+
+
+def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str:
+    h = cur["pbem"]
+    lines = [
+        f"# {module.title}: report {h['sequence']:04d}",
+        "",
+        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur.get('ruleset_mode', '')} game).",
+        f"- Step adjudicated: `{prev['awaits']['step']}` ({prev['awaits']['kind']} from {', '.join(prev['awaits']['from'])}), "
+        f"by {cur['seal']['signer']}.",
+        f"- Previous state `{h['previous']}`; inputs: " + ", ".join(f"`{d}`" for d in h["inputs"]) + ".",
+    ]
+    tr = cur.get("transition", {})
+    if tr.get("reveals"):
+        lines.append(f"- Dice: algorithm `{h['dice_algorithm']}`, seed `{tr['seed']}` from the reveals of "
+                     f"{', '.join(sorted(tr['reveals']))} (DESIGN §4; re-derive with `pbem audit`).")
+    body: list[str] = []
+    for e in events:
+        body += module.render_event(e)
+    lines += body
+    provisional = [e for e in events if e.kind == "attack" and e.data.get("provisional")]
+    prov_vp = [e for e in events if e.kind == "victory-check" and e.data.get("provisional")]
+    if provisional or prov_vp:
+        lines += ["", "## Provisional charts used", ""]
+        if provisional:
+            lines.append(f"- CRT 17.7: {len(provisional)} result(s) came from provisional stand-in cells "
+                         "(the printed CRT is not in the rulebook; `pbem module check` lists what is provisional).")
+        if prov_vp:
+            lines.append("- German Victory Table 17.2: the threshold used is a provisional stand-in.")
+    if tr.get("dice"):
+        lines += ["", "## Dice", ""]
+        for r in tr["dice"]:
+            lines.append(f"- `{r['label']}`: d{r['sides']} = {r['face']}")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,45 @@
+"""What a game module provides to the engine (a Protocol; modules are plain classes)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pbem.engine.model import Event, Submission, Transition
+from pbem.errors import Problem
+from pbem.mechanics.dice import Dice
+
+
+class GameModule(Protocol):
+    name: str
+    aliases: tuple[str, ...]
+    title: str
+    ruleset: str  # module and ruleset version, recorded in every state
+    sides: tuple[str, ...]
+
+    def scenarios(self) -> list[str]: ...
+
+    def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        """The game part of the first state: scenario, options, clock, position (not yet awaiting)."""
+        ...
+
+    def data_digest(self, scenario: str) -> str: ...
+
+    def start(self, state: dict[str, Any], dice: Dice) -> Transition:
+        """After every party joined: run automatic phases up to the first awaited step."""
+        ...
+
+    def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        """Every rule problem of a submission for the awaited step (no dice used)."""
+        ...
+
+    def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition: ...
+
+    def template(self, state: dict[str, Any], side: str) -> str: ...
+
+    def render_event(self, event: Event) -> list[str]: ...
+
+    def render_position(self, state: dict[str, Any], side: str | None) -> str: ...
+
+    def coverage(self) -> list[dict[str, Any]]: ...
+
+    def data_report(self) -> list[dict[str, Any]]: ...

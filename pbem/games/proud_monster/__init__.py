@@ -1,0 +1,1 @@
+"""Proud Monster (Barbarossa 1941): rules digest ../shared/rules/proud-monster.md, rule numbers kept."""

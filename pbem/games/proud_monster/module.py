@@ -1,0 +1,262 @@
+"""The Proud Monster game module: what the engine calls (pbem.games.base.GameModule)."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.model import Event, Submission, Transition
+from pbem.errors import IllegalOrdersError, Problem
+from pbem.mechanics.dice import Dice, ForcedDice
+
+from . import render, rules
+from .data import Scenario, load_scenario, scenario_names
+from .rules import DEFAULT_OPTIONS, Ctx, Decision, MoveTracker
+from .sequence import next_player_turn, other, step_name
+
+COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+
+
+class ProudMonster:
+    name = "proud-monster"
+    aliases = ("pm", "proudmonster", "proud_monster")
+    title = "Proud Monster: The Barbarossa Campaign"
+    ruleset = "pbem-proud-monster/1-basic"
+    sides = ("german", "soviet")
+
+    # --- data --------------------------------------------------------------------------------
+    def scenarios(self) -> list[str]:
+        return scenario_names()
+
+    def scenario(self, state: dict[str, Any]) -> Scenario:
+        return load_scenario(str(state["pbem"]["scenario"]))
+
+    def data_digest(self, scenario: str) -> str:
+        return load_scenario(scenario).digest
+
+    # --- game start ----------------------------------------------------------------------------
+    def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        sc = load_scenario(scenario)
+        opts = {**DEFAULT_OPTIONS, **sc.options, **options}
+        unknown = sorted(set(opts) - set(DEFAULT_OPTIONS))
+        if unknown:
+            raise IllegalOrdersError(f"unknown option(s): {', '.join(unknown)}", hint=f"Known: {', '.join(DEFAULT_OPTIONS)}.")
+        units: dict[str, dict[str, Any]] = {}
+        for u, hex_id in sc.setup:
+            units[u] = {"at": hex_id, "steps": sc.units[u].steps}  # 3.8: full strength
+        for _, u, _ in sc.reinforcements:
+            units[u] = {"at": "track", "steps": sc.units[u].steps}
+        control = {}
+        for h in sorted(sc.map.hexes.values(), key=lambda x: x.id):
+            if h.settlement:  # 3.9: the Soviets control every town and city at the start
+                control[h.id] = "german" if h.country == "germany" else "soviet"
+        position = {"vp": 0, "moscow_rolled": False, "units": units, "control": control}  # 4.5: German VP = 0
+        return {
+            "ruleset_mode": sc.ruleset,
+            "options": opts,
+            "clock": {"turn": sc.first_turn, "pts": 0, "side": "", "phase": "setup"},
+            "position": position,
+            "standing": {},
+        }
+
+    def _ctx(self, state: dict[str, Any], dice: Dice | None, side: str | None = None) -> Ctx:
+        clock = state["clock"]
+        return Ctx(
+            sc=self.scenario(state), options=dict(state["options"]), position=copy.deepcopy(state["position"]),
+            turn=int(clock["turn"]), pts=int(clock["pts"]), side=side or str(clock["side"]), dice=dice,
+            standing=copy.deepcopy(state.get("standing", {})),
+        )
+
+    def start(self, state: dict[str, Any], dice: Dice) -> Transition:
+        ctx = self._ctx(state, dice, side="german")
+        ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
+        ctx.emit("phase", "8.1", phase="mutual-reinforcement", turn=ctx.turn)
+        rules.reinforcements(ctx, ctx.turn)
+        return self._finish(state, ctx, pending=None)
+
+    # --- awaiting -------------------------------------------------------------------------------
+    def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
+        return "referee" if "referee" in state.get("parties", {}) else other(awaited)
+
+    def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
+        out = {k: v for k, v in state.items() if k in ("ruleset_mode", "options")}
+        out["position"] = ctx.position
+        out["standing"] = ctx.standing
+        out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
+                        "phase": "prepared-assault" if pending else "movement"}
+        if ctx.result:
+            out["result"] = ctx.result
+            out["clock"]["phase"] = "game-over"
+            out["awaits"] = {"kind": "none", "step": "game-over", "from": [], "adjudicator": ""}
+            ctx.emit("game-over", ctx.result["rule"], **ctx.result)
+        elif pending is not None:
+            who = pending["question"]["side"]
+            n = int(pending.get("replies", 0)) + 1
+            pending["replies"] = n
+            out["pending"] = pending
+            out["awaits"] = {"kind": "reply", "step": f"{ctx.step}/reply-{n}", "from": [who],
+                             "adjudicator": self._adjudicator(state, who)}
+        else:
+            out["awaits"] = {"kind": "orders", "step": ctx.step, "from": [ctx.side],
+                             "adjudicator": self._adjudicator(state, ctx.side)}
+        ctx.emit("awaits", "5.1", **{k: out["awaits"][k] for k in ("kind", "step", "from", "adjudicator")})
+        return Transition(out, tuple(ctx.events))
+
+    # --- checking -------------------------------------------------------------------------------
+    def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        if submission.kind == "reply":
+            return self._check_reply(state, submission)
+        ctx = self._ctx(state, None)
+        problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        self._movement(ctx, submission.body.get("move", []), problems)
+        if not problems:
+            problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
+        return problems
+
+    def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
+        problems = []
+        pol = st.get("loss_policy")
+        if pol is not None and pol not in rules.LOSS_POLICIES:
+            problems.append(Problem("standing.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
+        for u in st.get("loss_order", []):
+            if u not in ctx.units:
+                problems.append(Problem("standing.loss_order", f"unknown unit '{u}'", "14.35"))
+        return problems
+
+    def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        q = state["pending"]["question"]
+        losses = list(submission.body.get("reply", {}).get("losses", []))
+        problems = []
+        if len(losses) != int(q["steps"]):
+            problems.append(Problem("reply.losses", f"{len(losses)} step(s) given; the result takes exactly {q['steps']}", q["rule"],
+                                    "List one unit id per step lost; repeat an id to take two steps from it."))
+        for u in sorted(set(losses)):
+            if u not in q["units"]:
+                problems.append(Problem("reply.losses", f"{u} did not take part in this combat", q["rule"]))
+            elif losses.count(u) > int(q["units"][u]):
+                problems.append(Problem("reply.losses", f"{u} has only {q['units'][u]} step(s)", "2.16"))
+        return problems
+
+    def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:
+        """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
+        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u)})
+        for i, mv in enumerate(moves):
+            rules.do_move(ctx, i, mv, tr, problems)
+            if ctx.result:
+                return
+        if not problems:
+            rules.check_stacking(ctx, ctx.side, "end of movement phase", problems)
+
+    # --- resolving ------------------------------------------------------------------------------
+    def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
+        (sub,) = submissions
+        problems = self.check(state, sub)
+        if problems:
+            raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
+        if sub.kind == "reply":
+            pending = copy.deepcopy(state["pending"])
+            ctx = self._ctx(state, None)
+            q = pending["question"]
+            pending["decisions"][f"{q['attack']}/{q['role']}"] = list(sub.body["reply"]["losses"])
+            ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
+            ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(sub.body["reply"]["losses"]))
+            return self._assaults(state, ctx, pending["attacks"], int(q["attack"]), pending)
+        ctx = self._ctx(state, dice)
+        if sub.body.get("standing"):
+            ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+        ctx.emit("phase", "12.0", phase="movement", step=ctx.step)
+        problems = []
+        self._movement(ctx, sub.body.get("move", []), problems)
+        if problems:  # the check above simulated the same moves
+            raise IllegalOrdersError("orders break the rules", problems)
+        if ctx.result:
+            return self._finish(state, ctx, None)
+        attacks = list(sub.body.get("attack", []))
+        return self._assaults(state, ctx, attacks, 0, {"decisions": {}, "replies": 0})
+
+    def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
+                  pending: dict[str, Any]) -> Transition:
+        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5)."""
+        if start == 0:
+            ctx.emit("phase", "14.0", phase="prepared-assault", step=ctx.step)
+        decisions = pending.get("decisions", {})
+        for k in range(start, len(attacks)):
+            before = rules.snapshot(ctx)
+            mark = len(ctx.events)
+            rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
+            try:
+                rules.resolve_attack(ctx, k, attacks[k], decisions)
+            except Decision as d:
+                ctx.position = before
+                faces = dict(pending.get("faces", {})) if k == start else {}
+                assert ctx.dice is not None
+                for r in ctx.dice.log:
+                    if r.label not in rolled_before and f"attack {k}|" in r.label:
+                        faces[r.label] = r.face
+                keep = ctx.events[mark:]
+                del ctx.events[mark:]
+                ctx.events.extend(e for e in keep if e.kind == "attack")
+                ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
+                new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
+                               "replies": pending.get("replies", 0),
+                               "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
+                return self._finish(state, ctx, new_pending)
+            if ctx.result:
+                return self._finish(state, ctx, None)
+        return self._end_player_turn(state, ctx)
+
+    def _end_player_turn(self, state: dict[str, Any], ctx: Ctx) -> Transition:
+        turn, pts, side, check = next_player_turn(ctx.turn, ctx.pts, ctx.side)
+        if check:
+            ctx.emit("phase", "4.5", phase="victory-check", turn=ctx.turn)
+            rules.victory_check(ctx, ctx.turn)
+            if ctx.result:
+                return self._finish(state, ctx, None)
+            ctx.turn, ctx.pts, ctx.side = turn, pts, side
+            ctx.emit("phase", "8.1", phase="mutual-reinforcement", turn=turn)
+            rules.reinforcements(ctx, turn)
+        ctx.turn, ctx.pts, ctx.side = turn, pts, side
+        return self._finish(state, ctx, None)
+
+    # --- presentation ---------------------------------------------------------------------------
+    def template(self, state: dict[str, Any], side: str) -> str:
+        return render.template(self, state, side)
+
+    def render_event(self, event: Event) -> list[str]:
+        return render.event_lines(event)
+
+    def render_position(self, state: dict[str, Any], side: str | None) -> str:
+        return render.position_text(self.scenario(state), state, side)
+
+    def coverage(self) -> list[dict[str, Any]]:
+        with COVERAGE_FILE.open("rb") as f:
+            data = tomllib.load(f)
+        rows: list[dict[str, Any]] = data["rule"]
+        return rows
+
+    def data_report(self) -> list[dict[str, Any]]:
+        out = []
+        for name in self.scenarios():
+            sc = load_scenario(name)
+            crt = sc.charts.crt
+            if crt.provisional:
+                out.append({"item": "CRT 17.7", "status": "provisional", "note": crt.note})
+            if sc.charts.victory_provisional:
+                out.append({"item": "German Victory Table 17.2", "status": "provisional", "note": sc.charts.victory_note})
+            if sc.units_provisional:
+                out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
+            out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
+        for item, note in render.MISSING_DATA:
+            out.append({"item": item, "status": "missing", "note": note})
+        seen = set()
+        uniq = []
+        for r in out:
+            if r["item"] not in seen:
+                seen.add(r["item"])
+                uniq.append(r)
+        return uniq
+
+    def step_name(self, turn: int, pts: int, side: str) -> str:
+        return step_name(turn, pts, side)

@@ -1,0 +1,203 @@
+"""Text for people: report lines for Proud Monster events, the position, and order templates."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.engine.model import Event
+
+from .data import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from .module import ProudMonster
+
+MISSING_DATA = (
+    ("Weather Table 17.1", "not in the rulebook text; needed for the full game (13.x)"),
+    ("SPAT 17.3", "fort-line activation turns; only Luga = GT3 is known"),
+    ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
+    ("Refit Table 17.5", "not in the rulebook text"),
+    ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known"),
+    ("German GS point schedule 17.8", "not in the rulebook text"),
+    ("GAST 17.10", "not in the rulebook text"),
+    ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
+)
+
+
+def _units(rows: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{r['unit']} {r['factor']}" + (f" ({'; '.join(r['notes'])})" if r.get("notes") else "") for r in rows)
+
+
+def event_lines(e: Event) -> list[str]:
+    d = e.data
+    k = e.kind
+    if k == "phase":
+        title = d["phase"].replace("-", " ")
+        where = d.get("step") or (f"GT{d['turn']}" if "turn" in d else "")
+        return ["", f"### {title.capitalize()} phase, {where} (rule {e.rule})", ""]
+    if k == "reinforcement":
+        if d["placed"]:
+            return [f"- {d['unit']} arrives in {d['hex']} (8.1)."]
+        return [f"- {d['unit']} cannot arrive in {d['hex']}: {d['why']} (8.1)."]
+    if k == "move":
+        parts = []
+        for u in d["units"]:
+            spent, mf = d["mp"][u]
+            parts.append(f"{u} {'+'.join(str(c) for c in d['costs'][u])} = {spent} of {mf} MP")
+        extra = " Minimum move: one hex for all its MP (12.3)." if d["minimum"] else ""
+        notes = f" ({'; '.join(d['notes'])})" if d["notes"] else ""
+        return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join(d['path'])}: {'; '.join(parts)} (12.1, 17.9){notes}.{extra}"]
+    if k == "control":
+        sign = f"{d['vp_change']:+d}" if d["vp_change"] else "no"
+        return [f"- Control: {d['place'] or d['hex']} ({d['hex']}) passes from {d['was']} to {d['now']} by {d['how']} (3.9); "
+                f"{sign} VP (4.2), German VP now {d['vp']}."]
+    if k == "sudden-death":
+        if d["face"] is None:
+            return ["- Moscow captured for the first time: the sudden-death die will be rolled on adjudication (4.6)."]
+        verdict = "even: the Soviet system collapses, the German wins" if d["collapse"] else "odd: play continues"
+        return [f"- Moscow sudden death (4.6): die `4.6|Moscow sudden death` = {d['face']}, {verdict}."]
+    if k == "attack":
+        lines = [f"- **Attack {d['index'] + 1} on {d['target']}**" + (f" ({d['place']})" if d["place"] else "")
+                 + f", {d['settlement'].replace('_', ' ') or d['terrain']}:"]
+        lines.append(f"  - Attackers: {_units(d['attackers'])}; total {d['attack_total']} (14.8).")
+        lines.append(f"  - Defenders: {_units(d['defenders'])}; total {d['defense_total']}.")
+        rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
+        lines.append(f"  - Odds {d['attack_total']}:{d['defense_total']} = {d['odds']} ({rule}).")
+        for s in d["shifts"]:
+            lines.append(f"  - Shift {s['label']}: {s['reason']} ({s['rule']}).")
+        if d["shifts"]:
+            lines.append(f"  - Final odds {d['final']} (14.11, shifts on the actual odds 14.31).")
+        if d["automatic"]:
+            lines.append(f"  - Off the table: automatic result {d['result']}, no die (14.10).")
+        else:
+            prov = " — provisional CRT value" if d["provisional"] else ""
+            lines.append(f"  - Die `14.31|...|attack {d['index']}|{d['target']}|CRT` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
+        if d["city"]:
+            lines.append(f"  - City: {d['city']['from']} becomes {d['outcome']} (losses doubled, 0 becomes 1, 14.23).")
+        return lines
+    if k == "attack-skipped":
+        return [f"- Attack {d['index'] + 1} on {d['target']} does not take place: {d['reason']} (14.5)."]
+    if k == "losses":
+        if not d["losses"]:
+            return []
+        what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else f"loses {x['steps']} step" + ("s" if x["steps"] > 1 else ""))
+                         for x in d["losses"])
+        owed = "E" if d["owed"] is None else d["owed"]
+        return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {owed}: {what} — by {d['source']} (14.35, 2.16)."]
+    if k == "advance":
+        lines = []
+        if d["units"]:
+            lines.append(f"  - Advance after combat into {d['hex']}: {', '.join(d['units'])} (14.39).")
+        for r in d["refused"]:
+            lines.append(f"  - {r['unit']} does not advance: {r['why']}.")
+        return lines
+    if k == "decision-needed":
+        units = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in d["units"].items())
+        return [f"- **Decision needed from {d['side']}**: {d['steps']} step loss(es) as {d['role']} in attack {d['attack'] + 1} "
+                f"among {units}; the standing instructions do not decide it ({d['rule']}). The adjudication stops here."]
+    if k == "reply":
+        return [f"- {d['side'].capitalize()}'s reply: losses {', '.join(d['answer'])} for attack {d['question']['attack'] + 1} (14.35)."]
+    if k == "victory-check":
+        lines = []
+        if d["intruders"]:
+            lines.append(f"- ZOMO incursion: {len(d['intruders'])} Soviet unit(s) in the Greater-German ZOMO ({', '.join(d['intruders'])}): "
+                         f"-{len(d['intruders'])} VP (4.4).")
+        prov = " (provisional table value)" if d["provisional"] else ""
+        need = "no threshold" if d["threshold"] is None else f"{d['threshold']} needed{prov}"
+        verdict = {"continue": "play continues", "german": "the German wins", "soviet": "the Soviet wins"}[d["outcome"]]
+        lines.append(f"- Victory check GT{d['turn']}: German VP {d['vp']}, {need} (4.5, 17.2): {verdict}.")
+        return lines
+    if k == "game-over":
+        return ["", f"**Game over: the {d['winner']} wins** — {d['reason']} ({d['rule']})."]
+    if k == "awaits":
+        if d["kind"] == "none":
+            return []
+        return ["", f"Awaited next: {d['kind']} for step `{d['step']}` from {', '.join(d['from'])}; adjudicated by {d['adjudicator']}."]
+    return [f"- {k} ({e.rule}): {d}"]
+
+
+def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
+    pos = state["position"]
+    clock = state["clock"]
+    lines = [f"{sc.title} — GT{clock['turn']}, sequence {clock['pts']}, {clock['side'] or '-'} {clock['phase']}",
+             f"German VP: {pos['vp']}"]
+    if state.get("result"):
+        r = state["result"]
+        lines.append(f"Game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
+    for s in ("german", "soviet"):
+        stacks: dict[str, list[str]] = {}
+        off: dict[str, list[str]] = {}
+        for u, st in sorted(pos["units"].items()):
+            if sc.units[u].side != s:
+                continue
+            spec = sc.units[u]
+            if st["at"] in ("dead", "track"):
+                off.setdefault(st["at"], []).append(u)
+                continue
+            a, d, m = spec.factors(int(st["steps"]))
+            stacks.setdefault(st["at"], []).append(f"{u} {a}-{d}-{m}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else ""))
+        lines.append("")
+        lines.append(f"{s.capitalize()} units ({sum(len(v) for v in stacks.values())} on the map):")
+        for h in sorted(stacks):
+            place = sc.map.hexes[h].place
+            lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}")
+        for where, us in sorted(off.items()):
+            label = "eliminated" if where == "dead" else "to arrive"
+            lines.append(f"  {label}: {', '.join(us)}")
+    held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
+    lines.append("")
+    lines.append("German-controlled towns and cities: " + (", ".join(f"{h} {sc.map.hexes[h].place}" for h in held) or "none"))
+    return "\n".join(lines) + "\n"
+
+
+def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
+    """A skeleton order file for the awaited step, with the side's units listed as comments."""
+    from pbem.exchange.canonical import digest
+
+    aw = state["awaits"]
+    sc = load_scenario(str(state["pbem"]["scenario"]))
+    idx = state["parties"][side]["index"]
+    head = [
+        "# Order file skeleton written by `pbem template`. Edit, then `pbem check` and `pbem sign`.",
+        "[pbem]",
+        "format = 1",
+        f'kind = "{"reply" if aw["kind"] == "reply" else "orders"}"',
+        f'game = "{state["pbem"]["game"]}"',
+        f'side = "{side}"',
+        f'answers = "{digest(state)}"',
+        f'step = "{aw["step"]}"',
+        f"dice_index = {idx}",
+        "",
+    ]
+    if aw["kind"] == "reply":
+        q = state["pending"]["question"]
+        units = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
+        head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {units} ({q['rule']}).",
+                 "# One unit id per step lost; repeat an id to take a second step from it.",
+                 "[reply]", "losses = []", ""]
+        return "\n".join(head)
+    units = [(u, s) for u, s in sorted(state["position"]["units"].items()) if sc.units[u].side == side and s["at"] not in ("dead", "track")]
+    head.append("# Your units (id: hex, steps):")
+    for u, s in units:
+        a, d, m = sc.units[u].factors(int(s["steps"]))
+        head.append(f"#   {u}: {s['at']}  {a}-{d}-{m}")
+    head += [
+        "",
+        "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
+        "# [[move]]",
+        '# units = ["UNIT"]',
+        '# path = ["HEX", "HEX"]',
+        "",
+        "# Prepared assaults (14.x), resolved in this order.",
+        "# [[attack]]",
+        '# target = "HEX"',
+        '# units = ["UNIT", "UNIT"]',
+        '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
+        '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
+        "",
+        "# Standing instructions for decisions during the opponent's turn (DESIGN §4).",
+        "[standing]",
+        'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
+        "loss_order = []",
+        "",
+    ]
+    return "\n".join(head)

@@ -1,0 +1,627 @@
+"""Proud Monster rules, basic game (digest A.4): movement, stacking, prepared assaults, control, VP.
+
+Every function that implements a rule names it in its docstring; every problem and event carries
+the rule number. The functions work on a ``Ctx``: the scenario, the options in force, a working
+copy of the position, the events so far and the dice.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.engine.model import Event
+from pbem.errors import Problem
+from pbem.mechanics.dice import Dice
+from pbem.mechanics.hexgrid import direction
+from pbem.mechanics.odds import Odds, Shift, apply_shifts, halve_round_up
+from pbem.mechanics.stacking import overstacked
+from pbem.mechanics.steps import Loss, NeedsDecision, allocate
+
+from .data import ARMOR, Scenario, UnitSpec, stacking_value
+from .sequence import other
+
+OFF_MAP = ("dead", "track")
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    # Ambiguity 6: control passes to a unit merely moving through a hex (3.9 read literally).
+    "control_on_pass_through": True,
+    # Ambiguity 41: city doubling also turns the attacker's 0 into 1 at odds above 7:1 (0/E -> 1/E).
+    "city_doubling_above_7_1": True,
+    # Ambiguity 40: every attacker across some water hexside, no single type for all: "1L" or "none".
+    "mixed_water_shift": "1L",
+    # Ambiguity 55: orders that would end a movement phase over-stacked are rejected ("reject").
+    "overstack": "reject",
+    # Ambiguity 33: advance after combat across the Sivash or Kerch by units that attacked across it.
+    "advance_across_straits": True,
+}
+
+OPTION_NOTES: dict[str, str] = {
+    "control_on_pass_through": "Ambiguity 6 (3.9): a unit passing through a town or city takes control",
+    "city_doubling_above_7_1": "Ambiguity 41 (14.23): at odds above 7:1 the attacker's 0 in a city becomes 1",
+    "mixed_water_shift": "Ambiguity 40 (14.19/14.20): all attackers across water of mixed types: '1L' or 'none'",
+    "overstack": "Ambiguity 55 (6.2): orders ending a movement phase over-stacked are rejected",
+    "advance_across_straits": "Ambiguity 33 (12.16): units that attacked across the Sivash/Kerch may advance across it",
+}
+
+LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
+
+
+@dataclass
+class Ctx:
+    """Everything a rule needs during one transition (a working copy; the input state is not changed)."""
+
+    sc: Scenario
+    options: dict[str, Any]
+    position: dict[str, Any]
+    turn: int
+    pts: int
+    side: str
+    dice: Dice | None
+    standing: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    # --- position helpers -------------------------------------------------------------------
+    @property
+    def units(self) -> dict[str, dict[str, Any]]:
+        u: dict[str, dict[str, Any]] = self.position["units"]
+        return u
+
+    def spec(self, unit: str) -> UnitSpec:
+        return self.sc.units[unit]
+
+    def at(self, unit: str) -> str:
+        return str(self.units[unit]["at"])
+
+    def steps(self, unit: str) -> int:
+        return int(self.units[unit]["steps"])
+
+    def on_map(self, unit: str) -> bool:
+        return self.at(unit) not in OFF_MAP
+
+    def occupants(self, hex_id: str, side: str | None = None) -> list[str]:
+        return sorted(
+            u for u, s in self.units.items()
+            if s["at"] == hex_id and (side is None or self.sc.units[u].side == side)
+        )
+
+    def stacks(self, side: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for u in sorted(self.units):
+            if self.on_map(u) and self.spec(u).side == side:
+                out.setdefault(self.at(u), []).append(u)
+        return out
+
+    def factors(self, unit: str) -> tuple[int, int, int]:
+        return self.spec(unit).factors(self.steps(unit))
+
+    def emit(self, kind: str, rule: str, **data: Any) -> None:
+        self.events.append(Event(kind, rule, data))
+
+    @property
+    def step(self) -> str:
+        return f"GT{self.turn}/{self.pts}/{self.side}"
+
+
+# --- control, VP and sudden death (3.9, 4.2-4.6) -----------------------------------------------
+
+def objective_vp(sc: Scenario, control: dict[str, str], hex_id: str) -> int:
+    """VP the German holds for one hex: 4.2; Moscow's 9 VP only with both hexes (4.3)."""
+    h = sc.map.hexes[hex_id]
+    if h.place == "Moscow" and h.settlement == "city":
+        return 0
+    return h.vp if control.get(hex_id) == "german" else 0
+
+
+def control_vp(sc: Scenario, control: dict[str, str]) -> int:
+    """German VP from controlled cities and large towns (4.2, 4.3)."""
+    total = sum(objective_vp(sc, control, h) for h in control)
+    moscow = sc.map.moscow()
+    if moscow and all(control.get(h) == "german" for h in moscow):
+        total += max(sc.map.hexes[h].vp for h in moscow)
+    return total
+
+
+def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
+    """3.9: control of a town or city passes the moment an enemy ground unit enters it.
+
+    4.2-4.3: VP are gained or lost at once. 4.6: the first German capture of both Moscow hexes
+    triggers the sudden-death roll (even: the German wins at once).
+    """
+    h = ctx.sc.map.hexes[hex_id]
+    control: dict[str, str] = ctx.position["control"]
+    if not h.settlement or control.get(hex_id) == side:
+        return
+    before = control_vp(ctx.sc, control)
+    previous = control.get(hex_id, "none")
+    control[hex_id] = side
+    after = control_vp(ctx.sc, control)
+    ctx.position["vp"] = int(ctx.position["vp"]) + (after - before)
+    ctx.emit("control", "3.9", hex=hex_id, place=h.place, was=previous, now=side, how=how,
+             vp_change=after - before, vp=ctx.position["vp"])
+    moscow = ctx.sc.map.moscow()
+    if (side == "german" and hex_id in moscow and all(control.get(m) == "german" for m in moscow)
+            and not ctx.position.get("moscow_rolled", False)):
+        ctx.position["moscow_rolled"] = True
+        if ctx.dice is None:
+            ctx.emit("sudden-death", "4.6", face=None, collapse=None)
+            return
+        face = ctx.dice.roll(f"4.6|{ctx.step}|Moscow sudden death")
+        collapse = face % 2 == 0
+        ctx.emit("sudden-death", "4.6", face=face, collapse=collapse)
+        if collapse:
+            ctx.result = {"winner": "german", "rule": "4.6", "reason": f"Moscow sudden death: rolled {face} (even), the Soviet system collapses"}
+
+
+# --- movement (12.x) ---------------------------------------------------------------------------
+
+def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, str, list[str]]:
+    """Cost of crossing the hexside a-b: 12.15 rivers (+1/+2), 12.16 Sivash/Kerch ("all"),
+    all-sea/all-lake hexsides prohibited ("no"); 5.5: German-side units ignore rivers on GT1."""
+    total: int | str = 0
+    rule = ""
+    notes: list[str] = []
+    for feat in sorted(ctx.sc.map.side_features(a, b)):
+        if feat == "river" and ctx.turn == 1 and unit.side == "german":
+            notes.append("river ignored on GT1 (5.5)")
+            continue
+        row = ctx.sc.charts.hexsides.get(feat)
+        if row is None:
+            continue
+        c = row[unit.move_class()]
+        if c == "no" or total == "no":
+            return "no", str(row.get("rule", "")), notes
+        if c == "all" or total == "all":
+            total, rule = "all", str(row.get("rule", ""))
+            continue
+        assert isinstance(total, int)
+        total += int(c)
+        if int(c):
+            notes.append(f"{feat} +{c} ({row.get('rule', '')})")
+            rule = str(row.get("rule", ""))
+    return total, rule, notes
+
+
+def hex_cost(ctx: Ctx, unit: UnitSpec, b: str) -> tuple[int | str, str]:
+    """Cost of entering hex b by its natural terrain (12.10-12.14; a city counts as clear, 12.10)."""
+    h = ctx.sc.map.hexes[b]
+    terrain = "clear" if h.settlement == "city" else h.terrain
+    row = ctx.sc.charts.terrain[terrain]
+    c = row[unit.move_class()]
+    return (c if c == "no" else int(c)), str(row.get("rule", ""))
+
+
+@dataclass
+class MoveTracker:
+    """Per-phase movement bookkeeping: MP spent (12.2), start hexes (12.5), parent stacks (12.6)."""
+
+    start: dict[str, str]
+    spent: dict[str, int] = field(default_factory=dict)
+    moved: set[str] = field(default_factory=set)
+    open_group: str | None = None
+    closed: set[str] = field(default_factory=set)
+
+
+def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
+    """One [[move]]: a unit or stack moves hex by hex along its path (12.1-12.7, 12.14-12.16, 12.22)."""
+    where = f"move[{index}]"
+    side = ctx.side
+    units: list[str] = list(order.get("units", []))
+    path_in: list[str] = list(order.get("path", []))
+    bad = False
+    for u in units:
+        if u not in ctx.units:
+            problems.append(Problem(where, f"unknown unit '{u}'", "2.6", "Use the unit ids `pbem show` lists."))
+            bad = True
+        elif ctx.spec(u).side != side:
+            problems.append(Problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
+            bad = True
+        elif not ctx.on_map(u):
+            problems.append(Problem(where, f"{u} is not on the map ({ctx.at(u)})", "12.22"))
+            bad = True
+    if len(set(units)) != len(units):
+        problems.append(Problem(where, "a unit is listed twice", "12.5"))
+        bad = True
+    if bad or not units:
+        if not units:
+            problems.append(Problem(where, "no units", "12.1"))
+        return
+    here = {ctx.at(u) for u in units}
+    if len(here) > 1:
+        problems.append(Problem(where, f"the units are in different hexes ({', '.join(sorted(here))}); a stack moves from one hex", "12.5"))
+        return
+    starts = {tr.start[u] for u in units}
+    if len(starts) > 1:
+        problems.append(Problem(where, "units that did not begin the phase stacked together cannot move as one stack", "12.5"))
+        return
+    group = starts.pop()
+    if group in tr.closed:
+        problems.append(Problem(where, f"the stack that began in {group} cannot resume its move after another stack moved", "12.6"))
+        return
+    if tr.open_group is not None and tr.open_group != group:
+        tr.closed.add(tr.open_group)
+    tr.open_group = group
+    current = here.pop()
+    path: list[str] = []
+    for j, raw in enumerate(path_in):
+        c = ctx.sc.map.canonical(raw)
+        if c is None:
+            problems.append(Problem(f"{where}.path[{j}]", f"'{raw}' is not a hex of the map", "12.22"))
+            return
+        path.append(c)
+    if not path:
+        problems.append(Problem(where, "the path is empty: list every hex entered, in order", "12.1"))
+        return
+    enemy = other(side)
+    costs: dict[str, list[int]] = {u: [] for u in units}
+    minimum = False
+    notes: list[str] = []
+    for j, nxt in enumerate(path):
+        w = f"{where}.path[{j}] {current}->{nxt}"
+        if nxt not in ctx.sc.map.neighbours(current):
+            problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
+            return
+        if ctx.occupants(nxt, enemy):
+            problems.append(Problem(w, f"{nxt} holds enemy units", "12.4", "Attack it in the prepared-assault phase instead."))
+            return
+        for u in units:
+            spec = ctx.spec(u)
+            mf = ctx.factors(u)[2]
+            hc, hrule = hex_cost(ctx, spec, nxt)
+            sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt)
+            if hc == "no":
+                problems.append(Problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule))
+                return
+            if sc_ == "no":
+                problems.append(Problem(w, "the hexside is all-sea or all-lake and may not be crossed", srule))
+                return
+            notes.extend(n for n in snotes if n not in notes)
+            spent = tr.spent.get(u, 0)
+            if sc_ == "all":
+                # 12.16: must begin the phase in the adjacent hex; crossing uses all MP.
+                if spent or current != tr.start[u]:
+                    problems.append(Problem(w, f"{u} may cross the Sivash/Kerch only when it begins its movement phase next to the hexside", "12.16"))
+                    return
+                cost = mf
+            else:
+                assert isinstance(hc, int) and isinstance(sc_, int)
+                cost = hc + sc_
+            if spent + cost > mf:
+                if spent == 0 and j == 0 and len(path) == 1 and u not in tr.moved:
+                    cost = mf  # 12.3: one hex by spending all MP at the start of the move
+                    minimum = True
+                else:
+                    problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left", "12.1",
+                                            "Shorten the path or move fewer hexes through costly terrain (17.9)."))
+                    return
+            tr.spent[u] = spent + cost
+            costs[u].append(cost)
+        for u in units:
+            ctx.units[u]["at"] = nxt
+            tr.moved.add(u)
+        if ctx.options["control_on_pass_through"] or j == len(path) - 1:
+            enter_hex(ctx, side, nxt, "movement")
+        if ctx.result:
+            break
+        current = nxt
+    ctx.emit("move", "12.1", index=index, units=units, path=path, costs=costs,
+             mp={u: [tr.spent[u], ctx.factors(u)[2]] for u in units}, minimum=minimum, notes=notes)
+
+
+def stacking_limit(ctx: Ctx, hex_id: str) -> int:
+    """6.1: 5 units per hex (the 10-unit city limit of 6.5 is a full-game rule)."""
+    return ctx.sc.charts.stacking_limit
+
+
+def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> None:
+    """6.2: stacking is enforced at the end of every movement phase (Ambiguity 55: reject)."""
+    for o in overstacked(ctx.stacks(side).items(), lambda u: stacking_value(ctx.spec(u)), lambda h: stacking_limit(ctx, h)):
+        problems.append(Problem(where, f"{o.hex} would hold {o.value} units at the end of the movement phase; the limit is {o.limit}", "6.1",
+                                "Move some units elsewhere."))
+
+
+# --- prepared assaults (14.x) ------------------------------------------------------------------
+
+def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
+    """Legality of the attack list at the start of the prepared-assault phase (14.1-14.6)."""
+    problems: list[Problem] = []
+    used: dict[str, int] = {}
+    targets: dict[str, int] = {}
+    side = ctx.side
+    for i, a in enumerate(attacks):
+        where = f"attack[{i}]"
+        t = ctx.sc.map.canonical(str(a.get("target", "")))
+        if t is None:
+            problems.append(Problem(where, f"target '{a.get('target')}' is not a hex of the map", "14.3"))
+            continue
+        if not ctx.occupants(t, other(side)):
+            problems.append(Problem(where, f"{t} holds no enemy unit to attack", "14.1"))
+        if t in targets:
+            problems.append(Problem(where, f"{t} is already attacked by attack[{targets[t]}]; a unit may be attacked once per combat phase", "14.4"))
+        targets.setdefault(t, i)
+        units = list(a.get("units", []))
+        if not units:
+            problems.append(Problem(where, "no attacking units", "14.3"))
+        for u in units:
+            if u not in ctx.units:
+                problems.append(Problem(where, f"unknown unit '{u}'", "2.6"))
+                continue
+            if ctx.spec(u).side != side:
+                problems.append(Problem(where, f"{u} is not a {side} unit", "14.1"))
+                continue
+            if not ctx.on_map(u):
+                problems.append(Problem(where, f"{u} is not on the map", "14.1"))
+                continue
+            if u in used:
+                problems.append(Problem(where, f"{u} already attacks in attack[{used[u]}]; a unit attacks at most once per combat phase", "14.4"))
+            used.setdefault(u, i)
+            h = ctx.at(u)
+            if t not in ctx.sc.map.neighbours(h):
+                problems.append(Problem(where, f"{u} in {h} is not adjacent to {t}", "14.3"))
+                continue
+            feats = ctx.sc.map.side_features(h, t)
+            if feats & {"sea", "lake"}:
+                problems.append(Problem(where, f"{u} cannot attack across the all-sea/all-lake hexside {h}-{t}", "12.14"))
+        for key in ("losses", "advance"):
+            for u in a.get(key, []):
+                if u not in units:
+                    problems.append(Problem(f"{where}.{key}", f"{u} is not one of this attack's units", "14.35" if key == "losses" else "14.39"))
+        pol = a.get("loss_policy")
+        if pol is not None and pol not in LOSS_POLICIES:
+            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+    return problems
+
+
+@dataclass
+class Decision(Exception):
+    """Raised when a decision is needed that the orders and standing instructions do not cover."""
+
+    side: str
+    attack: int
+    role: str
+    question: dict[str, Any]
+
+
+def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[dict[str, Any]]]:
+    """Attack total (14.8) with 14.18 (armor into swamp halved) and 14.20 (armor across straits = 1)."""
+    rows = []
+    plain = 0
+    halved = 0
+    swamp = ctx.sc.map.hexes[target].terrain == "swamp"
+    for u in units:
+        a = ctx.factors(u)[0]
+        spec = ctx.spec(u)
+        feats = ctx.sc.map.side_features(ctx.at(u), target)
+        row: dict[str, Any] = {"unit": u, "hex": ctx.at(u), "printed": a, "factor": a, "notes": []}
+        if spec.type in ARMOR and feats & {"sivash", "kerch"}:
+            row["factor"] = 1
+            row["notes"].append("armor across Sivash/Kerch: 1 (14.20)")
+            plain += 1
+        elif spec.type in ARMOR and swamp:
+            row["notes"].append("armor attacking into swamp: halved (14.18)")
+            halved += a
+        else:
+            plain += a
+        rows.append(row)
+    total = plain + (halve_round_up(halved) if halved else 0)
+    return total, rows
+
+
+def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
+    """Column shifts of 14.11: terrain (14.16), settlements (14.22-14.23), rivers (14.19, 5.5),
+    Sivash/Kerch (14.20), mixed water (Ambiguity 40)."""
+    shifts: list[Shift] = []
+    h = ctx.sc.map.hexes[target]
+    if h.settlement != "city":  # 12.10: every city hex counts as clear
+        row = ctx.sc.charts.terrain[h.terrain]
+        if int(row.get("shift", 0)):
+            shifts.append(Shift(int(row["shift"]), "14.16", f"defender in {h.terrain}"))
+    if h.settlement:
+        row = ctx.sc.charts.settlements[h.settlement]
+        if int(row.get("shift", 0)):
+            shifts.append(Shift(int(row["shift"]), str(row.get("rule", "")), f"defender in a {h.settlement.replace('_', ' ')}"))
+    kinds = []
+    for u in units:
+        feats = ctx.sc.map.side_features(ctx.at(u), target)
+        water = feats & {"river", "sivash", "kerch"}
+        if "river" in water and ctx.turn == 1 and ctx.spec(u).side == "german":
+            water = water - {"river"}  # 5.5: German-side units ignore rivers on GT1
+        kinds.append(water)
+    if kinds and all(kinds):
+        if all("river" in k for k in kinds):
+            shifts.append(Shift(-1, "14.19", "every attacker attacks across a river"))
+        elif all(k & {"sivash", "kerch"} for k in kinds):
+            shifts.append(Shift(-2, "14.20", "every attacker attacks across the Sivash/Kerch"))
+        elif ctx.options["mixed_water_shift"] == "1L":
+            shifts.append(Shift(-1, "14.19", "every attacker across water of mixed types (Ambiguity 40)"))
+    return shifts
+
+
+def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None) -> tuple[list[str], str, str]:
+    """Loss order and policy: the attack order's own (attacker), else the side's standing
+    instructions, else 'ask' (the adjudication stops and awaits that side's reply, DESIGN §4)."""
+    st = ctx.standing.get(side, {})
+    order: list[str] = []
+    source = "standing instructions"
+    if attack is not None and attack.get("losses"):
+        order = list(attack["losses"])
+        source = "attack order"
+    order += [u for u in st.get("loss_order", [])]
+    policy = (attack or {}).get("loss_policy") or st.get("loss_policy") or "ask"
+    if not st and attack is not None and not attack.get("losses") and not attack.get("loss_policy"):
+        source = "no instructions"
+    return order, str(policy), source
+
+
+def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | None, attack_index: int,
+                attack: dict[str, Any] | None, decisions: dict[str, Any]) -> list[Loss]:
+    """14.32/14.35 (first paragraph): a result is absorbed by step losses, divided as the owner
+    chooses; E eliminates every participating defender (14.38)."""
+    alive = [(u, ctx.steps(u)) for u in units if ctx.on_map(u)]
+    if loss is None:
+        losses = [Loss(u, s, True) for u, s in alive]
+        source = "E (14.38)"
+    elif loss == 0:
+        return []
+    else:
+        key = f"{attack_index}/{role}"
+        if key in decisions:
+            losses = allocate(alive, loss, list(decisions[key]), "fewest-steps-first")
+            source = f"{side}'s reply"
+        else:
+            order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None)
+            try:
+                losses = allocate(alive, loss, order, policy)
+            except NeedsDecision as e:
+                raise Decision(side, attack_index, role, {
+                    "kind": "losses", "rule": "14.35", "steps": min(loss, sum(s for _, s in alive)),
+                    "units": {u: s for u, s in alive}, "text": str(e),
+                }) from e
+            if policy != "ask":
+                source += f", {policy}"
+    for lo in losses:
+        left = ctx.steps(lo.unit) - lo.steps
+        ctx.units[lo.unit]["steps"] = max(left, 0)
+        if left <= 0:
+            ctx.units[lo.unit]["at"] = "dead"
+    ctx.emit("losses", "14.35", side=side, role=role, source=source, owed=loss,
+             losses=[{"unit": lo.unit, "steps": lo.steps, "eliminated": lo.eliminated} for lo in losses])
+    return losses
+
+
+def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any]) -> None:
+    """One prepared assault, fully resolved before the next (14.5): totals, odds (14.8-14.10),
+    shifts (14.11), the CRT roll (14.31) or automatic result, city doubling (14.23), losses with the
+    defender first (14.32, 14.35, 14.38), then advance after combat (14.39)."""
+    side = ctx.side
+    enemy = other(side)
+    target = ctx.sc.map.canonical(str(a["target"]))
+    assert target is not None
+    attackers = [u for u in a["units"] if ctx.on_map(u)]
+    defenders = ctx.occupants(target, enemy)
+    if not defenders or not attackers:
+        ctx.emit("attack-skipped", "14.5", index=i, target=target,
+                 reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
+        return
+    att_total, att_rows = attack_strength(ctx, attackers, target)
+    def_rows = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
+    def_total = sum(r["factor"] for r in def_rows)
+    odds = Odds.of(att_total, def_total)
+    shifts = attack_shifts(ctx, attackers, target)
+    final = apply_shifts(odds, shifts)
+    crt = ctx.sc.charts.crt
+    auto = crt.automatic(final)
+    face: int | None = None
+    provisional = False
+    if auto is not None:
+        result = auto
+    else:
+        assert ctx.dice is not None
+        face = ctx.dice.roll(f"14.31|{ctx.step}|attack {i}|{target}|CRT")
+        result = crt.lookup(final, face)
+        provisional = crt.cell_is_provisional(final, face)
+    att_loss, def_loss = result.attacker, result.defender
+    city = ctx.sc.map.hexes[target].settlement == "city"
+    doubling = None
+    if city:
+        below = final < crt.first
+        new_att = att_loss * 2 if (att_loss or below) else 1
+        if auto is not None and final > crt.last and not ctx.options["city_doubling_above_7_1"]:
+            new_att = att_loss * 2
+        new_def = None if def_loss is None else (def_loss * 2 if (def_loss or below) else 1)
+        doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
+        att_loss, def_loss = new_att, new_def
+    h = ctx.sc.map.hexes[target]
+    ctx.emit("attack", "14.31", index=i, target=target, place=h.place, terrain=h.terrain, settlement=h.settlement,
+             attackers=att_rows, defenders=def_rows, attack_total=att_total, defense_total=def_total,
+             odds=odds.label, shifts=[{"label": s.label, "rule": s.rule, "reason": s.reason} for s in shifts],
+             final=final.label, automatic=auto is not None, die=face, result=result.label,
+             provisional=provisional, city=doubling,
+             outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}")
+    # 14.32: the defender always absorbs its full result before the attacker absorbs his.
+    take_losses(ctx, enemy, "defender", defenders, def_loss, i, None, decisions)
+    take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
+    if not ctx.occupants(target, enemy):
+        advance_after_combat(ctx, i, a, target)
+
+
+def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> None:
+    """14.39: when a prepared assault empties the hex, victorious attackers may advance into it,
+    within stacking, obeying terrain prohibitions; the choice is made before the next combat."""
+    wanted = [u for u in a.get("advance", []) if ctx.on_map(u) and u in a["units"]]
+    moved: list[str] = []
+    refused: list[dict[str, str]] = []
+    limit = stacking_limit(ctx, target)
+    for u in wanted:
+        feats = ctx.sc.map.side_features(ctx.at(u), target)
+        if feats & {"sivash", "kerch"} and not ctx.options["advance_across_straits"]:
+            refused.append({"unit": u, "why": "may not advance across the Sivash/Kerch (12.16)"})
+            continue
+        here = sum(stacking_value(ctx.spec(x)) for x in ctx.occupants(target, ctx.side))
+        if here + stacking_value(ctx.spec(u)) > limit:
+            refused.append({"unit": u, "why": f"the hex would exceed the stacking limit of {limit} (6.1)"})
+            continue
+        ctx.units[u]["at"] = target
+        moved.append(u)
+    if moved or refused:
+        ctx.emit("advance", "14.39", index=i, hex=target, units=moved, refused=refused)
+    if moved:
+        enter_hex(ctx, ctx.side, target, "advance after combat")
+
+
+# --- turn structure ----------------------------------------------------------------------------
+
+def reinforcements(ctx: Ctx, turn: int) -> None:
+    """8.1: this GT's reinforcements appear at their scenario entry hex in the MR phase; a unit whose
+    entry hex is enemy-occupied or full is delayed to the next GT (8.1 allows delay)."""
+    for t, u, hex_id in ctx.sc.reinforcements:
+        if ctx.units[u]["at"] != "track" or t > turn:
+            continue
+        side = ctx.spec(u).side
+        if side == "soviet" and turn == 1:
+            continue  # 8.7: no Soviet reinforcements on GT1
+        here = ctx.occupants(hex_id, side)
+        if ctx.occupants(hex_id, other(side)):
+            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why="the entry hex holds enemy units; delayed")
+            continue
+        if len(here) + 1 > stacking_limit(ctx, hex_id):
+            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why="the entry hex is full (6.1); delayed")
+            continue
+        ctx.units[u]["at"] = hex_id
+        ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=True, why="")
+        enter_hex(ctx, side, hex_id, "reinforcement")
+
+
+def victory_check(ctx: Ctx, turn: int) -> None:
+    """Victory Check phase: 4.4 ZOMO incursion (-1 VP per Soviet unit in the Greater-German ZOMO),
+    4.5 the German Victory Table (17.2), the end of the last turn (4.5: the Soviet wins)."""
+    intruders = [u for u, s in sorted(ctx.units.items())
+                 if ctx.spec(u).side == "soviet" and s["at"] not in OFF_MAP
+                 and ctx.sc.map.hexes[s["at"]].country == "germany" and ctx.sc.map.hexes[s["at"]].zomo]
+    if intruders:
+        ctx.position["vp"] = int(ctx.position["vp"]) - len(intruders)
+    charts = ctx.sc.charts
+    threshold = charts.victory.get(turn)
+    vp = int(ctx.position["vp"])
+    provisional = charts.victory_provisional and turn not in charts.victory_known
+    outcome = "continue"
+    if threshold is not None and vp >= threshold:
+        outcome = "german"
+        ctx.result = {"winner": "german", "rule": "4.5", "reason": f"{vp} VP at the end of GT{turn} reaches the {threshold} needed (17.2)"}
+    elif turn >= ctx.sc.last_turn:
+        outcome = "soviet"
+        ctx.result = {"winner": "soviet", "rule": "4.5",
+                      "reason": f"the German has not won by the end of GT{turn}, the scenario's last turn"}
+    ctx.emit("victory-check", "4.5", turn=turn, intruders=intruders, vp=vp, threshold=threshold,
+             provisional=provisional, outcome=outcome)
+
+
+def snapshot(ctx: Ctx) -> dict[str, Any]:
+    return copy.deepcopy(ctx.position)
+
+
+def unit_direction(ctx: Ctx, a: str, b: str) -> int | None:
+    n = ctx.sc.map.numbering
+    return direction(n.parse(a), n.parse(b))

@@ -1,0 +1,60 @@
+"""The sequence of play as data (5.0, digest A.3) and the names of awaited steps.
+
+A Game Turn: Mutual Reinforcement phase (automatic in the basic game), one player-turn sequence on
+GT1 and two on every other GT (5.4), each with the German player turn first (5.1), then the Victory
+Check (4.4-4.5). A player turn is one awaited step: its movement phase (12.0) and prepared-assault
+phase (14.0) are ordered in one order file and resolved in that order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SIDES = ("german", "soviet")  # 5.1: the German player turn always comes first
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseSpec:
+    name: str
+    rule: str
+    who: str  # "auto" or "phasing"
+    advanced: bool = False  # [ADV]: skipped in the basic game (A.4)
+
+
+TURN_START = (
+    PhaseSpec("weather", "13.2", "auto", advanced=True),
+    PhaseSpec("mutual-reinforcement", "8.1", "auto"),
+)
+PLAYER_TURN = (
+    PhaseSpec("replacement-withdrawal-refit", "8.13", "phasing", advanced=True),
+    PhaseSpec("ground-support", "10.2", "phasing", advanced=True),
+    PhaseSpec("movement", "12.0", "phasing"),
+    PhaseSpec("prepared-assault", "14.0", "phasing"),
+)
+TURN_END = (PhaseSpec("victory-check", "4.5", "auto"),)
+
+
+def sequences_in(turn: int) -> int:
+    """5.4: GT1 has one player-turn sequence, every other GT two."""
+    return 1 if turn == 1 else 2
+
+
+def step_name(turn: int, pts: int, side: str) -> str:
+    return f"GT{turn}/{pts}/{side}"
+
+
+def phases(ruleset: str, group: tuple[PhaseSpec, ...]) -> tuple[PhaseSpec, ...]:
+    return tuple(p for p in group if ruleset == "full" or not p.advanced)
+
+
+def next_player_turn(turn: int, pts: int, side: str) -> tuple[int, int, str, bool]:
+    """The player turn after (turn, pts, side); the flag says a Victory Check comes in between."""
+    if side == SIDES[0]:
+        return turn, pts, SIDES[1], False
+    if pts < sequences_in(turn):
+        return turn, pts + 1, SIDES[0], False
+    return turn + 1, 1, SIDES[0], True
+
+
+def other(side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]

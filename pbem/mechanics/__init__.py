@@ -1,0 +1,1 @@
+"""Shared mechanics used by every game module: hexes, odds, tables, steps, stacking, dice requests."""

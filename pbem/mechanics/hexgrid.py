@@ -1,0 +1,91 @@
+"""Hex geometry for maps numbered XXYY with a map suffix (Proud Monster, digest D.1 and 2.3-2.4).
+
+Columns are vertical and numbered west to east; rows are numbered north to south. Layout "odd-q":
+an even column's neighbours in the adjacent columns are rows r-1 and r, an odd column's rows r and
+r+1 (fits every adjacency the rulebook names: 5017N-5116N, 2608N-2707N, 3719S/3819S/3820S, ...).
+Two maps are joined as rule 2.4 says: the South map's row 00 *is* the North map's last row, so a
+hex on that row has two ids; the North id is canonical and the South id is accepted as an alias.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ID = re.compile(r"^(\d{2})(\d{2})([NS])$")
+
+# Direction order used everywhere (concentric assault numbers the six neighbours this way, 14.14).
+DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
+_EVEN = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
+_ODD = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Hex:
+    """A hex by column and global row (North rows first, then South rows continuing)."""
+
+    col: int
+    row: int
+
+
+@dataclass(frozen=True, slots=True)
+class Numbering:
+    """Converts between printed hex ids and grid positions for a two-map (N/S) board."""
+
+    north_last_row: int = 26
+
+    def parse(self, hex_id: str) -> Hex:
+        """``2817N`` -> Hex; ValueError for anything that is not a hex id."""
+        m = _ID.match(hex_id)
+        if not m:
+            raise ValueError(f"'{hex_id}' is not a hex id (4 digits and N or S, e.g. 2817N)")
+        col, row, half = int(m.group(1)), int(m.group(2)), m.group(3)
+        if half == "N":
+            if row > self.north_last_row:
+                raise ValueError(f"'{hex_id}': the North map has rows 00-{self.north_last_row:02d}")
+            return Hex(col, row)
+        return Hex(col, self.north_last_row + row)
+
+    def format(self, h: Hex) -> str:
+        if h.row <= self.north_last_row:
+            return f"{h.col:02d}{h.row:02d}N"
+        return f"{h.col:02d}{h.row - self.north_last_row:02d}S"
+
+    def canonical(self, hex_id: str) -> str:
+        """The canonical id of a hex (2.4: a South row-00 id becomes the North id)."""
+        return self.format(self.parse(hex_id))
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    """The six neighbours in DIRECTIONS order."""
+    deltas = _ODD if h.col % 2 else _EVEN
+    return [Hex(h.col + dc, h.row + dr) for dc, dr in deltas]
+
+
+def direction(a: Hex, b: Hex) -> int | None:
+    """Index in DIRECTIONS of neighbour ``b`` seen from ``a``; None if not adjacent."""
+    for i, n in enumerate(neighbours(a)):
+        if n == b:
+            return i
+    return None
+
+
+def adjacent(a: Hex, b: Hex) -> bool:
+    return direction(a, b) is not None
+
+
+def _axial(h: Hex) -> tuple[int, int]:
+    return h.col, h.row - (h.col - (h.col & 1)) // 2
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Number of hex steps between two hexes."""
+    aq, ar = _axial(a)
+    bq, br = _axial(b)
+    dq, dr = aq - bq, ar - br
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def hexside_key(a: str, b: str) -> str:
+    """The key of the hexside between hex ids ``a`` and ``b``: the lower id first."""
+    return f"{a}-{b}" if a < b else f"{b}-{a}"

@@ -1,0 +1,72 @@
+"""Odds ratios and CRT column shifts (Proud Monster 14.8-14.11, 14.31; shared by odds-CRT games).
+
+Odds are kept as an *ordinal* so that shifts work past the ends of the table (14.31 design note:
+shift the actual odds, do not cap first): 1:1 is 0, n:1 is n-1, 1:n is -(n-1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Odds:
+    ordinal: int
+
+    @classmethod
+    def of(cls, attack: int, defense: int) -> Odds:
+        """Attack total against defense total.
+
+        14.8: attacker stronger or equal: attack / defense, fractions dropped (26 vs 7 = 3:1).
+        14.9: attacker weaker: defense / attack, fractions rounded up, written 1:n (5 vs 11 = 1:3).
+        """
+        if defense <= 0:
+            return cls(10_000)
+        if attack <= 0:
+            return cls(-10_000)
+        if attack >= defense:
+            return cls(attack // defense - 1)
+        return cls(-(-(-defense // attack) - 1))
+
+    @classmethod
+    def parse(cls, text: str) -> Odds:
+        a, d = (int(x) for x in text.split(":"))
+        if a != 1 and d != 1:
+            raise ValueError(f"odds are n:1 or 1:n, not {text}")
+        return cls(a - 1) if d == 1 else cls(-(d - 1))
+
+    def shift(self, columns: int) -> Odds:
+        """Positive = to the right (better for the attacker), negative = to the left."""
+        return Odds(self.ordinal + columns)
+
+    @property
+    def label(self) -> str:
+        if self.ordinal >= 0:
+            return f"{self.ordinal + 1}:1"
+        return f"1:{-self.ordinal + 1}"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    """One column shift with the rule that grants it: ``-1`` is 1L, ``+1`` is 1R."""
+
+    columns: int
+    rule: str
+    reason: str
+
+    @property
+    def label(self) -> str:
+        return f"{abs(self.columns)}{'R' if self.columns > 0 else 'L'}"
+
+
+def apply_shifts(odds: Odds, shifts: list[Shift]) -> Odds:
+    """All modifiers are cumulative and applied before the die is rolled (14.11)."""
+    return odds.shift(sum(s.columns for s in shifts))
+
+
+def halve_round_up(total: int) -> int:
+    """Halve a combined total once, rounding fractions up (9.7, 14.12)."""
+    return -(-total // 2)
