@@ -97,7 +97,7 @@ class Ctx:
     def factors(self, unit: str) -> tuple[int, int, int]:
         return self.spec(unit).factors(self.steps(unit))
 
-    def emit(self, kind: str, rule: str, **data: Any) -> None:
+    def emit(self, kind: str, rule: str, /, **data: Any) -> None:
         self.events.append(Event(kind, rule, data))
 
     @property
@@ -255,6 +255,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         problems.append(Problem(where, "the path is empty: list every hex entered, in order", "12.1"))
         return
     enemy = other(side)
+    mark = len(ctx.events)
     costs: dict[str, list[int]] = {u: [] for u in units}
     minimum = False
     notes: list[str] = []
@@ -306,8 +307,9 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         if ctx.result:
             break
         current = nxt
-    ctx.emit("move", "12.1", index=index, units=units, path=path, costs=costs,
-             mp={u: [tr.spent[u], ctx.factors(u)[2]] for u in units}, minimum=minimum, notes=notes)
+    ctx.events.insert(mark, Event("move", "12.1", {
+        "index": index, "units": units, "path": path, "costs": costs,
+        "mp": {u: [tr.spent[u], ctx.factors(u)[2]] for u in units}, "minimum": minimum, "notes": notes}))
 
 
 def stacking_limit(ctx: Ctx, hex_id: str) -> int:

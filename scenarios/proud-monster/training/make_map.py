@@ -124,7 +124,7 @@ for name, ids in LAKES.items():
     for h in ids:
         hexes[parse_id(h)] = {"t": "lake", "name": name}
 
-# The Black Sea, the Sivash lagoon and the Sea of Azov: every hex within two of the southern land.
+# The Black Sea, the Sivash lagoon and the Sea of Azov: every hex next to the southern land.
 for h in ["3113S", "3214S"]:
     hexes[parse_id(h)] = {"t": "sea", "name": "Sivash"}
 southern_land = [k for k, v in hexes.items() if k[1] >= S(10) and v["t"] != "sea"]
@@ -133,7 +133,7 @@ for c in range(25, 44):
         if (c, u) in hexes:
             continue
         x, y = centre(c, u)
-        if any(math.hypot(x - centre(*k)[0], y - centre(*k)[1]) < 2.1 * SQRT3 for k in southern_land):
+        if any(math.hypot(x - centre(*k)[0], y - centre(*k)[1]) < 1.1 * SQRT3 for k in southern_land):
             azov = (c >= 34 and u <= S(16)) or (c >= 37 and u <= S(19))
             hexes[(c, u)] = {"t": "sea", "name": "Sea of Azov" if azov else "Black Sea"}
 
@@ -189,6 +189,23 @@ for col, row, rx, ry in [
     (36.5, 19.8, 1.3, 1.3),  # Sozh woods
     (31.0, 23.5, 1.8, 1.2),  # Chernigov woods
     (27.5, 12.0, 1.2, 1.0),  # Narach woods
+    (23.5, 7.0, 1.5, 1.2),   # Samogitian woods
+    (26.5, 8.5, 1.5, 1.0),   # Zemgale woods
+    (25.2, 10.5, 1.1, 0.9),  # Ukmerge woods
+    (32.5, 5.0, 1.5, 1.5),   # Latgale woods
+    (33.0, 8.2, 1.2, 1.1),   # Rezekne woods
+    (36.5, 6.5, 1.5, 1.2),   # Porkhov woods
+    (33.5, 1.5, 1.0, 0.8),   # Peipus shore
+    (21.5, 17.6, 1.0, 0.8),  # Bialowieza forest
+    (30.3, 13.0, 1.5, 1.5),  # Berezina forests
+    (32.5, 17.0, 1.5, 1.2),  # between the Berezina and the Dnieper
+    (27.0, 19.0, 1.2, 0.8),  # Slutsk woods
+    (33.5, 14.0, 1.0, 1.0),  # Ulla woods
+    (46.5, 17.8, 1.8, 1.3),  # Medyn forests
+    (49.6, 18.2, 1.0, 1.0),  # Podolsk woods
+    (38.0, 18.5, 1.5, 1.2),  # Roslavl woods
+    (44.0, 18.2, 1.2, 1.0),  # Ugra woods
+    (30.5, 25.0, 1.0, 1.0),  # north of Kiev
 ]:
     paint("forest", col, row, rx, ry)
 
@@ -205,6 +222,8 @@ for col, row, rx, ry in [
     (29.5, 7.0, 1.0, 0.8),   # Lubana marshes
     (36.0, 9.0, 1.0, 0.9),   # Nevel marshes
     (40.5, 7.5, 1.0, 0.8),   # Lovat marshes
+    (31.0, 12.0, 0.8, 0.8),  # Berezina marshes
+    (25.5, 6.5, 0.8, 0.7),   # Kemeri bog
     (46.5, 12.0, 1.0, 0.8),  # upper Volga marshes
 ]:
     paint("swamp", col, row, rx, ry, rough=0.3)

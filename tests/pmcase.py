@@ -1,0 +1,81 @@
+"""Runs one Proud Monster catalog case (tests/catalog/proud-monster/*.toml) against the game module.
+
+A case gives a position, the orders of the phasing side, the die faces, and the expected result of
+every order; see tests/catalog/README.md for the format.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.model import Submission
+from pbem.games.proud_monster.module import ProudMonster
+from pbem.games.proud_monster.rules import DEFAULT_OPTIONS
+from pbem.mechanics.dice import ForcedDice
+
+CATALOG = Path(__file__).parent / "catalog" / "proud-monster"
+SCENARIO = str(CATALOG / "scenario.toml")
+MODULE = ProudMonster()
+
+
+def load_case(path: Path) -> dict[str, Any]:
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def build_state(case: dict[str, Any]) -> dict[str, Any]:
+    base = MODULE.new_game(SCENARIO, {})
+    p = case.get("position", {})
+    units = {}
+    for u, v in p.get("units", {}).items():
+        spec = MODULE.scenario({"pbem": {"scenario": SCENARIO}}).units[u]
+        if isinstance(v, str):
+            units[u] = {"at": v, "steps": spec.steps}
+        else:
+            units[u] = {"at": v["at"], "steps": int(v.get("steps", spec.steps))}
+    position = base["position"]
+    position["units"] = units
+    position["control"].update(p.get("control", {}))
+    position["vp"] = int(p.get("vp", 0))
+    position["moscow_rolled"] = bool(p.get("moscow_rolled", False))
+    side = p.get("side", "german")
+    state = {
+        "pbem": {"scenario": SCENARIO, "module": "proud-monster", "game": "catalog"},
+        "parties": {"german": {}, "soviet": {}},
+        "ruleset_mode": "basic",
+        "options": {**DEFAULT_OPTIONS, **case.get("options", {})},
+        "clock": {"turn": int(p.get("turn", 2)), "pts": int(p.get("pts", 1)), "side": side, "phase": "movement"},
+        "position": position,
+        "standing": copy.deepcopy(case.get("standing", {})),
+        "awaits": {"kind": "orders", "step": f"GT{p.get('turn', 2)}/{p.get('pts', 1)}/{side}", "from": [side], "adjudicator": "x"},
+    }
+    return state
+
+
+def run_case(case: dict[str, Any]) -> dict[str, Any]:
+    """Returns what happened: problems, or the final game part and all events."""
+    state = build_state(case)
+    side = state["clock"]["side"]
+    orders = case.get("orders", {})
+    sub = Submission("orders", side, orders, "sha256:case")
+    problems = MODULE.check(state, sub)
+    if problems:
+        return {"problems": problems, "state": state, "events": []}
+    d = case.get("dice", {})
+    dice = ForcedDice(by_label=dict(d.get("by_label", {})), in_order=list(d.get("faces", [])))
+    t = MODULE.resolve(state, [sub], dice)
+    events = list(t.events)
+    out = t.state
+    for reply in case.get("reply", []):
+        nxt = {**state, **out}
+        rsub = Submission("reply", nxt["awaits"]["from"][0], {"reply": {"losses": reply["losses"]}}, "sha256:reply")
+        rp = MODULE.check(nxt, rsub)
+        if rp:
+            return {"problems": rp, "state": nxt, "events": events}
+        t = MODULE.resolve(nxt, [rsub], dice)
+        events += list(t.events)
+        out = t.state
+    return {"problems": [], "state": out, "events": events, "rolled": len(dice.log)}

@@ -1,0 +1,75 @@
+"""The Proud Monster rules catalog: every case file, each citing its rules, asserting every order's result."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.pmcase import CATALOG, load_case, run_case
+
+CASES = sorted(CATALOG.glob("PM-*.toml"))
+
+
+def _subset(expected: dict[str, Any], actual: dict[str, Any], where: str) -> None:
+    for k, v in expected.items():
+        assert k in actual, f"{where}: no field {k} in {actual}"
+        assert actual[k] == v, f"{where}.{k}: expected {v!r}, got {actual[k]!r}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = load_case(path)
+    meta = case["case"]
+    assert re.fullmatch(r"PM-\d{3}", meta["id"]) and path.stem.startswith(meta["id"]), "case id and file name agree"
+    assert meta["rules"], "a case cites the rules it tests"
+    exp = case["expect"]
+    got = run_case(case)
+    if exp.get("legal", True) is False:
+        want = sorted((p["rule"], p["where"]) for p in exp["problems"])
+        have = sorted((p.rule, p.where) for p in got["problems"])
+        assert have == want, "\n".join(p.render() for p in got["problems"])
+        return
+    assert not got["problems"], "\n".join(p.render() for p in got["problems"])
+    state, events = got["state"], got["events"]
+    orders = case.get("orders", {})
+    units = state["position"]["units"]
+    moved = {u for m in orders.get("move", []) for u in m["units"]} | {u for a in orders.get("attack", []) for u in a["units"]}
+    missing = moved - set(exp.get("units", {}))
+    assert not missing, f"every ordered unit's result is asserted: missing {sorted(missing)}"
+    for u, v in exp.get("units", {}).items():
+        want = {"at": v} if isinstance(v, str) else v
+        _subset(want, units[u], f"units.{u}")
+    attacks = [e for e in events if e.kind in ("attack", "attack-skipped")]
+    exp_attacks = exp.get("attack", [])
+    assert len(exp_attacks) == len(orders.get("attack", [])), "one [[expect.attack]] per attack order"
+    by_index: dict[int, Any] = {}
+    for e in attacks:
+        by_index[e.data["index"]] = e  # the last resolution of an attack (after a reply) counts
+    for i, ea in enumerate(exp_attacks):
+        assert i in by_index, f"attack {i} was not resolved"
+        e = by_index[i]
+        if ea.get("skipped"):
+            assert e.kind == "attack-skipped"
+            continue
+        _subset({k: v for k, v in ea.items() if k != "shifts"}, e.data, f"attack[{i}]")
+        if "shifts" in ea:
+            assert [s["label"] + " " + s["rule"] for s in e.data["shifts"]] == ea["shifts"], f"attack[{i}] shifts"
+    if "vp" in exp:
+        assert state["position"]["vp"] == exp["vp"]
+    for h, c in exp.get("control", {}).items():
+        assert state["position"]["control"].get(h) == c, f"control of {h}"
+    if "awaits" in exp:
+        _subset(exp["awaits"], state["awaits"], "awaits")
+    if "result" in exp:
+        _subset(exp["result"], state.get("result") or {}, "result")
+    else:
+        assert "result" not in state, f"unexpected end of game: {state.get('result')}"
+    if "rolled" in exp:
+        assert got["rolled"] == exp["rolled"], "number of dice rolled"
+    for ee in exp.get("events", []):
+        kind = ee["kind"]
+        matches = [e for e in events if e.kind == kind and all(e.data.get(k) == v for k, v in ee.items() if k != "kind")]
+        assert matches, f"no {kind} event with {ee}"
