@@ -45,7 +45,6 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
     state = {
         "pbem": {"scenario": SCENARIO, "module": "proud-monster", "game": "catalog"},
         "parties": {"german": {}, "soviet": {}},
-        "ruleset_mode": "basic",
         "options": {**DEFAULT_OPTIONS, **case.get("options", {})},
         "clock": {"turn": int(p.get("turn", 2)), "pts": int(p.get("pts", 1)), "side": side, "phase": "movement"},
         "position": position,

@@ -16,7 +16,7 @@ from .model import Event, Submission, Transition
 if TYPE_CHECKING:
     from pbem.games.base import GameModule
 
-ENGINE_KEYS = ("ruleset_mode", "options", "clock", "position", "standing", "pending", "result", "awaits")
+ENGINE_KEYS = ("options", "clock", "position", "standing", "pending", "result", "awaits")
 
 
 def game_part(state: dict[str, Any]) -> dict[str, Any]:

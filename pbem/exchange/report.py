@@ -15,7 +15,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     lines = [
         f"# {module.title}: report {h['sequence']:04d}",
         "",
-        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur.get('ruleset_mode', '')} game).",
+        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur['options'].get('ruleset', '')} game).",
         f"- Step adjudicated: `{prev['awaits']['step']}` ({prev['awaits']['kind']} from {', '.join(prev['awaits']['from'])}), "
         f"by {cur['seal']['signer']}.",
         f"- Previous state `{h['previous']}`; inputs: " + ", ".join(f"`{d}`" for d in h["inputs"]) + ".",
@@ -27,7 +27,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     body: list[str] = []
     for e in events:
         body += module.render_event(e)
-    lines += body
+    lines += _fill_empty_phases(body)
     provisional = [e for e in events if e.kind == "attack" and e.data.get("provisional")]
     prov_vp = [e for e in events if e.kind == "victory-check" and e.data.get("provisional")]
     if provisional or prov_vp:
@@ -42,3 +42,17 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         for r in tr["dice"]:
             lines.append(f"- `{r['label']}`: d{r['sides']} = {r['face']}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _fill_empty_phases(lines: list[str]) -> list[str]:
+    """Say so when a phase had nothing in it, and keep single blank lines."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if line == "" and out and out[-1] == "":
+            continue
+        out.append(line)
+        if line.startswith("### "):
+            rest = [x for x in lines[i + 1:] if x != ""]
+            if not rest or rest[0].startswith("### ") or rest[0].startswith("Awaited next"):
+                out += ["", "- Nothing in this phase."]
+    return out

@@ -21,10 +21,10 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 
 class ProudMonster:
     name = "proud-monster"
-    aliases = ("pm", "proudmonster", "proud_monster")
+    aliases: tuple[str, ...] = ("pm", "proudmonster", "proud_monster")
     title = "Proud Monster: The Barbarossa Campaign"
     ruleset = "pbem-proud-monster/1-basic"
-    sides = ("german", "soviet")
+    sides: tuple[str, ...] = ("german", "soviet")
 
     # --- data --------------------------------------------------------------------------------
     def scenarios(self) -> list[str]:
@@ -39,7 +39,7 @@ class ProudMonster:
     # --- game start ----------------------------------------------------------------------------
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         sc = load_scenario(scenario)
-        opts = {**DEFAULT_OPTIONS, **sc.options, **options}
+        opts = {**DEFAULT_OPTIONS, "ruleset": sc.ruleset, **sc.options, **options}
         unknown = sorted(set(opts) - set(DEFAULT_OPTIONS))
         if unknown:
             raise IllegalOrdersError(f"unknown option(s): {', '.join(unknown)}", hint=f"Known: {', '.join(DEFAULT_OPTIONS)}.")
@@ -54,7 +54,6 @@ class ProudMonster:
                 control[h.id] = "german" if h.country == "germany" else "soviet"
         position = {"vp": 0, "moscow_rolled": False, "units": units, "control": control}  # 4.5: German VP = 0
         return {
-            "ruleset_mode": sc.ruleset,
             "options": opts,
             "clock": {"turn": sc.first_turn, "pts": 0, "side": "", "phase": "setup"},
             "position": position,
@@ -81,7 +80,7 @@ class ProudMonster:
         return "referee" if "referee" in state.get("parties", {}) else other(awaited)
 
     def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
-        out = {k: v for k, v in state.items() if k in ("ruleset_mode", "options")}
+        out = {"options": state["options"]}
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
@@ -193,7 +192,7 @@ class ProudMonster:
                 faces = dict(pending.get("faces", {})) if k == start else {}
                 assert ctx.dice is not None
                 for r in ctx.dice.log:
-                    if r.label not in rolled_before and f"attack {k}|" in r.label:
+                    if r.label not in rolled_before and f"|attack {k + 1}|" in r.label:
                         faces[r.label] = r.face
                 keep = ctx.events[mark:]
                 del ctx.events[mark:]

@@ -30,6 +30,8 @@ def _units(rows: list[dict[str, Any]]) -> str:
 def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
+    if k == "joined":
+        return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment (DESIGN §4)."]
     if k == "phase":
         title = d["phase"].replace("-", " ")
         where = d.get("step") or (f"GT{d['turn']}" if "turn" in d else "")
@@ -70,7 +72,7 @@ def event_lines(e: Event) -> list[str]:
             lines.append(f"  - Off the table: automatic result {d['result']}, no die (14.10).")
         else:
             prov = " — provisional CRT value" if d["provisional"] else ""
-            lines.append(f"  - Die `14.31|...|attack {d['index']}|{d['target']}|CRT` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
+            lines.append(f"  - Die `{d['label']}` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
         if d["city"]:
             lines.append(f"  - City: {d['city']['from']} becomes {d['outcome']} (losses doubled, 0 becomes 1, 14.23).")
         return lines
@@ -170,14 +172,14 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     ]
     if aw["kind"] == "reply":
         q = state["pending"]["question"]
-        units = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
-        head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {units} ({q['rule']}).",
+        among = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
+        head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {among} ({q['rule']}).",
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
-    units = [(u, s) for u, s in sorted(state["position"]["units"].items()) if sc.units[u].side == side and s["at"] not in ("dead", "track")]
+    mine = [(u, s) for u, s in sorted(state["position"]["units"].items()) if sc.units[u].side == side and s["at"] not in ("dead", "track")]
     head.append("# Your units (id: hex, steps):")
-    for u, s in units:
+    for u, s in mine:
         a, d, m = sc.units[u].factors(int(s["steps"]))
         head.append(f"#   {u}: {s['at']}  {a}-{d}-{m}")
     head += [

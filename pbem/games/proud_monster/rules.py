@@ -25,6 +25,8 @@ from .sequence import other
 OFF_MAP = ("dead", "track")
 
 DEFAULT_OPTIONS: dict[str, Any] = {
+    # A.4: "basic" leaves out every [ADV] rule; "full" (the whole rulebook) is not yet available.
+    "ruleset": "basic",
     # Ambiguity 6: control passes to a unit merely moving through a hex (3.9 read literally).
     "control_on_pass_through": True,
     # Ambiguity 41: city doubling also turns the attacker's 0 into 1 at odds above 7:1 (0/E -> 1/E).
@@ -38,6 +40,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 OPTION_NOTES: dict[str, str] = {
+    "ruleset": "A.4: 'basic' game (the only ruleset available so far)",
     "control_on_pass_through": "Ambiguity 6 (3.9): a unit passing through a town or city takes control",
     "city_doubling_above_7_1": "Ambiguity 41 (14.23): at odds above 7:1 the attacker's 0 in a city becomes 1",
     "mixed_water_shift": "Ambiguity 40 (14.19/14.20): all attackers across water of mixed types: '1L' or 'none'",
@@ -516,12 +519,14 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     crt = ctx.sc.charts.crt
     auto = crt.automatic(final)
     face: int | None = None
+    label = ""
     provisional = False
     if auto is not None:
         result = auto
     else:
         assert ctx.dice is not None
-        face = ctx.dice.roll(f"14.31|{ctx.step}|attack {i}|{target}|CRT")
+        label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
+        face = ctx.dice.roll(label)
         result = crt.lookup(final, face)
         provisional = crt.cell_is_provisional(final, face)
     att_loss, def_loss = result.attacker, result.defender
@@ -539,7 +544,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     ctx.emit("attack", "14.31", index=i, target=target, place=h.place, terrain=h.terrain, settlement=h.settlement,
              attackers=att_rows, defenders=def_rows, attack_total=att_total, defense_total=def_total,
              odds=odds.label, shifts=[{"label": s.label, "rule": s.rule, "reason": s.reason} for s in shifts],
-             final=final.label, automatic=auto is not None, die=face, result=result.label,
+             final=final.label, automatic=auto is not None, die=face, label=label, result=result.label,
              provisional=provisional, city=doubling,
              outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}")
     # 14.32: the defender always absorbs its full result before the attacker absorbs his.

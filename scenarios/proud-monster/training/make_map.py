@@ -94,14 +94,29 @@ for c in range(29, 34):
     add(c, N(23), S(5))
 for c in range(31, 37):
     add(c, S(6), S(9))
+add(37, S(6), S(11))
 for c in range(30, 37):
     add(c, S(10), S(13))
 for c, u in [(33, S(14)), (34, S(14)), (35, S(14)), (36, S(14)), (32, S(15)), (33, S(15))]:
     add(c, u, u)
+# The Azov shore east to 3715S/3815S, where 9.3 ends the GAS line.
+add(37, S(12), S(15))
+add(38, S(14), S(15))
 
 # The Crimea (weather zone SZ, 13.2) and the Taman peninsula beyond the Kerch Strait.
-CRIMEA_COLS = {28: (15, 17), 29: (15, 19), 30: (14, 19), 31: (14, 19), 32: (16, 19), 33: (16, 19),
-               34: (17, 19), 35: (17, 19), 36: (17, 20), 37: (18, 19), 38: (19, 19)}
+CRIMEA_COLS = {
+    28: (15, 17),
+    29: (15, 19),
+    30: (14, 19),
+    31: (14, 19),
+    32: (16, 19),
+    33: (16, 19),
+    34: (17, 19),
+    35: (17, 19),
+    36: (17, 20),
+    37: (18, 19),
+    38: (19, 19),
+}
 crimea: set[Coord] = set()
 for c, (r0, r1) in CRIMEA_COLS.items():
     add(c, S(r0), S(r1))
@@ -110,16 +125,34 @@ for h in ["3820S", "3920S", "3921S", "4020S", "4021S", "4022S", "4120S", "4121S"
     add(*parse_id(h), parse_id(h)[1])
 
 # Water. All-sea hexes (12.14) and all-lake hexes (13.7).
-SEA_N = {19: range(0, 6), 20: range(0, 3), 21: range(0, 2), 22: range(0, 2), 23: range(0, 2),
-         24: range(0, 4), 25: range(0, 5), 26: range(0, 5), 27: range(0, 5), 28: range(2, 4),
-         36: range(0, 1), 37: range(0, 1), 38: range(0, 1), 39: range(0, 1), 40: range(0, 1),
-         42: range(0, 1)}
+SEA_N = {
+    19: range(0, 6),
+    20: range(0, 3),
+    21: range(0, 2),
+    22: range(0, 2),
+    23: range(0, 2),
+    24: range(0, 4),
+    25: range(0, 5),
+    26: range(0, 5),
+    27: range(0, 5),
+    28: range(2, 4),
+    36: range(0, 1),
+    37: range(0, 1),
+    38: range(0, 1),
+    39: range(0, 1),
+    42: range(0, 1),
+}
 for c, rows in SEA_N.items():
     for u in rows:
-        hexes[(c, u)] = {"t": "sea", "name": "Baltic Sea" if c <= 23 else "Gulf of Riga" if c <= 28 else "Gulf of Finland"}
-LAKES = {"Lake Ladoga": ["4400N", "4600N", "4601N", "4700N", "4701N", "4800N"],
-         "Lake Peipus": ["3501N", "3502N"],
-         "Lake Ilmen": ["4206N", "4306N"]}
+        hexes[(c, u)] = {
+            "t": "sea",
+            "name": "Baltic Sea" if c <= 23 else "Gulf of Riga" if c <= 28 else "Gulf of Finland",
+        }
+LAKES = {
+    "Lake Ladoga": ["4400N", "4600N", "4601N", "4700N", "4701N", "4800N"],
+    "Lake Peipus": ["3501N", "3502N"],
+    "Lake Ilmen": ["4206N", "4306N"],
+}
 for name, ids in LAKES.items():
     for h in ids:
         hexes[parse_id(h)] = {"t": "lake", "name": name}
@@ -129,8 +162,8 @@ for h in ["3113S", "3214S"]:
     hexes[parse_id(h)] = {"t": "sea", "name": "Sivash"}
 southern_land = [k for k, v in hexes.items() if k[1] >= S(10) and v["t"] != "sea"]
 for c in range(25, 44):
-    for u in range(S(8), S(23)):
-        if (c, u) in hexes:
+    for u in range(S(11), S(23)):
+        if (c, u) in hexes or (c >= 37 and u < S(12)):
             continue
         x, y = centre(c, u)
         if any(math.hypot(x - centre(*k)[0], y - centre(*k)[1]) < 1.1 * SQRT3 for k in southern_land):
@@ -172,13 +205,13 @@ def paint(t: str, col: float, row: float, rx: float, ry: float, rough: float = 0
 
 # Forest belts.
 for col, row, rx, ry in [
-    (21.5, 4.0, 1.6, 1.4),   # Courland
-    (30.5, 1.2, 2.5, 1.2),   # southern Estonia
-    (29.0, 5.5, 1.3, 1.2),   # Vidzeme
-    (38.0, 4.0, 2.2, 2.0),   # Luga and Pskov woods
-    (44.5, 5.5, 4.2, 2.6),   # Volkhov and Novgorod forests
-    (49.5, 5.0, 2.0, 3.5),   # Tikhvin forests
-    (47.5, 9.5, 3.5, 2.0),   # north of the upper Volga
+    (21.5, 4.0, 1.6, 1.4),  # Courland
+    (30.5, 1.2, 2.5, 1.2),  # southern Estonia
+    (29.0, 5.5, 1.3, 1.2),  # Vidzeme
+    (38.0, 4.0, 2.2, 2.0),  # Luga and Pskov woods
+    (44.5, 5.5, 4.2, 2.6),  # Volkhov and Novgorod forests
+    (49.5, 5.0, 2.0, 3.5),  # Tikhvin forests
+    (47.5, 9.5, 3.5, 2.0),  # north of the upper Volga
     (38.5, 12.0, 1.8, 1.2),  # Velizh woods
     (31.0, 11.5, 1.4, 1.2),  # Lepel woods
     (23.8, 13.5, 1.2, 1.0),  # Rudniki forest
@@ -189,13 +222,13 @@ for col, row, rx, ry in [
     (36.5, 19.8, 1.3, 1.3),  # Sozh woods
     (31.0, 23.5, 1.8, 1.2),  # Chernigov woods
     (27.5, 12.0, 1.2, 1.0),  # Narach woods
-    (23.5, 7.0, 1.5, 1.2),   # Samogitian woods
-    (26.5, 8.5, 1.5, 1.0),   # Zemgale woods
+    (23.5, 7.0, 1.5, 1.2),  # Samogitian woods
+    (26.5, 8.5, 1.5, 1.0),  # Zemgale woods
     (25.2, 10.5, 1.1, 0.9),  # Ukmerge woods
-    (32.5, 5.0, 1.5, 1.5),   # Latgale woods
-    (33.0, 8.2, 1.2, 1.1),   # Rezekne woods
-    (36.5, 6.5, 1.5, 1.2),   # Porkhov woods
-    (33.5, 1.5, 1.0, 0.8),   # Peipus shore
+    (32.5, 5.0, 1.5, 1.5),  # Latgale woods
+    (33.0, 8.2, 1.2, 1.1),  # Rezekne woods
+    (36.5, 6.5, 1.5, 1.2),  # Porkhov woods
+    (33.5, 1.5, 1.0, 0.8),  # Peipus shore
     (21.5, 17.6, 1.0, 0.8),  # Bialowieza forest
     (30.3, 13.0, 1.5, 1.5),  # Berezina forests
     (32.5, 17.0, 1.5, 1.2),  # between the Berezina and the Dnieper
@@ -211,19 +244,34 @@ for col, row, rx, ry in [
 
 # Swamps: the Pripyat marshes south of Minsk (a band along the bottom of the main area), the
 # Volkhov and Estonian bogs, the Lubana and the Nevel marshes.
-PRIPYAT_TOP = {19: 22, 20: 20, 21: 20, 22: 19, 23: 19, 24: 19, 25: 20, 26: 20, 27: 20, 28: 20, 29: 20,
-               30: 21, 31: 21, 32: 22, 33: 22}
+PRIPYAT_TOP = {
+    19: 22,
+    20: 20,
+    21: 20,
+    22: 19,
+    23: 19,
+    24: 19,
+    25: 20,
+    26: 20,
+    27: 20,
+    28: 20,
+    29: 20,
+    30: 21,
+    31: 21,
+    32: 22,
+    33: 22,
+}
 for (c, u), v in hexes.items():
     if land((c, u)) and c in PRIPYAT_TOP and PRIPYAT_TOP[c] <= u <= 22:
         v["t"] = "forest" if noise[(c, u)] < 0.18 else "swamp"
 for col, row, rx, ry in [
-    (43.5, 3.0, 1.3, 1.0),   # Volkhov bogs
-    (32.0, 0.5, 1.2, 0.8),   # Estonian bogs
-    (29.5, 7.0, 1.0, 0.8),   # Lubana marshes
-    (36.0, 9.0, 1.0, 0.9),   # Nevel marshes
-    (40.5, 7.5, 1.0, 0.8),   # Lovat marshes
+    (43.5, 3.0, 1.3, 1.0),  # Volkhov bogs
+    (32.0, 0.5, 1.2, 0.8),  # Estonian bogs
+    (29.5, 7.0, 1.0, 0.8),  # Lubana marshes
+    (36.0, 9.0, 1.0, 0.9),  # Nevel marshes
+    (40.5, 7.5, 1.0, 0.8),  # Lovat marshes
     (31.0, 12.0, 0.8, 0.8),  # Berezina marshes
-    (25.5, 6.5, 0.8, 0.7),   # Kemeri bog
+    (25.5, 6.5, 0.8, 0.7),  # Kemeri bog
     (46.5, 12.0, 1.0, 0.8),  # upper Volga marshes
 ]:
     paint("swamp", col, row, rx, ry, rough=0.3)
@@ -231,21 +279,35 @@ for col, row, rx, ry in [
 # Hills: the Valdai, the Minsk heights, the Smolensk heights, the Central Russian upland, the
 # Latgale upland and the Crimean mountains.
 for col, row, rx, ry in [
-    (45.0, 9.0, 1.8, 1.3),   # Valdai hills
+    (45.0, 9.0, 1.8, 1.3),  # Valdai hills
     (29.5, 15.0, 1.0, 0.9),  # Minsk heights
     (40.5, 15.0, 1.2, 0.8),  # Smolensk heights
     (47.0, 21.8, 1.8, 1.0),  # Central Russian upland
     (44.5, 21.0, 0.9, 0.8),  # Central Russian upland, west spur
-    (30.5, 8.5, 0.9, 0.9),   # Latgale upland
-    (24.0, 9.0, 0.8, 0.8),   # Samogitian heights
+    (30.5, 8.5, 0.9, 0.9),  # Latgale upland
+    (24.0, 9.0, 0.8, 0.8),  # Samogitian heights
 ]:
     paint("hills", col, row, rx, ry, rough=0.3)
 for h in ["3019S", "3118S", "3119S", "3219S", "3218S", "3319S"]:
     hexes[parse_id(h)]["t"] = "hills"
 
 # The German approaches stay open: the Tilsit and Suwalki gaps and the Brest plain.
-for h in ["2007N", "2008N", "2107N", "2108N", "2112N", "2113N", "2212N", "2015N", "1917N", "1918N",
-          "2017N", "2018N", "2118N", "1919N"]:
+for h in [
+    "2007N",
+    "2008N",
+    "2107N",
+    "2108N",
+    "2112N",
+    "2113N",
+    "2212N",
+    "2015N",
+    "1917N",
+    "1918N",
+    "2017N",
+    "2018N",
+    "2118N",
+    "1919N",
+]:
     hexes[parse_id(h)]["t"] = "clear"
 for k in GERMANY:
     if hexes[k]["t"] == "swamp":
@@ -366,38 +428,136 @@ for a, b in [("3403N", "3503N"), ("3404N", "3503N"), ("3404N", "3504N")]:
 # Rivers run along hexsides (12.15). Each river is a list of hex corners; between two of them it
 # follows the shortest chain of land hexsides, kept close to the straight line between them.
 RIVERS: dict[str, list[tuple[str, str]]] = {
-    "Western Dvina": [("2705N", "W"), ("2705N", "SW"), ("2706N", "SE"), ("2807N", "SE"), ("2909N", "SW"),
-                      ("2910N", "SE"), ("3111N", "SE"), ("3312N", "SW"), ("3312N", "SE"), ("3413N", "SE"),
-                      ("3514N", "SW"), ("3514N", "SE"), ("3713N", "SE"), ("3912N", "E"), ("4111N", "NE"),
-                      ("4210N", "E")],
-    "Dnieper": [("4315N", "E"), ("4115N", "SE"), ("3916N", "NW"), ("3916N", "W"), ("3716N", "SW"),
-                ("3516N", "SE"), ("3517N", "SE"), ("3418N", "E"), ("3419N", "SE"), ("3420N", "SE"),
-                ("3321N", "SE"), ("3323N", "SW"), ("3125N", "SW"), ("3026N", "SE"), ("3001S", "E"),
-                ("3102S", "SE"), ("3204S", "SE"), ("3307S", "W"), ("3307S", "SW"), ("3408S", "SE"),
-                ("3509S", "SE"), ("3510S", "SE"), ("3611S", "W"), ("3512S", "NW"), ("3312S", "NW"),
-                ("3111S", "SW"), ("3012S", "SW")],
-    "Berezina": [("3112N", "NE"), ("3113N", "SE"), ("3116N", "NE"), ("3116N", "E"), ("3117N", "SE"),
-                 ("3119N", "NE"), ("3119N", "E"), ("3220N", "SE"), ("3222N", "E"), ("3323N", "SW")],
-    "Neman": [("2617N", "NE"), ("2416N", "SE"), ("2215N", "SE"), ("2114N", "SE"), ("2114N", "E"),
-              ("2213N", "E"), ("2311N", "SW"), ("2311N", "W"), ("2210N", "W"), ("2010N", "NE")],
-    "Pripyat": [("1922N", "E"), ("2121N", "E"), ("2421N", "SE"), ("2721N", "SE"), ("2922N", "SE"),
-                ("3123N", "E"), ("3224N", "SW")],
+    # 15.2: the rulebook's example has a river on hexside 2608N-2707N.
+    "Western Dvina": [
+        ("2705N", "W"),
+        ("2706N", "W"),
+        ("2707N", "W"),
+        ("2707N", "SW"),
+        ("2707N", "SE"),
+        ("2808N", "SE"),
+        ("2909N", "SW"),
+        ("2910N", "SE"),
+        ("3111N", "SE"),
+        ("3312N", "SW"),
+        ("3312N", "SE"),
+        ("3413N", "SE"),
+        ("3514N", "SW"),
+        ("3514N", "SE"),
+        ("3713N", "SE"),
+        ("3912N", "E"),
+        ("4111N", "NE"),
+        ("4210N", "E"),
+    ],
+    "Dnieper": [
+        ("4315N", "E"),
+        ("4115N", "SE"),
+        ("3916N", "NW"),
+        ("3916N", "W"),
+        ("3716N", "SW"),
+        ("3516N", "SE"),
+        ("3517N", "SE"),
+        ("3418N", "E"),
+        ("3419N", "SE"),
+        ("3420N", "SE"),
+        ("3321N", "SE"),
+        ("3323N", "SW"),
+        ("3125N", "SW"),
+        ("3026N", "SE"),
+        ("3001S", "E"),
+        ("3102S", "SE"),
+        ("3204S", "SE"),
+        ("3307S", "W"),
+        ("3307S", "SW"),
+        ("3408S", "SE"),
+        ("3508S", "E"),
+        ("3609S", "E"),
+        ("3609S", "SE"),
+        ("3609S", "SW"),
+        ("3611S", "W"),
+        ("3512S", "NW"),
+        ("3312S", "NW"),
+        ("3111S", "SW"),
+        ("3012S", "SW"),
+    ],
+    "Berezina": [
+        ("3112N", "NE"),
+        ("3113N", "SE"),
+        ("3116N", "NE"),
+        ("3116N", "E"),
+        ("3117N", "SE"),
+        ("3119N", "NE"),
+        ("3119N", "E"),
+        ("3220N", "SE"),
+        ("3222N", "E"),
+        ("3323N", "SW"),
+    ],
+    "Neman": [
+        ("2617N", "NE"),
+        ("2416N", "SE"),
+        ("2215N", "SE"),
+        ("2114N", "SE"),
+        ("2114N", "E"),
+        ("2213N", "E"),
+        ("2311N", "SW"),
+        ("2311N", "W"),
+        ("2210N", "W"),
+        ("2010N", "NE"),
+    ],
+    "Pripyat": [
+        ("1922N", "E"),
+        ("2121N", "E"),
+        ("2421N", "SE"),
+        ("2721N", "SE"),
+        ("2922N", "SE"),
+        ("3123N", "E"),
+        ("3224N", "SW"),
+    ],
     "Desna": [("4216N", "E"), ("4218N", "E"), ("4220N", "E"), ("4222N", "E"), ("4322N", "W")],
-    "Oka": [("4522N", "E"), ("4520N", "E"), ("4719N", "W"), ("4719N", "SW"), ("4720N", "SE"), ("4920N", "NE"),
-            ("5019N", "NE"), ("5119N", "SE")],
-    "Volga": [("4311N", "SE"), ("4512N", "SW"), ("4513N", "SE"), ("4713N", "E"), ("4913N", "W"),
-              ("4913N", "SW"), ("4914N", "SE"), ("5113N", "SE")],
+    "Oka": [
+        ("4522N", "E"),
+        ("4520N", "E"),
+        ("4719N", "W"),
+        ("4719N", "SW"),
+        ("4720N", "E"),
+        ("4919N", "SE"),
+        ("5119N", "NE"),
+    ],
+    "Volga": [
+        ("4311N", "SE"),
+        ("4512N", "SW"),
+        ("4513N", "SE"),
+        ("4713N", "E"),
+        ("4913N", "W"),
+        ("4913N", "SW"),
+        ("4914N", "SE"),
+        ("5113N", "SE"),
+    ],
     "Lovat": [("3811N", "NE"), ("3910N", "SE"), ("4009N", "E"), ("4107N", "SE"), ("4206N", "SW")],
-    "Volkhov": [("4205N", "SW"), ("4205N", "W"), ("4204N", "NW"), ("4303N", "W"), ("4402N", "NW"),
-                ("4501N", "NE")],
-    "Luga": [("4304N", "W"), ("4104N", "SW"), ("3904N", "SW"), ("3904N", "W"), ("3803N", "NW"),
-             ("3701N", "NW")],
+    "Volkhov": [
+        ("4205N", "SW"),
+        ("4205N", "W"),
+        ("4204N", "NW"),
+        ("4303N", "W"),
+        ("4402N", "NW"),
+        ("4501N", "NE"),
+    ],
+    "Luga": [
+        ("4304N", "W"),
+        ("4104N", "SW"),
+        ("3904N", "SW"),
+        ("3904N", "W"),
+        ("3803N", "NW"),
+        ("3701N", "NW"),
+    ],
     "Velikaya": [("3609N", "SW"), ("3508N", "SW"), ("3506N", "SW"), ("3505N", "SW"), ("3505N", "W")],
     "Narva": [("3501N", "NE"), ("3500N", "E")],
 }
 
 
-def corner_graph() -> tuple[dict[tuple[int, int], list[tuple[tuple[int, int], str]]], dict[tuple[int, int], tuple[float, float]]]:
+def corner_graph() -> tuple[
+    dict[tuple[int, int], list[tuple[tuple[int, int], str]]], dict[tuple[int, int], tuple[float, float]]
+]:
     """Corners joined by every hexside between two land hexes; each edge knows its hexside."""
     graph: dict[tuple[int, int], list[tuple[tuple[int, int], str]]] = {}
     where: dict[tuple[int, int], tuple[float, float]] = {}
@@ -418,9 +578,12 @@ def corner_graph() -> tuple[dict[tuple[int, int], list[tuple[tuple[int, int], st
     return graph, where
 
 
-def route(graph: dict[tuple[int, int], list[tuple[tuple[int, int], str]]],
-          where: dict[tuple[int, int], tuple[float, float]],
-          start: tuple[int, int], goal: tuple[int, int]) -> list[str]:
+def route(
+    graph: dict[tuple[int, int], list[tuple[tuple[int, int], str]]],
+    where: dict[tuple[int, int], tuple[float, float]],
+    start: tuple[int, int],
+    goal: tuple[int, int],
+) -> list[str]:
     """Hexsides of the cheapest corner path from start to goal (Dijkstra, deterministic)."""
     (x0, y0), (x1, y1) = where[start], where[goal]
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
@@ -495,12 +658,14 @@ def side_line(key: str, feats: list[str]) -> str:
     return f'"{key}" = {rhs}'
 
 
-NOTE = ("Authored for pbem's training scenario; not the published map. Hex ids and the places the "
-        "rulebook locates (Leningrad 4201N, Oranienbaum 4100N, Riga 2705N, Minsk 2817N, Moscow 5017N and "
-        "5116N, Tula 4921N, Sevastopol 2919S, Novorossisk 4022S, the Sivash among 3215S/3216S/3315S and "
-        "the Kerch Strait among 3719S/3819S/3820S, the Suwalki hexes 2013N/2014N of the ZOMO, and the "
-        "VP of Minsk, Moscow and Sevastopol) follow the rules; all other terrain, places and values are "
-        "invented.")
+NOTE = (
+    "Authored for pbem's training scenario; not the published map. Hex ids and the places the "
+    "rulebook locates (Leningrad 4201N, Oranienbaum 4100N, Riga 2705N, Minsk 2817N, Moscow 5017N and "
+    "5116N, Tula 4921N, Sevastopol 2919S, Novorossisk 4022S, the Sivash among 3215S/3216S/3315S and "
+    "the Kerch Strait among 3719S/3819S/3820S, the Suwalki hexes 2013N/2014N of the ZOMO, and the "
+    "VP of Minsk, Moscow and Sevastopol) follow the rules; all other terrain, places and values are "
+    "invented."
+)
 
 
 def main() -> None:
@@ -520,7 +685,11 @@ def main() -> None:
         "# t = natural terrain (12.9-12.14): clear | forest | hills | swamp | sea | lake",
     ]
     lines += [hex_line(h, by_id[h]) for h in sorted(by_id)]
-    lines += ["", "[hexsides]", "# features: river | border | sivash | kerch | lake (all-lake) | sea (all-sea)"]
+    lines += [
+        "",
+        "[hexsides]",
+        "# features: river | border | sivash | kerch | lake (all-lake) | sea (all-sea)",
+    ]
     lines += [side_line(k, sides[k]) for k in sorted(sides)]
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT.name}: {len(by_id)} hexes, {len(sides)} hexsides")

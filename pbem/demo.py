@@ -1,0 +1,135 @@
+"""``pbem demo``: play the bundled training scenario in a game folder, as two players would.
+
+Keys are generated (from fixed seeds, so the demo is the same on every machine), the game is
+created and joined, and each awaited step is answered with the example orders in
+``examples/proud-monster/training/``: checked, signed, adjudicated by the other player, reported.
+The folder is verified at the end.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import IllegalOrdersError, UsageError
+from pbem.exchange.canonical import digest
+from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
+from pbem.exchange.game import adjudicate, check_orders, load_doc, load_state, make_join, new_game, sign_orders, verify
+from pbem.exchange.keys import KeyPair, write_key_files
+from pbem.resources import examples_dir
+
+SCENARIO = "training"
+GAME_ID = "pm-demo-training"
+SIDES = ("german", "soviet")
+
+
+def example_path(step: str) -> Path:
+    return examples_dir() / "proud-monster" / SCENARIO / (step.replace("/", "-") + ".toml")
+
+
+def order_text(state: dict[str, Any], side: str, body: str) -> str:
+    aw = state["awaits"]
+    head = [
+        "[pbem]",
+        "format = 1",
+        f'kind = "{aw["kind"]}"',
+        f'game = "{state["pbem"]["game"]}"',
+        f'side = "{side}"',
+        f'answers = "{digest(state)}"',
+        f'step = "{aw["step"]}"',
+        f"dice_index = {state['parties'][side]['index']}",
+        "",
+    ]
+    return "\n".join(head) + body
+
+
+def run_demo(out: Path | None, turns: int, echo: Callable[[str], None]) -> Path:
+    if out is None:
+        folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    else:
+        if out.exists() and any(out.iterdir()):
+            raise UsageError(f"{out}: the folder exists and is not empty", hint="Give a new folder, or none for a temporary one.")
+        out.mkdir(parents=True, exist_ok=True)
+        folder = out
+    game = folder / "game"
+    game.mkdir()
+    echo(f"pbem demo: Proud Monster, training scenario, {turns} game turn(s), in {folder}")
+    keys: dict[str, KeyPair] = {}
+    for side in SIDES:
+        keys[side] = KeyPair.from_seed(f"pbem demo {side}".encode())
+        write_key_files(keys[side], folder / side)
+        echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
+    state = new_game("proud-monster", SCENARIO, {s: keys[s].public_text for s in SIDES}, None, keys["german"], GAME_ID, {})
+    path = game / "0000.state.toml"
+    write_new(path, dumps(state))
+    echo(f"$ pbem new {SCENARIO} --side german=german.pub --side soviet=soviet.pub --key german.key --game-id {GAME_ID} -o game")
+    st = load_state(path)
+    joins = []
+    for side in SIDES:
+        ex = example_path(f"join-{side}")
+        standing = read_toml(ex).get("standing") if ex.exists() else None
+        jp = game / f"0000-{side}.join.toml"
+        write_new(jp, dumps(make_join(st, side, keys[side], standing)))
+        joins.append(jp)
+        echo(f"$ pbem join game/0000.state.toml --side {side} --key {side}.key")
+    st = _adjudicate(game, st, joins, keys, echo)
+    while st.data["awaits"]["kind"] != "none" and int(st.data["clock"]["turn"]) <= turns:
+        aw = st.data["awaits"]
+        side = aw["from"][0]
+        seq = int(st.data["pbem"]["sequence"])
+        ex = example_path(aw["step"])
+        body = ex.read_text(encoding="utf-8") if ex.exists() else "# no orders this player turn\n"
+        op = game / f"{seq:04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
+        write_new(op, order_text(st.data, side, body))
+        echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   (filled in from examples/proud-monster/{SCENARIO}/{ex.name})")
+        c = check_orders(st, load_doc(op, "orders"))
+        if c.problems:
+            raise IllegalOrdersError(f"{op}: the example orders break the rules", c.problems)
+        echo(f"$ pbem check game/{seq:04d}.state.toml {op.name}      -> legal")
+        doc = load_doc(op, "orders")
+        text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side])
+        parse_toml(text.encode("utf-8"), str(op))
+        op.write_text(text, encoding="utf-8")
+        echo(f"$ pbem sign {op.name} --key {side}.key")
+        st = _adjudicate(game, st, [op], keys, echo)
+    echo("$ pbem verify game")
+    res = verify([game])
+    echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports match")
+    r = st.data.get("result")
+    if r:
+        echo(f"game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
+    echo(f"The game folder is {game}; read the reports (*.report.md) there.")
+    return folder
+
+
+def _adjudicate(game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair], echo: Callable[[str], None]) -> Any:
+    adj = st.data["awaits"]["adjudicator"]
+    nxt, report = adjudicate(st, [load_doc(p, "orders") for p in inputs], keys[adj])
+    seq = int(nxt["pbem"]["sequence"])
+    sp, rp = game / f"{seq:04d}.state.toml", game / f"{seq:04d}.report.md"
+    write_all_new([(sp, dumps(nxt)), (rp, report)])
+    aw = nxt["awaits"]
+    names = " ".join(p.name for p in inputs)
+    echo(f"$ pbem adjudicate game/{seq - 1:04d}.state.toml {names} --key {adj}.key   -> {sp.name}, {rp.name}")
+    summary = _summary(report)
+    if summary:
+        echo("    " + summary)
+    if aw["kind"] != "none":
+        echo(f"    awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
+    return load_state(sp)
+
+
+def _summary(report: str) -> str:
+    moves = report.count("\n- Move ")
+    attacks = report.count("\n- **Attack ")
+    controls = report.count("\n- Control: ")
+    parts = []
+    if moves:
+        parts.append(f"{moves} move(s)")
+    if attacks:
+        parts.append(f"{attacks} attack(s)")
+    if controls:
+        parts.append(f"{controls} control change(s)")
+    return ", ".join(parts)

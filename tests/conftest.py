@@ -1,0 +1,106 @@
+"""Shared fixtures: a small game played through the exchange layer with fixed keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pbem.demo import order_text
+from pbem.exchange.files import dumps, write_all_new, write_new
+from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
+from pbem.exchange.keys import KeyPair, write_key_files
+
+EXCHANGE_SCENARIO = str(Path(__file__).parent / "catalog" / "proud-monster" / "exchange-scenario.toml")
+
+# Orders that make the small game roll dice: the German attacks R1 in 4916N.
+GERMAN_GT1 = """
+[[attack]]
+target = "4916N"
+units = ["Pz1", "Inf1"]
+losses = ["Inf1"]
+advance = ["Pz1"]
+
+[standing]
+loss_policy = "fewest-steps-first"
+"""
+SOVIET_STANDING = '\n[standing]\nloss_policy = "most-steps-first"\n'
+
+
+@dataclass
+class Game:
+    folder: Path
+    keys: dict[str, KeyPair]
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def state_path(self) -> Path:
+        return sorted(self.folder.glob("*.state.toml"))[-1]
+
+    def state(self) -> Doc:
+        return load_state(self.state_path)
+
+    def write_orders(self, body: str, side: str | None = None, sign: bool = True, name: str | None = None) -> Path:
+        st = self.state()
+        side = side or st.data["awaits"]["from"][0]
+        seq = int(st.data["pbem"]["sequence"])
+        p = self.folder / (name or f"{seq:04d}-{side}.orders.toml")
+        write_new(p, order_text(st.data, side, body))
+        if sign:
+            d = load_doc(p, "orders")
+            p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), d.data, self.keys[side]), encoding="utf-8")
+        return p
+
+    def adjudicate(self, *orders: Path) -> Path:
+        st = self.state()
+        adj = st.data["awaits"]["adjudicator"]
+        nxt, report = adjudicate(st, [load_doc(p, "orders") for p in orders], self.keys[adj])
+        seq = int(nxt["pbem"]["sequence"])
+        sp = self.folder / f"{seq:04d}.state.toml"
+        write_all_new([(sp, dumps(nxt)), (self.folder / f"{seq:04d}.report.md", report)])
+        return sp
+
+    def play(self, body: str) -> Path:
+        return self.adjudicate(self.write_orders(body))
+
+
+def start_game(folder: Path, scenario: str = EXCHANGE_SCENARIO, game_id: str = "pm-test") -> Game:
+    folder.mkdir(parents=True, exist_ok=True)
+    keys = {s: KeyPair.from_seed(f"test {s}".encode()) for s in ("german", "soviet")}
+    state = new_game("proud-monster", scenario, {s: k.public_text for s, k in keys.items()}, None, keys["german"], game_id, {})
+    write_new(folder / "0000.state.toml", dumps(state))
+    g = Game(folder, keys)
+    st = g.state()
+    joins = []
+    for side, standing in (("german", {"loss_policy": "fewest-steps-first"}), ("soviet", {"loss_policy": "most-steps-first"})):
+        p = folder / f"0000-{side}.join.toml"
+        write_new(p, dumps(make_join(st, side, keys[side], standing)))
+        joins.append(p)
+    g.adjudicate(*joins)
+    return g
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Game:
+    """A game that has been joined and awaits the German's GT1 orders."""
+    return start_game(tmp_path / "game")
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Game:
+    """A game after the German GT1 attack and an empty Soviet turn: dice were rolled."""
+    g = start_game(tmp_path / "game")
+    g.play(GERMAN_GT1)
+    g.play(SOVIET_STANDING)
+    return g
+
+
+@pytest.fixture
+def keyfiles(tmp_path: Path) -> dict[str, Path]:
+    out = {}
+    for s in ("german", "soviet"):
+        k = KeyPair.from_seed(f"test {s}".encode())
+        key, _ = write_key_files(k, tmp_path / f"{s}-keys")
+        out[s] = key
+    return out
