@@ -75,8 +75,10 @@ def schema_problems(data: Any, schema: str, where: str) -> list[Problem]:
     return [Problem(f"{where}: {_path_text(e.absolute_path)}", e.message, rule=f"schema {schema}") for e in errors]
 
 
-def validate(data: Any, schema: str, where: str) -> None:
-    problems = schema_problems(data, schema, where)
+def validate(data: Any, schema: str, where: str, problems: list[Problem] | None = None) -> None:
+    """Raise MalformedFileError listing every schema violation (``problems`` if already computed)."""
+    if problems is None:
+        problems = schema_problems(data, schema, where)
     if problems:
         raise MalformedFileError(
             f"{where}: {len(problems)} schema violation(s) ({schema}.schema.json)",

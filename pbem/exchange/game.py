@@ -28,7 +28,7 @@ from pbem.mechanics.dice import ALGORITHM, ForcedDice, SeededDice, face_from_see
 
 from . import dice as proto
 from .canonical import canonical, check_no_floats, check_seal, digest, seal, unsealed
-from .files import read_toml, validate
+from .files import read_toml, schema_problems, validate
 from .keys import KeyPair
 from .report import render_report
 
@@ -56,8 +56,19 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
     if schema is None:
         kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
         schema = "state" if kind == "state" else "orders"
-    validate(data, schema, str(path))
+    problems = schema_problems(data, schema, str(path))
+    # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
+    # something else is wrong with it too.
+    unsealed_state = schema == "state" and "seal" not in data
+    if unsealed_state:
+        rest = [p for p in problems if p.message != "'seal' is a required property"]
+        if not rest:
+            problems = []
+    validate(data, schema, str(path), problems)
     check_no_floats(data, str(path))
+    if unsealed_state:
+        raise TamperError(f"{path}: the state has no seal",
+                          hint="A state is sealed by the party that adjudicated it; ask for the signed file.")
     return Doc(path, data)
 
 
