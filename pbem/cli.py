@@ -416,7 +416,7 @@ def audit(state_path: Path, as_json: bool) -> None:
         _echo_json(res)
         return
     click.echo(f"{state_path}: sequence {res['sequence']}")
-    if not res["dice"] and res["sequence"] == 0:
+    if res.get("note"):
         click.echo(res["note"])
         return
     for c in res["commitments"]:

@@ -27,7 +27,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.exchange import dice as proto
-from pbem.exchange.canonical import canonical, check_seal, digest, seal, unsealed
+from pbem.exchange.canonical import canonical, check_seal, seal, unsealed
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -196,7 +196,7 @@ def test_orders_sealed_with_another_key_are_a_forgery(game: Game) -> None:
 def test_an_order_file_reused_one_step_later_is_rejected(game: Game) -> None:
     p = game.write_orders(GERMAN_GT1)
     game.adjudicate(p)
-    game.play(SOVIET_STANDING)  # the german is to move again, with the same dice index 1? no: index 1
+    game.play(SOVIET_STANDING)  # the german is to move again
     st = game.state()
     before = files_of(game.folder)
     with pytest.raises(TamperError) as e:
@@ -481,14 +481,18 @@ def test_d20_faces_are_uniform() -> None:
     assert chi_square(20, 60_000) < 43.82  # p = 0.001, 19 degrees of freedom
 
 
-def test_the_chi_square_check_catches_modulo_bias() -> None:
-    # the naive `byte % 6 + 1` over the same bytes would be biased towards 1-4
-    counts = [0] * 6
+def test_no_modulo_bias_where_naive_modulo_would_be_strongly_biased() -> None:
+    # d100 from one byte: `byte % 100` gives faces 1-56 three bytes each and 57-100 only two
     n = 60_000
+    fair = [0] * 100
+    naive = [0] * 100
     for i in range(n):
-        counts[hmac_stream(SEED, f"label {i}", 0)[0] % 6] += 1
-    assert counts[0] > counts[5]
-    assert sum((c - n / 6) ** 2 / (n / 6) for c in counts) > 20.515
+        fair[face_from_seed(SEED, f"label {i}", 100)[0] - 1] += 1
+        naive[hmac_stream(SEED, f"label {i}", 0)[0] % 100] += 1
+    def ratio(c: list[int]) -> float:
+        return (sum(c[:56]) / 56) / (sum(c[56:]) / 44)
+    assert 0.95 < ratio(fair) < 1.05
+    assert ratio(naive) > 1.4
 
 
 def _label_whose_first_byte(pred: Any, sides: int) -> tuple[str, bytes]:
@@ -571,6 +575,11 @@ def test_audit_rederives_every_die(played: Game) -> None:
             assert row["byte"] == accepted[0] and row["rejected"] == stream.index(accepted[0])
             assert rec["face"] == accepted[0] % row["sides"] + 1
             total += 1
+        if n == 1:  # the joins: no dice, no seed
+            assert res["seed"] == cur["transition"]["seed"] == "" and res["dice"] == [] and res["commitments"] == []
+            assert res["note"] == "the transition from the joins rolls no dice"
+            continue
+        assert [c["party"] for c in res["commitments"]] == ["german", "soviet"]
         assert all(c["matches"] for c in res["commitments"])
         assert hashlib.sha256(canonical(res["seed_material"])).hexdigest() == res["seed"] == cur["transition"]["seed"]
     assert total >= 1

@@ -439,6 +439,12 @@ def audit(state_path: Path) -> dict[str, Any]:
     if cur.data["pbem"]["previous"] != prev.digest:
         raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
     tr = cur.data.get("transition", {"reveals": {}, "dice": []})
+    if prev.data["awaits"]["kind"] == "join":
+        if tr.get("dice") or tr.get("reveals") or tr.get("seed"):
+            raise TamperError(f"{state_path}: the transition from the joins rolls no dice, but dice, reveals or a seed are recorded")
+        return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
+                "seed": "", "commitments": [], "dice": [], "algorithm": ALGORITHM,
+                "note": "the transition from the joins rolls no dice"}
     rows = []
     commitments = []
     for party, rev in sorted(tr["reveals"].items()):

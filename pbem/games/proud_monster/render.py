@@ -47,7 +47,7 @@ def event_lines(e: Event) -> list[str]:
             parts.append(f"{u} {'+'.join(str(c) for c in d['costs'][u])} = {spent} of {mf} MP")
         extra = " Minimum move: one hex for all its MP (12.3)." if d["minimum"] else ""
         notes = f" ({'; '.join(d['notes'])})" if d["notes"] else ""
-        return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join(d['path'])}: {'; '.join(parts)} (12.1, 17.9){notes}.{extra}"]
+        return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join([d['from'], *d['path']])}: {'; '.join(parts)} (12.1, 17.9){notes}.{extra}"]
     if k == "control":
         sign = f"{d['vp_change']:+d}" if d["vp_change"] else "no"
         return [f"- Control: {d['place'] or d['hex']} ({d['hex']}) passes from {d['was']} to {d['now']} by {d['how']} (3.9); "
@@ -83,8 +83,9 @@ def event_lines(e: Event) -> list[str]:
             return []
         what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else f"loses {x['steps']} step" + ("s" if x["steps"] > 1 else ""))
                          for x in d["losses"])
-        owed = "E" if d["owed"] is None else d["owed"]
-        return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {owed}: {what} — by {d['source']} (14.35, 2.16)."]
+        if d["owed"] is None:
+            return [f"  - E: every defender is eliminated: {', '.join(x['unit'] for x in d['losses'])} (14.38)."]
+        return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — by {d['source']} (14.35, 2.16)."]
     if k == "advance":
         lines = []
         if d["units"]:

@@ -247,6 +247,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         tr.closed.add(tr.open_group)
     tr.open_group = group
     current = here.pop()
+    origin = current
     path: list[str] = []
     for j, raw in enumerate(path_in):
         c = ctx.sc.map.canonical(raw)
@@ -311,7 +312,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             break
         current = nxt
     ctx.events.insert(mark, Event("move", "12.1", {
-        "index": index, "units": units, "path": path, "costs": costs,
+        "index": index, "units": units, "from": origin, "path": path, "costs": costs,
         "mp": {u: [tr.spent[u], ctx.factors(u)[2]] for u in units}, "minimum": minimum, "notes": notes}))
 
 
@@ -367,8 +368,12 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
                 problems.append(Problem(where, f"{u} in {h} is not adjacent to {t}", "14.3"))
                 continue
             feats = ctx.sc.map.side_features(h, t)
-            if feats & {"sea", "lake"}:
-                problems.append(Problem(where, f"{u} cannot attack across the all-sea/all-lake hexside {h}-{t}", "12.14"))
+            for feat in sorted(feats & {"sea", "lake"}):
+                # 17.9: all-sea (12.14) and all-lake (13.7) hexsides are prohibited; cite the
+                # chart's rule for the feature, as movement does.
+                rule = str(ctx.sc.charts.hexsides.get(feat, {}).get("rule", "12.14"))
+                problems.append(Problem(where, f"{u} cannot attack across the all-{feat} hexside {h}-{t}", rule))
+                break
         for key in ("losses", "advance"):
             for u in a.get(key, []):
                 if u not in units:
