@@ -1,0 +1,105 @@
+"""pbem benchmark: timings as ratios to parsing, hashing and verifying the signatures of the same files.
+
+    python benchmarks/bench.py [--repeat N]
+
+1. adjudicating the heaviest step of the bundled demo game (the transition that takes longest),
+   against reading, hashing and seal-checking its state and order files;
+2. `verify` of the demo's game folder, against reading, hashing and seal-checking every file in it;
+3. `pbem --help` start-up (a new process), against a new process that reads, hashes and checks the
+   seal of the demo's last state.
+
+Medians of N runs. Not a test: record the figures where they are needed (release notes, reviews).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pbem.demo import run_demo
+from pbem.exchange.canonical import check_seal, digest
+from pbem.exchange.files import read_toml
+from pbem.exchange.game import adjudicate, load_doc, load_state, verify
+from pbem.exchange.keys import KeyPair
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def baseline(paths: list[Path]) -> None:
+    """Parse, hash and verify the seal of each file: the floor any command must pay."""
+    for p in paths:
+        data = read_toml(p)
+        digest(data)
+        if "seal" in data:
+            check_seal(data, str(p))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        game = run_demo(Path(tmp) / "demo", 2, lambda _line: None) / "game"
+        keys = {s: KeyPair.from_seed(f"pbem demo {s}".encode()) for s in ("german", "soviet")}
+        states = sorted(game.glob("*.state.toml"))
+        rows = []
+
+        # 1. the heaviest step
+        heaviest = None
+        for prev_path, cur_path in zip(states, states[1:], strict=False):
+            prev = load_state(prev_path)
+            cur = load_state(cur_path)
+            inputs = [p for p in game.glob("*.toml") if not p.name.endswith(".state.toml")
+                      and load_doc(p).digest in cur.data["pbem"]["inputs"]]
+            adj = prev.data["awaits"]["adjudicator"]
+            docs = [load_doc(p, "orders") for p in inputs]
+
+            def step(prev: object = prev, docs: object = docs, adj: str = adj) -> None:
+                adjudicate(prev, docs, keys[adj])  # type: ignore[arg-type]
+
+            t = median_time(step, args.repeat)
+            if heaviest is None or t > heaviest[0]:
+                heaviest = (t, prev_path, inputs, step)
+        assert heaviest is not None
+        t_step, prev_path, inputs, _ = heaviest
+        t_base = median_time(lambda: baseline([prev_path, *inputs]), args.repeat)
+        rows.append((f"adjudicate heaviest step ({prev_path.name} + {', '.join(p.name for p in inputs)})", t_step, t_base))
+
+        # 2. verify the folder
+        files = sorted(p for p in game.iterdir() if p.suffix == ".toml")
+        t_verify = median_time(lambda: verify([game]), args.repeat)
+        t_base = median_time(lambda: baseline(files), args.repeat)
+        rows.append((f"verify demo folder ({len(states)} states, {len(files)} files)", t_verify, t_base))
+
+        # 3. start-up
+        def run(cmd: list[str]) -> None:
+            subprocess.run(cmd, check=True, capture_output=True)
+
+        pbem = [sys.executable, "-m", "pbem", "--help"]
+        probe = [sys.executable, "-c",
+                 "import sys; from pbem.exchange.files import read_toml; from pbem.exchange.canonical import digest, check_seal; "
+                 f"d = read_toml(__import__('pathlib').Path({str(states[-1])!r})); digest(d); check_seal(d, 'x')"]
+        t_help = median_time(lambda: run(pbem), args.repeat)
+        t_base = median_time(lambda: run(probe), args.repeat)
+        rows.append(("pbem --help start-up (new process)", t_help, t_base))
+
+    print(f"{'what':<75} {'time':>10} {'baseline':>10} {'ratio':>7}")
+    for what, t, b in rows:
+        print(f"{what:<75} {t * 1000:>8.1f}ms {b * 1000:>8.1f}ms {t / b:>7.1f}")
+
+
+if __name__ == "__main__":
+    main()
