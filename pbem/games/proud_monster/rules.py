@@ -516,7 +516,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
     att_total, att_rows = attack_strength(ctx, attackers, target)
-    def_rows = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
+    def_rows: list[dict[str, Any]] = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
     def_total = sum(r["factor"] for r in def_rows)
     odds = Odds.of(att_total, def_total)
     shifts = attack_shifts(ctx, attackers, target)
