@@ -26,12 +26,19 @@ def load_case(path: Path) -> dict[str, Any]:
         return tomllib.load(f)
 
 
+def scenario_of(case: dict[str, Any]) -> str:
+    """The catalog scenario, or another scenario file of the catalog folder named by the case."""
+    name = case["case"].get("scenario")
+    return str(CATALOG / name) if name else SCENARIO
+
+
 def build_state(case: dict[str, Any]) -> dict[str, Any]:
-    base = MODULE.new_game(SCENARIO, {})
+    scenario = scenario_of(case)
+    base = MODULE.new_game(scenario, {})
     p = case.get("position", {})
-    units = {}
+    units = {} if not p.get("from_scenario") else dict(base["position"]["units"])
     for u, v in p.get("units", {}).items():
-        spec = MODULE.scenario({"pbem": {"scenario": SCENARIO}}).units[u]
+        spec = MODULE.scenario({"pbem": {"scenario": scenario}}).units[u]
         if isinstance(v, str):
             units[u] = {"at": v, "steps": spec.steps}
         else:
@@ -43,7 +50,7 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
     position["moscow_rolled"] = bool(p.get("moscow_rolled", False))
     side = p.get("side", "german")
     state = {
-        "pbem": {"scenario": SCENARIO, "module": "proud-monster", "game": "catalog"},
+        "pbem": {"scenario": scenario, "module": "proud-monster", "game": "catalog"},
         "parties": {"german": {}, "soviet": {}},
         "options": {**DEFAULT_OPTIONS, **case.get("options", {})},
         "clock": {"turn": int(p.get("turn", 2)), "pts": int(p.get("pts", 1)), "side": side, "phase": "movement"},

@@ -589,7 +589,7 @@ def reinforcements(ctx: Ctx, turn: int) -> None:
     """8.1: this GT's reinforcements appear at their scenario entry hex in the MR phase; a unit whose
     entry hex is enemy-occupied or full is delayed to the next GT (8.1 allows delay)."""
     for t, u, hex_id in ctx.sc.reinforcements:
-        if ctx.units[u]["at"] != "track" or t > turn:
+        if u not in ctx.units or ctx.units[u]["at"] != "track" or t > turn:
             continue
         side = ctx.spec(u).side
         if side == "soviet" and turn == 1:
