@@ -216,7 +216,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     bad = False
     for u in units:
         if u not in ctx.units:
-            problems.append(Problem(where, f"unknown unit '{u}'", "2.6", "Use the unit ids `pbem show` lists."))
+            problems.append(Problem(where, f"unknown unit '{u}'", "12.1", "Use the unit ids `pbem show` lists."))
             bad = True
         elif ctx.spec(u).side != side:
             problems.append(Problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
@@ -352,7 +352,7 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
             problems.append(Problem(where, "no attacking units", "14.3"))
         for u in units:
             if u not in ctx.units:
-                problems.append(Problem(where, f"unknown unit '{u}'", "2.6"))
+                problems.append(Problem(where, f"unknown unit '{u}'", "14.3"))
                 continue
             if ctx.spec(u).side != side:
                 problems.append(Problem(where, f"{u} is not a {side} unit", "14.1"))
