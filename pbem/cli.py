@@ -326,10 +326,18 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         write_new(out, text)
         click.echo(f"wrote {out}")
         return
-    fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=orders.parent)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, orders)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=orders.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, orders)
+    except OSError as e:
+        raise UsageError(f"{orders}: cannot write the sealed file ({e.strerror})",
+                         hint="Seal it into a writable folder with -o FILE.") from e
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
     click.echo(f"sealed {orders}")
 
 
@@ -448,6 +456,8 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
     if svg:
         raise UsageError("--svg: map pictures are not available in this version")
     st = load_state(state_path)
+    if side is not None and side not in st.data["parties"]:
+        raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
     click.echo(find_module(st.data["pbem"]["module"]).render_position(st.data, side), nl=False)
 
 
@@ -476,7 +486,12 @@ def rules(game: str, as_json: bool) -> None:
 
 @cli.group()
 def module() -> None:
-    """Game module data."""
+    """Game module data: what is provisional or missing.
+
+    \b
+    Example:
+      pbem module check proud-monster
+    """
 
 
 @module.command("check")

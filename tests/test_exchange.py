@@ -731,3 +731,11 @@ def test_exit_codes() -> None:
     assert (TamperError("x").exit_code, VerificationError("x").exit_code, IllegalOrdersError("x").exit_code,
             MalformedFileError("x").exit_code, UsageError("x").exit_code) == (3, 1, 1, 2, 2)
     assert EXIT_MALFORMED == 2
+
+
+def test_states_of_two_games_in_one_folder(played: Game, tmp_path: Path) -> None:
+    other = start_game(tmp_path / "other", game_id="pm-other")
+    shutil.copy(other.folder / "0000.state.toml", played.folder / "0000-other.state.toml")
+    with pytest.raises(TamperError) as e:
+        verify([played.folder])
+    assert e.value.message == "the files belong to different games: pm-other, pm-test"

@@ -8,6 +8,7 @@ seal, written ``sha256:<hex>``.
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import json
 from typing import Any
@@ -17,16 +18,22 @@ from pbem.errors import MalformedFileError, TamperError
 from .keys import KeyPair, public_key_from_text
 
 
-def check_no_floats(data: Any, path: str = "") -> None:
-    """Signed documents contain no floats (DESIGN §3): their canonical form must be exact."""
+def check_no_floats(data: Any, where: str = "document", path: str = "") -> None:
+    """Signed documents contain no floats (DESIGN §3): their canonical form must be exact (nor TOML
+    dates and times, which JSON cannot hold).
+
+    ``where`` names the file, ``path`` the field within it.
+    """
     if isinstance(data, float):
-        raise MalformedFileError(f"{path or 'document'}: floating-point values are not allowed in signed files")
+        raise MalformedFileError(f"{where}: {path or '(top level)'}: floating-point values are not allowed in signed files")
+    if isinstance(data, (datetime.date, datetime.time)):  # TOML dates and times have no canonical JSON form
+        raise MalformedFileError(f"{where}: {path or '(top level)'}: dates and times are not allowed in signed files")
     if isinstance(data, dict):
         for key, value in data.items():
-            check_no_floats(value, f"{path}.{key}" if path else str(key))
+            check_no_floats(value, where, f"{path}.{key}" if path else str(key))
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            check_no_floats(value, f"{path}[{i}]")
+            check_no_floats(value, where, f"{path}[{i}]")
 
 
 def canonical(data: Any) -> bytes:

@@ -107,7 +107,10 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
     if creator is None:
         raise UsageError("--key is not the key of any party of the new game",
                          hint="The creator must be one of the players or the referee.")
-    game = module.new_game(scenario, options)
+    try:
+        game = module.new_game(scenario, options)
+    except IllegalOrdersError as e:  # no orders exist yet: a bad option is a usage error (exit 2)
+        raise UsageError(e.message, e.problems, e.hint) from e
     state = {
         "pbem": {"format": 1, "kind": "state", "game": game_id, "module": module.name, "ruleset": module.ruleset,
                  "scenario": scenario, "data": module.data_digest(scenario), "sequence": 0, "previous": "",
@@ -117,7 +120,12 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
         "awaits": {"kind": "join", "step": "join", "from": sorted(parties), "adjudicator": creator},
     }
     check_no_floats(state)
-    return seal(state, creator, key)
+    sealed = seal(state, creator, key)
+    problems = schema_problems(sealed, "state", "new game")
+    if problems:  # never write a state that no command could read back
+        raise UsageError("the options or the game id do not make a valid game state", problems,
+                         hint="Fix the --option or --game-id values listed (a game id has at most 80 characters).")
+    return sealed
 
 
 def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -248,7 +256,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     got = sorted(x.side for x in subs)
     if got != sorted(aw["from"]):
         missing = sorted(set(aw["from"]) - set(got))
-        extra = sorted(set(got) - set(aw["from"]))
+        extra = sorted({x for x in got if x not in aw["from"] or got.count(x) > 1})
         raise IllegalOrdersError(f"the step {aw['step']} needs one file from each of {', '.join(aw['from'])}"
                                  + (f"; missing: {', '.join(missing)}" if missing else "")
                                  + (f"; not awaited or twice: {', '.join(extra)}" if extra else ""))
@@ -352,6 +360,9 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
     states, others, reports = collect(paths)
     if not states:
         raise MalformedFileError("no state files found", hint="Give a game folder or its .state.toml files.")
+    games = {d.data["pbem"]["game"] for d in states}
+    if len(games) > 1:
+        raise TamperError(f"the files belong to different games: {', '.join(sorted(games))}")
     by_seq: dict[int, Doc] = {}
     for d in states:
         n = int(d.data["pbem"]["sequence"])
@@ -359,9 +370,6 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
             raise TamperError(f"fork: {by_seq[n].path} and {d.path} are two different states with sequence number {n}",
                               hint="Only one of them can be the game; find out who sent which.")
         by_seq[n] = d
-    games = {d.data["pbem"]["game"] for d in states}
-    if len(games) > 1:
-        raise TamperError(f"the files belong to different games: {', '.join(sorted(games))}")
     seqs = sorted(by_seq)
     missing = [n for n in range(seqs[0], seqs[-1] + 1) if n not in by_seq]
     if missing:
