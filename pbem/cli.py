@@ -42,9 +42,13 @@ def guarded(fn: F) -> F:
         except PbemError as e:
             if _debug_enabled():
                 raise
+            if kwargs.get("as_json"):
+                # --json: the error as data on standard output, for CI annotations
+                click.echo(json.dumps({"ok": False, "exit": e.exit_code, "error": e.message, "hint": e.hint,
+                                       "problems": [p.as_json() for p in e.problems]}, indent=2, sort_keys=True))
             click.echo(f"pbem: {e.render()}", err=True)
             sys.exit(e.exit_code)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit, BrokenPipeError):
             raise
         except Exception as e:  # a bug: still no traceback unless --debug
             if _debug_enabled():
@@ -532,7 +536,11 @@ def demo(out: Path | None, turns: int) -> None:
 
 
 def main() -> None:
-    cli(obj={})
+    try:
+        cli(obj={})
+    except BrokenPipeError:  # e.g. `pbem rules pm | head`
+        sys.stderr.close()
+        sys.exit(0)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,16 @@ from typing import Any
 from pbem.errors import IllegalOrdersError, UsageError
 from pbem.exchange.canonical import digest
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
-from pbem.exchange.game import adjudicate, check_orders, load_doc, load_state, make_join, new_game, sign_orders, verify
+from pbem.exchange.game import (
+    adjudicate,
+    check_orders,
+    load_doc,
+    load_state,
+    make_join,
+    new_game,
+    sign_orders,
+    verify,
+)
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.resources import examples_dir
 

@@ -288,7 +288,12 @@ def test_a_bad_state_file_on_every_command(cg: Cli, kind: str) -> None:
         if kind == "folder" and args[0] == "verify":
             continue  # a folder is a valid argument of verify (tested below)
         r = fails(cg.root, code, args, *needles)
-        assert r.output.startswith("pbem: ") or (args[0] == "verify" and "--json" in args), r.output
+        if "--json" in args:  # the error as JSON on standard output, the paragraph on standard error
+            out = json.loads(r.stdout)
+            assert out["ok"] is False and out["exit"] == code, r.stdout
+            assert r.stderr.startswith("pbem: ") or args[0] == "verify", r.stderr
+        else:
+            assert r.output.startswith("pbem: "), r.output
 
 
 def test_verify_json_reports_failures_as_json(cg: Cli) -> None:
@@ -659,7 +664,8 @@ def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     ("extra", "needles"),
     [
         (["--option", "nonsense=1"], ["unknown option(s): nonsense"]),
-        (["--option", "ruleset=weird"], ["new game: options.ruleset: 'weird' is not one of ['basic', 'full']"]),
+        (["--option", "ruleset=weird"], ["invalid option value(s)", "option ruleset: 'weird' is not one of 'basic' [A.4]"]),
+        (["--option", "mixed_water_shift=2L"], ["option mixed_water_shift: '2L' is not one of '1L', 'none' [14.19/14.20]"]),
         (["--option", "ruleset"], ["--option ruleset: write NAME=VALUE"]),
         (["--game-id", "x" * 81], ["new game: pbem.game: '" + "x" * 81 + "' is too long"]),
     ],

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import json
+
 import copy
 import datetime as dt
 import tomllib
@@ -71,7 +73,11 @@ def assert_clean(r: Result, allowed: set[int]) -> None:
     assert "internal error" not in r.output, r.output
     if r.exit_code:
         assert isinstance(r.exception, SystemExit), repr(r.exception)
-        assert r.output.startswith("pbem: ") or r.output.split(":")[0].endswith(".toml"), r.output
+        if r.stdout.startswith("{"):  # --json: the error as data, the paragraph on standard error
+            assert json.loads(r.stdout)["exit"] == r.exit_code
+            assert r.stderr.startswith("pbem: "), r.stderr
+        else:
+            assert r.output.startswith("pbem: ") or r.output.split(":")[0].endswith(".toml"), r.output
 
 
 # --- strategies --------------------------------------------------------------------------------

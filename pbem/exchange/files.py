@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ def parse_toml(raw: bytes, where: str) -> dict[str, Any]:
         raise MalformedFileError(f"{where}: nested too deeply to be a pbem file") from e
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict[str, Any]:
     path = schemas_dir() / f"{name}.schema.json"
     with path.open(encoding="utf-8") as f:
@@ -55,11 +55,11 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     schema = load_schema(name)
     cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)  # type: ignore[no-any-return]
+    return cls(schema)
 
 
 def _path_text(path: Any) -> str:

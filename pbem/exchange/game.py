@@ -24,7 +24,7 @@ from pbem.errors import (
     UsageError,
     VerificationError,
 )
-from pbem.mechanics.dice import ALGORITHM, ForcedDice, SeededDice, face_from_seed
+from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice, face_from_seed
 
 from . import dice as proto
 from .canonical import canonical, check_no_floats, check_seal, digest, seal, unsealed
@@ -268,7 +268,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     if aw["kind"] == "join":
         for x in subs:
             parties[x.side]["commit"] = x.body["dice"]["commit"]
-        dice = ForcedDice()
+        dice: Dice = ForcedDice()
         seed = b""
     else:
         for x in subs:
@@ -278,7 +278,8 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         if adj_reveal is None or not proto.reveal_matches(adj_reveal, s["parties"][adj]["commit"]):
             raise TamperError(f"the adjudicator's ({adj}) dice reveal does not match its commitment in {prev.path}")
         reveals[adj] = adj_reveal
-        assert adj_commit is not None
+        if adj_commit is None:
+            raise TamperError(f"the adjudicator's ({adj}) next dice commitment is missing")
         parties[adj]["commit"] = adj_commit
         parties[adj]["index"] = int(parties[adj]["index"]) + 1
         seed = proto.transition_seed(prev.digest, inputs, reveals)
@@ -345,7 +346,9 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
             files.append(p)
         else:
             raise MalformedFileError(f"{p}: no such file or folder")
-    states, others, reports = [], [], {}
+    states: list[Doc] = []
+    others: list[Doc] = []
+    reports: dict[str, Path] = {}
     for f in files:
         if f.name.endswith(".report.md"):
             reports[f.name[: -len(".report.md")]] = f

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,16 @@ from pbem.mechanics.dice import Dice, ForcedDice
 
 from . import render, rules
 from .data import Scenario, load_scenario, scenario_names
-from .rules import DEFAULT_OPTIONS, Ctx, Decision, MoveTracker
+from .rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import next_player_turn, other, step_name
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+
+
+def _option_rule(name: str) -> str:
+    """The rule an option is about, from its note: 'Ambiguity 55 (6.2): ...' gives 6.2."""
+    m = re.search(r"\(([0-9./]+)\)", OPTION_NOTES[name])
+    return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
 
 
 class ProudMonster:
@@ -43,6 +50,10 @@ class ProudMonster:
         unknown = sorted(set(opts) - set(DEFAULT_OPTIONS))
         if unknown:
             raise IllegalOrdersError(f"unknown option(s): {', '.join(unknown)}", hint=f"Known: {', '.join(DEFAULT_OPTIONS)}.")
+        bad = [Problem(f"option {k}", f"{v!r} is not one of {', '.join(repr(x) for x in OPTION_VALUES[k])}", _option_rule(k))
+               for k, v in sorted(opts.items()) if v not in OPTION_VALUES[k] or type(v) is not type(OPTION_VALUES[k][0])]
+        if bad:
+            raise IllegalOrdersError("invalid option value(s)", bad, hint="`pbem rules proud-monster` and the README list the options.")
         units: dict[str, dict[str, Any]] = {}
         for u, hex_id in sc.setup:
             units[u] = {"at": hex_id, "steps": sc.units[u].steps}  # 3.8: full strength
@@ -190,7 +201,8 @@ class ProudMonster:
             except Decision as d:
                 ctx.position = before
                 faces = dict(pending.get("faces", {})) if k == start else {}
-                assert ctx.dice is not None
+                if ctx.dice is None:
+                    raise RuntimeError("a decision point was reached without dice")
                 for r in ctx.dice.log:
                     if r.label not in rolled_before and f"|attack {k + 1}|" in r.label:
                         faces[r.label] = r.face

@@ -50,6 +50,16 @@ OPTION_NOTES: dict[str, str] = {
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
 
+# The values each option may take (the first is the default).
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "ruleset": ("basic",),
+    "control_on_pass_through": (True, False),
+    "city_doubling_above_7_1": (True, False),
+    "mixed_water_shift": ("1L", "none"),
+    "overstack": ("reject",),
+    "advance_across_straits": (True, False),
+}
+
 
 @dataclass
 class Ctx:
@@ -179,8 +189,7 @@ def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, s
         if c == "all" or total == "all":
             total, rule = "all", str(row.get("rule", ""))
             continue
-        assert isinstance(total, int)
-        total += int(c)
+        total = int(total) + int(c)
         if int(c):
             notes.append(f"{feat} +{c} ({row.get('rule', '')})")
             rule = str(row.get("rule", ""))
@@ -291,8 +300,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     return
                 cost = mf
             else:
-                assert isinstance(hc, int) and isinstance(sc_, int)
-                cost = hc + sc_
+                cost = int(hc) + int(sc_)
             if spent + cost > mf:
                 if spent == 0 and j == 0 and len(path) == 1 and u not in tr.moved:
                     cost = mf  # 12.3: one hex by spending all MP at the start of the move
@@ -508,7 +516,8 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     side = ctx.side
     enemy = other(side)
     target = ctx.sc.map.canonical(str(a["target"]))
-    assert target is not None
+    if target is None:  # checked by static_attack_problems before any attack is resolved
+        raise RuntimeError(f"attack {i}: target {a['target']} is not on the map")
     attackers = [u for u in a["units"] if ctx.on_map(u)]
     defenders = ctx.occupants(target, enemy)
     if not defenders or not attackers:
@@ -529,7 +538,8 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     if auto is not None:
         result = auto
     else:
-        assert ctx.dice is not None
+        if ctx.dice is None:
+            raise RuntimeError("a die is needed, but this is a check without dice")
         label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
         face = ctx.dice.roll(label)
         result = crt.lookup(final, face)
