@@ -8,10 +8,9 @@
 
 from __future__ import annotations
 
-import json
-
 import copy
 import datetime as dt
+import json
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass

@@ -202,7 +202,7 @@ class ProudMonster:
                 ctx.position = before
                 faces = dict(pending.get("faces", {})) if k == start else {}
                 if ctx.dice is None:
-                    raise RuntimeError("a decision point was reached without dice")
+                    raise RuntimeError("a decision point was reached without dice") from d
                 for r in ctx.dice.log:
                     if r.label not in rolled_before and f"|attack {k + 1}|" in r.label:
                         faces[r.label] = r.face
