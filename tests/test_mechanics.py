@@ -104,3 +104,19 @@ def test_overstacked() -> None:
     stacks = [("0101N", ["a", "b", "c"]), ("0102N", ["d"])]
     out = overstacked(stacks, lambda u: Fraction(1), lambda h: 2)
     assert [(o.hex, o.value, o.limit) for o in out] == [("0101N", 3, 2)]
+
+
+def test_cheapest_path_prefers_low_cost_and_respects_prohibitions_and_limits() -> None:
+    from pbem.mechanics.paths import cheapest
+
+    # a 1-2-3 line with a costly shortcut: a-b-c-d costs 3; a-d directly costs 5; x is prohibited
+    graph = {"a": ["b", "d", "x"], "b": ["a", "c"], "c": ["b", "d"], "d": ["a", "c"], "x": ["a"]}
+    costs = {("a", "d"): 5, ("a", "x"): None}
+
+    def step(p: str, q: str) -> int | None:
+        return costs.get((p, q), 1)
+
+    assert cheapest("a", "d", graph.__getitem__, step) == (3, ["b", "c", "d"])
+    assert cheapest("a", "x", graph.__getitem__, step) is None
+    assert cheapest("a", "d", graph.__getitem__, step, limit=2) is None
+    assert cheapest("a", "a", graph.__getitem__, step) == (0, [])

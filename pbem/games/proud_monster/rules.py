@@ -16,6 +16,7 @@ from pbem.errors import Problem
 from pbem.mechanics.dice import Dice
 from pbem.mechanics.hexgrid import direction
 from pbem.mechanics.odds import Odds, Shift, apply_shifts, halve_round_up
+from pbem.mechanics.paths import cheapest
 from pbem.mechanics.stacking import overstacked
 from pbem.mechanics.steps import Loss, NeedsDecision, allocate
 
@@ -257,6 +258,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     tr.open_group = group
     current = here.pop()
     origin = current
+    start_spent = {u: tr.spent.get(u, 0) for u in units}
     path: list[str] = []
     for j, raw in enumerate(path_in):
         c = ctx.sc.map.canonical(raw)
@@ -307,7 +309,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     minimum = True
                 else:
                     problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left", "12.1",
-                                            "Shorten the path or move fewer hexes through costly terrain (17.9)."))
+                                            route_hint(ctx, u, origin, path[-1], mf - start_spent.get(u, 0))))
                     return
             tr.spent[u] = spent + cost
             costs[u].append(cost)
@@ -322,6 +324,27 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     ctx.events.insert(mark, Event("move", "12.1", {
         "index": index, "units": units, "from": origin, "path": path, "costs": costs,
         "mp": {u: [tr.spent[u], ctx.factors(u)[2]] for u in units}, "minimum": minimum, "notes": notes}))
+
+
+def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
+    """For a move that runs out of MP: the cheapest legal path to the same hex, if one fits (17.9)."""
+    spec = ctx.spec(unit)
+    enemy = other(spec.side)
+
+    def step(a: str, b: str) -> int | None:
+        if ctx.occupants(b, enemy):
+            return None
+        hc, _ = hex_cost(ctx, spec, b)
+        sc_, _, _ = hexside_cost(ctx, spec, a, b)
+        if hc == "no" or sc_ in ("no", "all"):
+            return None
+        return int(hc) + int(sc_)
+
+    found = cheapest(origin, goal, ctx.sc.map.neighbours, step, limit=mp)
+    if found is None:
+        return f"No path from {origin} to {goal} fits in the {mp} MP {unit} has for this move (17.9)."
+    cost, route = found
+    return f"The cheapest path from {origin} to {goal} costs {unit} {cost} of {mp} MP: {', '.join(route)} (17.9)."
 
 
 def stacking_limit(ctx: Ctx, hex_id: str) -> int:
