@@ -1,9 +1,17 @@
-"""Step losses (2.16, 14.35): allocating a loss of N steps among participating units."""
+"""Step losses (2.16, 14.35, 14.36): allocating a loss among participating units.
+
+A loss of N points is absorbed one step at a time. Each step satisfies one point, or less where a
+rule says so (a Soviet cavalry step counts 1/2 under 14.36). Rules may constrain which unit gives
+the next step (14.35: the attacker's first step from a tank; no unit eliminated while another
+participant has more than one step); within the constraints, an owner's ordered list and then a
+policy decide.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
 
@@ -19,37 +27,71 @@ class NeedsDecision(Exception):
     """The allocation is not decided by the orders or standing instructions given."""
 
 
-def allocate(units: Sequence[tuple[str, int]], loss: int, order: Sequence[str], policy: str) -> list[Loss]:
-    """Take ``loss`` steps from ``units`` (id, steps left).
+def allocate(
+    units: Sequence[tuple[str, int]],
+    loss: int,
+    order: Sequence[str],
+    policy: str,
+    weight: Mapping[str, Fraction] | None = None,
+    first_from: Collection[str] = (),
+    spread: bool = False,
+) -> list[Loss]:
+    """Take a loss of ``loss`` points from ``units`` (id, steps left).
 
-    ``order`` names units one step per entry (repeat an id to take a second step from it); entries
-    naming a unit with no steps left are passed over. Steps still owed then follow ``policy``:
-    ``fewest-steps-first`` (finish off weak units first), ``most-steps-first`` (spread the losses),
-    or ``ask`` (raise NeedsDecision if the choice matters). A loss larger than all steps eliminates
-    everything; the excess is ignored (digest Ambiguity 46).
+    ``order`` names units one step per entry (repeat an id for a second step); an entry is used as
+    soon as it is allowed. Steps still owed follow ``policy``: ``fewest-steps-first`` (finish off
+    weak units first), ``most-steps-first`` (spread the losses) or ``ask`` (NeedsDecision when the
+    choice matters). ``weight`` gives the points a unit's step satisfies (default 1);
+    ``first_from`` the units the first step must come from if any takes part (14.35 exception 1);
+    ``spread`` forbids eliminating a unit while another has more than one step (exception 2).
+    A loss larger than all steps eliminates everything; the excess is ignored (Ambiguity 46).
     """
+    w = weight or {}
     left = {u: s for u, s in units}
     taken = {u: 0 for u, _ in units}
-    owed = min(loss, sum(left.values()))
-    for u in order:
-        if owed == 0:
-            break
-        if left.get(u, 0) > 0:
-            left[u] -= 1
-            taken[u] += 1
-            owed -= 1
-    if owed > 0:
-        alive = [u for u, _ in units if left[u] > 0]
-        if policy == "ask" and owed < sum(left[u] for u in alive) and len(alive) > 1:
-            raise NeedsDecision(f"{owed} step(s) to allocate among {', '.join(alive)}")
-        listed = {u: i for i, u in reversed(list(enumerate(order)))}
-        while owed > 0:
-            alive = [u for u, _ in units if left[u] > 0]
+    ids = [u for u, _ in units]
+
+    def capacity(us: Sequence[str]) -> Fraction:
+        return sum((left[u] * w.get(u, Fraction(1)) for u in us), Fraction(0))
+
+    owed = Fraction(loss)
+    if owed >= capacity(ids):
+        return [Loss(u, s, True) for u, s in units if s > 0]
+    queue = list(order)
+    listed = {u: i for i, u in reversed(list(enumerate(order)))}
+    first = True
+    while owed > 0:
+        alive = [u for u in ids if left[u] > 0]
+        allowed = alive
+        if first and first_from:
+            allowed = [u for u in alive if u in first_from] or alive
+        if spread and any(left[u] > 1 for u in allowed):
+            allowed = [u for u in allowed if left[u] > 1]
+        pick = next((q for q in queue if q in allowed), None)
+        if pick is not None:
+            queue.remove(pick)
+        else:
+            if policy == "ask" and len(allowed) > 1 and owed < capacity(alive):
+                raise NeedsDecision(f"{owed} point(s) of loss to take among {', '.join(allowed)}")
             if policy == "most-steps-first":
-                pick = min(alive, key=lambda u: (-left[u], listed.get(u, len(order)), u))
+                pick = min(allowed, key=lambda u: (-left[u], listed.get(u, len(order)), u))
             else:
-                pick = min(alive, key=lambda u: (left[u], listed.get(u, len(order)), u))
-            left[pick] -= 1
-            taken[pick] += 1
-            owed -= 1
-    return [Loss(u, taken[u], left[u] == 0) for u, _ in units if taken[u] > 0]
+                pick = min(allowed, key=lambda u: (left[u], listed.get(u, len(order)), u))
+        left[pick] -= 1
+        taken[pick] += 1
+        owed -= w.get(pick, Fraction(1))
+        first = False
+    return [Loss(u, taken[u], left[u] == 0) for u in ids if taken[u] > 0]
+
+
+def unused_entries(units: Sequence[tuple[str, int]], loss: int, order: Sequence[str], **rules: object) -> list[str]:
+    """The entries of ``order`` that an allocation under ``rules`` would not use (for replies)."""
+    result = allocate(units, loss, order, "ask", **rules)  # type: ignore[arg-type]
+    used = {lo.unit: lo.steps for lo in result}
+    out = []
+    for u in order:
+        if used.get(u, 0) > 0:
+            used[u] -= 1
+        else:
+            out.append(u)
+    return out

@@ -5,12 +5,14 @@ from __future__ import annotations
 import copy
 import re
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
+from pbem.mechanics.steps import NeedsDecision, unused_entries
 
 from . import render, rules
 from .data import Scenario, load_scenario, scenario_names
@@ -136,17 +138,28 @@ class ProudMonster:
         return problems
 
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        """A reply names, one step per entry, where the awaited loss goes (14.35; 14.36 if on)."""
         q = state["pending"]["question"]
         losses = list(submission.body.get("reply", {}).get("losses", []))
         problems = []
-        if len(losses) != int(q["steps"]):
-            problems.append(Problem("reply.losses", f"{len(losses)} step(s) given; the result takes exactly {q['steps']}", q["rule"],
-                                    "List one unit id per step lost; repeat an id to take two steps from it."))
         for u in sorted(set(losses)):
             if u not in q["units"]:
                 problems.append(Problem("reply.losses", f"{u} did not take part in this combat", q["rule"]))
             elif losses.count(u) > int(q["units"][u]):
                 problems.append(Problem("reply.losses", f"{u} has only {q['units'][u]} step(s)", "2.16"))
+        if problems:
+            return problems
+        alive = list(q["units"].items())
+        r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
+        hint = "List one unit id per step lost; repeat an id to take two steps from it."
+        try:
+            extra = unused_entries(alive, int(q["loss"]), losses, weight={u: Fraction(w) for u, w in r["weight"].items()},
+                                   first_from=r["first_from"], spread=r["spread"])
+        except NeedsDecision:
+            return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}", q["rule"], hint)]
+        if extra:
+            why = "more steps than the loss takes, or steps the rules do not allow yet (14.35)"
+            problems.append(Problem("reply.losses", f"{', '.join(extra)}: {why}", q["rule"], hint))
         return problems
 
     def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from pbem.engine.model import Event
@@ -38,6 +39,11 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "overstack": "reject",
     # Ambiguity 33: advance after combat across the Sivash or Kerch by units that attacked across it.
     "advance_across_straits": True,
+    # Full-game ([ADV]) combat rules, off in the basic game (A.4), each available on its own:
+    "concentric_assault": False,  # 14.14
+    "mountain_infantry": False,  # 14.17
+    "step_loss_exceptions": False,  # 14.35 exceptions 1 and 2
+    "soviet_cavalry_half": False,  # 14.36
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -47,6 +53,10 @@ OPTION_NOTES: dict[str, str] = {
     "mixed_water_shift": "Ambiguity 40 (14.19/14.20): all attackers across water of mixed types: '1L' or 'none'",
     "overstack": "Ambiguity 55 (6.2): orders ending a movement phase over-stacked are rejected",
     "advance_across_straits": "Ambiguity 33 (12.16): units that attacked across the Sivash/Kerch may advance across it",
+    "concentric_assault": "[ADV] (14.14): 1R when attacking from opposite, alternating or four or more hexes",
+    "mountain_infantry": "[ADV] (14.17): mountain infantry attacking into hills use their defense factor",
+    "step_loss_exceptions": "[ADV] (14.35): attacker's first step from a tank; no elimination before all are reduced",
+    "soviet_cavalry_half": "[ADV] (14.36): a Soviet cavalry step satisfies half a point of loss",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -59,6 +69,10 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "mixed_water_shift": ("1L", "none"),
     "overstack": ("reject",),
     "advance_across_straits": (True, False),
+    "concentric_assault": (False, True),
+    "mountain_infantry": (False, True),
+    "step_loss_exceptions": (False, True),
+    "soviet_cavalry_half": (False, True),
 }
 
 
@@ -436,6 +450,11 @@ def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[
         spec = ctx.spec(u)
         feats = ctx.sc.map.side_features(ctx.at(u), target)
         row: dict[str, Any] = {"unit": u, "hex": ctx.at(u), "printed": a, "factor": a, "notes": []}
+        if ctx.options["mountain_infantry"] and spec.type == "mountain" and ctx.sc.map.hexes[target].terrain == "hills" \
+                and ctx.sc.map.hexes[target].settlement != "city":
+            a = ctx.factors(u)[1]  # 14.17: mountain infantry attacking into hills use their defense factor
+            row["factor"] = a
+            row["notes"].append("mountain infantry into hills: defense factor (14.17)")
         if spec.type in ARMOR and feats & {"sivash", "kerch"}:
             row["factor"] = 1
             row["notes"].append("armor across Sivash/Kerch: 1 (14.20)")
@@ -463,6 +482,8 @@ def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
         row = ctx.sc.charts.settlements[h.settlement]
         if int(row.get("shift", 0)):
             shifts.append(Shift(int(row["shift"]), str(row.get("rule", "")), f"defender in a {h.settlement.replace('_', ' ')}"))
+    if ctx.options["concentric_assault"] and concentric(ctx, units, target):
+        shifts.append(Shift(1, "14.14", "concentric assault"))
     kinds = []
     for u in units:
         feats = ctx.sc.map.side_features(ctx.at(u), target)
@@ -478,6 +499,16 @@ def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
         elif ctx.options["mixed_water_shift"] == "1L":
             shifts.append(Shift(-1, "14.19", "every attacker across water of mixed types (Ambiguity 40)"))
     return shifts
+
+
+def concentric(ctx: Ctx, units: list[str], target: str) -> bool:
+    """14.14: attacked from two opposite hexes, three alternating hexes, or four or more hexes
+    (Ambiguity 39: number the six neighbours 0-5; any three but three contiguous ones qualify)."""
+    dirs = {unit_direction(ctx, target, ctx.at(u)) for u in units}
+    dirs.discard(None)
+    if len(dirs) >= 4:
+        return True
+    return any(d is not None and (d + 3) % 6 in dirs for d in dirs) or dirs in ({0, 2, 4}, {1, 3, 5})
 
 
 def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None) -> tuple[list[str], str, str]:
@@ -496,11 +527,32 @@ def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None) -> tuple[list
     return order, str(policy), source
 
 
+def loss_rules(ctx: Ctx, side: str, role: str, units: list[str]) -> dict[str, Any]:
+    """The constraints on allocating step losses (full-game options, off in the basic game, A.4):
+    14.35 exception 1 (the attacker's first step from a tank/panzer unit), exception 2 (no unit
+    eliminated while another participant has more than one step), 14.36 (a Soviet cavalry step
+    counts 1/2)."""
+    rules_: dict[str, Any] = {"weight": {}, "first_from": [], "spread": False}
+    if ctx.options["step_loss_exceptions"]:
+        rules_["spread"] = True
+        if role == "attacker":
+            rules_["first_from"] = [u for u in units if ctx.spec(u).type == "tank"]
+    if ctx.options["soviet_cavalry_half"]:
+        rules_["weight"] = {u: "1/2" for u in units if ctx.spec(u).side == "soviet" and ctx.spec(u).type == "cavalry"}
+    return rules_
+
+
+def allocate_with(alive: list[tuple[str, int]], loss: int, order: list[str], policy: str, r: dict[str, Any]) -> list[Loss]:
+    return allocate(alive, loss, order, policy, weight={u: Fraction(w) for u, w in r["weight"].items()},
+                    first_from=r["first_from"], spread=r["spread"])
+
+
 def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | None, attack_index: int,
                 attack: dict[str, Any] | None, decisions: dict[str, Any]) -> list[Loss]:
     """14.32/14.35 (first paragraph): a result is absorbed by step losses, divided as the owner
     chooses; E eliminates every participating defender (14.38)."""
     alive = [(u, ctx.steps(u)) for u in units if ctx.on_map(u)]
+    r = loss_rules(ctx, side, role, [u for u, _ in alive])
     if loss is None:
         losses = [Loss(u, s, True) for u, s in alive]
         source = "E (14.38)"
@@ -509,25 +561,28 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
     else:
         key = f"{attack_index}/{role}"
         if key in decisions:
-            losses = allocate(alive, loss, list(decisions[key]), "fewest-steps-first")
+            losses = allocate_with(alive, loss, list(decisions[key]), "fewest-steps-first", r)
             source = f"{side}'s reply"
         else:
             order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None)
             try:
-                losses = allocate(alive, loss, order, policy)
+                losses = allocate_with(alive, loss, order, policy, r)
             except NeedsDecision as e:
                 raise Decision(side, attack_index, role, {
-                    "kind": "losses", "rule": "14.35", "steps": min(loss, sum(s for _, s in alive)),
-                    "units": {u: s for u, s in alive}, "text": str(e),
+                    "kind": "losses", "rule": "14.35", "loss": loss, "steps": min(loss, sum(s for _, s in alive)),
+                    "units": {u: s for u, s in alive}, "constraints": r, "text": str(e),
                 }) from e
-            if policy != "ask":
+            if policy == "ask" and not order:
+                source = "the only allocation the rules allow"
+            elif policy != "ask":
                 source += f", {policy}"
     for lo in losses:
         left = ctx.steps(lo.unit) - lo.steps
         ctx.units[lo.unit]["steps"] = max(left, 0)
         if left <= 0:
             ctx.units[lo.unit]["at"] = "dead"
-    ctx.emit("losses", "14.35", side=side, role=role, source=source, owed=loss,
+    rules_cited = "14.35" + (", 14.36" if r["weight"] else "")
+    ctx.emit("losses", rules_cited, side=side, role=role, source=source, owed=loss,
              losses=[{"unit": lo.unit, "steps": lo.steps, "eliminated": lo.eliminated} for lo in losses])
     return losses
 
