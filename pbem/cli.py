@@ -1,4 +1,4 @@
-"""The ``pbem`` command (DESIGN §5): parse arguments, call the library, render, map errors to exit codes.
+"""The ``pbem`` command (see the README): parse arguments, call the library, render, map errors to exit codes.
 
 Exit codes: 0 ok; 1 orders illegal or verification failed; 2 usage error or unreadable/malformed
 file; 3 signature, chain or commitment failure (tampering).

@@ -1,4 +1,4 @@
-"""The one error hierarchy of pbem, and the exit codes it maps to (DESIGN §5).
+"""The one error hierarchy of pbem, and the exit codes it maps to (see the README).
 
 Exit codes: 0 ok, 1 orders illegal or verification failed, 2 usage error or unreadable/malformed
 file, 3 signature, chain or commitment failure (tampering).

@@ -34,6 +34,6 @@ def transition(module: GameModule, state: dict[str, Any], submissions: list[Subm
                 standing[sub.side] = copy.deepcopy(sub.body["standing"])
         s["standing"] = standing
         t = module.start(s, dice)
-        events = (Event("joined", "DESIGN §4", {"parties": sorted(x.side for x in submissions)}),) + t.events
+        events = (Event("joined", "joins", {"parties": sorted(x.side for x in submissions)}),) + t.events
         return Transition(t.state, events)
     return module.resolve(s, submissions, dice)

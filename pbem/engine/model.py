@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened, as data; reports and ``--json`` render it (DESIGN §6).
+    """One thing that happened, as data; reports and ``--json`` render it.
 
     ``kind`` names the event (``move``, ``attack``, ``control`` ...), ``rule`` the rule number(s) it
     applies, ``data`` its details (JSON-able).

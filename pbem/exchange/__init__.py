@@ -1,1 +1,1 @@
-"""The exchange layer: files, keys, seals, the hash chain and the dice protocol (DESIGN §3-4)."""
+"""The exchange layer: files, keys, seals, the hash chain and the dice protocol (docs/protocol.md)."""

@@ -1,4 +1,4 @@
-"""Canonical form, digests and seals of signed documents (DESIGN §3).
+"""Canonical form, digests and seals of signed documents (docs/protocol.md).
 
 The signature covers the canonical form of a document's data without its ``seal`` table:
 sorted-key compact JSON in UTF-8. A document's digest is SHA-256 of the canonical form *with* the
@@ -19,7 +19,7 @@ from .keys import KeyPair, public_key_from_text
 
 
 def check_no_floats(data: Any, where: str = "document", path: str = "") -> None:
-    """Signed documents contain no floats (DESIGN §3): their canonical form must be exact (nor TOML
+    """Signed documents contain no floats (docs/protocol.md): their canonical form must be exact (nor TOML
     dates and times, which JSON cannot hold).
 
     ``where`` names the file, ``path`` the field within it.

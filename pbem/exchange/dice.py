@@ -1,4 +1,4 @@
-"""The dice protocol (DESIGN §4): secret chains, commitments, reveals and transition seeds.
+"""The dice protocol (docs/protocol.md): secret chains, commitments, reveals and transition seeds.
 
 Each party's secrets are derived from its private key and the game id, so nothing extra needs
 storing: ``secret(n) = HMAC-SHA-256(private key, "pbem/dice-secret/v1" | game | n)``. The state

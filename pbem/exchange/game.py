@@ -1,4 +1,4 @@
-"""Game files around the pure engine: new, join, check, sign, adjudicate, verify, audit (DESIGN §3-5).
+"""Game files around the pure engine: new, join, check, sign, adjudicate, verify, audit (docs/protocol.md).
 
 Everything here reads or writes documents (dicts parsed from TOML) and checks seals, the hash
 chain and the dice commitments; the rules are the engine's and the game module's.
@@ -95,7 +95,7 @@ def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
 
 def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, key: KeyPair,
              game_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    """State 0: the game, its parties' keys, awaiting every party's join (DESIGN §4)."""
+    """State 0: the game, its parties' keys, awaiting every party's join (docs/protocol.md)."""
     module = find_module(module_name)
     if sorted(sides) != sorted(module.sides):
         raise UsageError(f"{module.name} needs --side for each of: {', '.join(module.sides)}",
@@ -215,7 +215,7 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, f
     """Seal an order file: add the dice reveal and next commitment, then the seal.
 
     The seal and dice tables are appended to the file's own text, so comments stay; the signature
-    covers the data (DESIGN §3).
+    covers the data (docs/protocol.md).
     """
     h = data.get("pbem", {})
     if "seal" in data or "dice" in data:

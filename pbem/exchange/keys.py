@@ -1,4 +1,4 @@
-"""Ed25519 key pairs: generation, PEM/PKCS#8 files (mode 0600), passphrases, key ids (DESIGN §3)."""
+"""Ed25519 key pairs: generation, PEM/PKCS#8 files (mode 0600), passphrases, key ids (docs/protocol.md)."""
 
 from __future__ import annotations
 

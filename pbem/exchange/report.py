@@ -1,4 +1,4 @@
-"""The Markdown turn report, derived from a transition (DESIGN §3): never the other way round."""
+"""The Markdown turn report, derived from a transition (docs/protocol.md): never the other way round."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     tr = cur.get("transition", {})
     if tr.get("reveals"):
         lines.append(f"- Dice: algorithm `{h['dice_algorithm']}`, seed `{tr['seed']}` from the reveals of "
-                     f"{', '.join(sorted(tr['reveals']))} (DESIGN §4; re-derive with `pbem audit`).")
+                     f"{', '.join(sorted(tr['reveals']))} (re-derive them with `pbem audit`).")
     body: list[str] = []
     for e in events:
         body += module.render_event(e)

@@ -1,4 +1,4 @@
-"""Dice as an input to the rules (DESIGN §4, STYLE "randomness is an input").
+"""Dice as an input to the rules (docs/protocol.md): rules code asks, the driver supplies and records.
 
 Rules code asks a ``Dice`` for a roll with a label (rule, place, purpose, index); the driver decides
 where the faces come from: the committed seed of a transition (``SeededDice``) or faces fixed by a
@@ -70,7 +70,7 @@ def face_from_seed(seed: bytes, label: str, sides: int) -> tuple[int, list[tuple
 
 @dataclass(slots=True)
 class SeededDice(Dice):
-    """Faces derived from a transition seed (the dice protocol of DESIGN §4)."""
+    """Faces derived from a transition seed (the dice protocol of docs/protocol.md)."""
 
     seed: bytes = b""
 

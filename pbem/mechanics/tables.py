@@ -1,4 +1,4 @@
-"""Table look-up for combat results tables given as data (DESIGN §2: charts are data).
+"""Table look-up for combat results tables given as data (charts are data: scenarios/GAME/charts.toml).
 
 A results table has column labels (odds), row labels (die faces) and cells ``"A/D"``: the
 attacker's loss left of the slash, the defender's right of it; ``E`` means every defender is

@@ -1,4 +1,4 @@
-"""Proud Monster components as data: map, counters, charts and scenarios (DESIGN §2).
+"""Proud Monster components as data: map, counters, charts and scenarios (docs/map-format.md).
 
 Loaded from ``scenarios/proud-monster/``; every file is validated against its JSON Schema and
 cross-checked (units named in a scenario exist, hexsides join adjacent hexes, ...).

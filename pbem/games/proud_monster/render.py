@@ -31,7 +31,7 @@ def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
     if k == "joined":
-        return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment (DESIGN §4)."]
+        return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment."]
     if k == "phase":
         title = d["phase"].replace("-", " ")
         where = d.get("step") or (f"GT{d['turn']}" if "turn" in d else "")
@@ -178,11 +178,24 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
-    mine = [(u, s) for u, s in sorted(state["position"]["units"].items()) if sc.units[u].side == side and s["at"] not in ("dead", "track")]
-    head.append("# Your units (id: hex, steps):")
-    for u, s in mine:
-        a, d, m = sc.units[u].factors(int(s["steps"]))
-        head.append(f"#   {u}: {s['at']}  {a}-{d}-{m}")
+    stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}
+    for u, s in sorted(state["position"]["units"].items()):
+        if s["at"] in ("dead", "track"):
+            continue
+        spec = sc.units[u]
+        a, d, m = spec.factors(int(s["steps"]))
+        label = f"{u} {a}-{d}-{m}" + (f" ({s['steps']} steps)" if spec.steps > 1 else "")
+        stacks["own" if spec.side == side else "enemy"].setdefault(s["at"], []).append(label)
+    head.append("# Your stacks (hex: unit attack-defense-movement):")
+    for h, us in sorted(stacks["own"].items()):
+        place = sc.map.hexes[h].place
+        head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(us)}")
+    near = sorted({n for h in stacks["own"] for n in sc.map.neighbours(h) if n in stacks["enemy"]})
+    if near:
+        head.append("# Enemy stacks next to yours:")
+        for h in near:
+            place = sc.map.hexes[h].place
+            head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
     head += [
         "",
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
@@ -197,7 +210,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
         '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
         "",
-        "# Standing instructions for decisions during the opponent's turn (DESIGN §4).",
+        "# Standing instructions for decisions during the opponent's turn, committed before his dice.",
         "[standing]",
         'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
         "loss_order = []",

@@ -513,7 +513,7 @@ def concentric(ctx: Ctx, units: list[str], target: str) -> bool:
 
 def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None) -> tuple[list[str], str, str]:
     """Loss order and policy: the attack order's own (attacker), else the side's standing
-    instructions, else 'ask' (the adjudication stops and awaits that side's reply, DESIGN §4)."""
+    instructions, else 'ask' (the adjudication stops and awaits that side's reply, docs/protocol.md)."""
     st = ctx.standing.get(side, {})
     order: list[str] = []
     source = "standing instructions"
