@@ -405,8 +405,11 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
             sys.exit(e.exit_code)
         raise
     if as_json:
-        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "last": res.last})
+        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "last": res.last,
+                    "notes": res.notes})
     else:
+        for note in res.notes:
+            click.echo(f"note: {note}")
         click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports match; last {res.last}")
 
 

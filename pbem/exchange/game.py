@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import __version__
 from pbem.engine.core import transition
 from pbem.engine.model import Event, Submission
 from pbem.engine.registry import find_module
@@ -30,7 +31,7 @@ from . import dice as proto
 from .canonical import canonical, check_no_floats, check_seal, digest, seal, unsealed
 from .files import read_toml, schema_problems, validate
 from .keys import KeyPair
-from .report import render_report
+from .report import render_report, report_version
 
 STATE_NAME = re.compile(r"^(\d{4,})\.state\.toml$")
 
@@ -249,6 +250,9 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     """The unsealed next state and its events: the deterministic core shared by adjudicate and verify."""
     s = prev.data
     module = find_module(s["pbem"]["module"])
+    if s["pbem"]["ruleset"] != module.ruleset:
+        raise VerificationError(f"{prev.path}: the game uses the rules '{s['pbem']['ruleset']}', this pbem adjudicates '{module.ruleset}'",
+                                hint="Install the pbem version the game was created with.")
     if module.data_digest(s["pbem"]["scenario"]) != s["pbem"]["data"]:
         raise VerificationError(f"{prev.path}: the installed data of scenario '{s['pbem']['scenario']}' differs from the data this game was started with",
                                 hint="Install the pbem version the game was created with.")
@@ -409,10 +413,16 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                                     hint="The adjudicator's state is not what the rules give: do not accept it.")
         stem = cur.path.name[: -len(".state.toml")]
         if stem in reports:
-            text = render_report(module, prev.data, cur.data, events)
-            if reports[stem].read_text(encoding="utf-8") != text:
-                raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes")
-            res.reports += 1
+            written = reports[stem].read_text(encoding="utf-8", errors="replace")
+            by = report_version(written)
+            if by is not None and by != __version__:
+                res.notes.append(f"{reports[stem]}: written by pbem {by}; reports are compared only with the pbem that wrote them")
+            else:
+                text = render_report(module, prev.data, cur.data, events)
+                if written != text:
+                    raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes",
+                                            hint="A report is derived from its transition; regenerate it or find out who changed it.")
+                res.reports += 1
         res.transitions += 1
         res.states += 1
     res.last = str(by_seq[seqs[-1]].path)

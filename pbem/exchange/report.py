@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from pbem import __version__
 from pbem.engine.model import Event
 
 if TYPE_CHECKING:
@@ -15,7 +17,8 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     lines = [
         f"# {module.title}: report {h['sequence']:04d}",
         "",
-        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur['options'].get('ruleset', '')} game).",
+        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur['options'].get('ruleset', '')} game); "
+        f"written by pbem {__version__}.",
         f"- Step adjudicated: `{prev['awaits']['step']}` ({prev['awaits']['kind']} from {', '.join(prev['awaits']['from'])}), "
         f"by {cur['seal']['signer']}.",
         f"- Previous state `{h['previous']}`; inputs: " + ", ".join(f"`{d}`" for d in h["inputs"]) + ".",
@@ -42,6 +45,12 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         for r in tr["dice"]:
             lines.append(f"- `{r['label']}`: d{r['sides']} = {r['face']}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def report_version(text: str) -> str | None:
+    """The pbem version that wrote a report, from its header line (None if it does not say)."""
+    m = re.search(r"; written by pbem ([0-9][^ .]*(?:\.[0-9A-Za-z]+)*)\.$", text[:2000], re.M)
+    return m.group(1) if m else None
 
 
 def _fill_empty_phases(lines: list[str]) -> list[str]:

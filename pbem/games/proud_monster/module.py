@@ -123,8 +123,9 @@ class ProudMonster:
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
         self._movement(ctx, submission.body.get("move", []), problems)
-        if not problems:
-            problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
+        # Attacks are checked against the position after the legal moves (an illegal move is
+        # left out), so that every problem is reported at once.
+        problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
         return problems
 
     def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
