@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import tomli_w
 
+from pbem import __version__
 from pbem.demo import order_text
 from pbem.errors import (
     EXIT_ILLEGAL,
@@ -739,3 +740,25 @@ def test_states_of_two_games_in_one_folder(played: Game, tmp_path: Path) -> None
     with pytest.raises(TamperError) as e:
         verify([played.folder])
     assert e.value.message == "the files belong to different games: pm-other, pm-test"
+
+
+def test_a_report_written_by_another_pbem_version_is_noted_not_compared(played: Game) -> None:
+    """Reports carry the version that wrote them; verify compares those of its own version only."""
+    from pbem.exchange.report import report_version
+
+    p = played.folder / "0002.report.md"
+    text = p.read_text(encoding="utf-8")
+    assert report_version(text) == __version__
+    p.write_text(text.replace(f"written by pbem {__version__}.", "written by pbem 0.0.1.") + "changed\n", encoding="utf-8")
+    res = verify([played.folder])
+    assert res.reports == 2 and len(res.notes) == 1 and "written by pbem 0.0.1" in res.notes[0]
+
+
+def test_a_game_of_another_ruleset_version_is_not_replayed(played: Game) -> None:
+    from pbem.exchange.game import Doc
+
+    prev = load_state(played.folder / "0001.state.toml")
+    sub = envelope(prev, load_doc(played.folder / "0001-german.orders.toml")).submission
+    old = Doc(prev.path, {**prev.data, "pbem": {**prev.data["pbem"], "ruleset": "pbem-proud-monster/0-old"}})
+    with pytest.raises(VerificationError, match="uses the rules 'pbem-proud-monster/0-old'"):
+        next_state(old, [sub], None, None)
