@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 import tomllib
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,15 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 from . import render, rules
 from .data import Scenario, load_scenario, scenario_names
 from .rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
-from .sequence import next_player_turn, other, step_name
+from .sequence import PLAYER_TURN, TURN_END, TURN_START, PhaseSpec, next_player_turn, other, phases, step_name
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+
+# The automatic phases of the sequence of play (sequence.py) and the rules that run them.
+AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
+    "mutual-reinforcement": rules.reinforcements,  # 8.1
+    "victory-check": rules.victory_check,  # 4.4-4.5
+}
 
 
 def _option_rule(name: str) -> str:
@@ -84,9 +91,17 @@ class ProudMonster:
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
         ctx = self._ctx(state, dice, side="german")
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
-        ctx.emit("phase", "8.1", phase="mutual-reinforcement", turn=ctx.turn)
-        rules.reinforcements(ctx, ctx.turn)
+        self._automatic(ctx, TURN_START, ctx.turn)
         return self._finish(state, ctx, pending=None)
+
+    def _automatic(self, ctx: Ctx, group: tuple[PhaseSpec, ...], turn: int) -> None:
+        """Run a group of automatic phases in the order the sequence of play gives (sequence.py);
+        [ADV] phases are left out of the basic game (A.4)."""
+        for ph in phases(ctx.options["ruleset"], group):
+            ctx.emit("phase", ph.rule, phase=ph.name, turn=turn)
+            AUTOMATIC[ph.name](ctx, turn)
+            if ctx.result:
+                return
 
     # --- awaiting -------------------------------------------------------------------------------
     def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
@@ -186,25 +201,41 @@ class ProudMonster:
             pending["decisions"][f"{q['attack']}/{q['role']}"] = list(sub.body["reply"]["losses"])
             ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
             ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(sub.body["reply"]["losses"]))
-            return self._assaults(state, ctx, pending["attacks"], int(q["attack"]), pending)
+            return self._player_turn(state, ctx, {"attack": pending["attacks"]}, "prepared-assault", pending)
         ctx = self._ctx(state, dice)
         if sub.body.get("standing"):
             ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
-        ctx.emit("phase", "12.0", phase="movement", step=ctx.step)
-        problems = []
-        self._movement(ctx, sub.body.get("move", []), problems)
-        if problems:  # the check above simulated the same moves
-            raise IllegalOrdersError("orders break the rules", problems)
-        if ctx.result:
-            return self._finish(state, ctx, None)
-        attacks = list(sub.body.get("attack", []))
-        return self._assaults(state, ctx, attacks, 0, {"decisions": {}, "replies": 0})
+        return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
+
+    def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
+                     pending: dict[str, Any]) -> Transition:
+        """The phases of a player turn, in the order of the sequence of play (5.0, sequence.py);
+        ``resume`` names the phase an awaited decision interrupted."""
+        turn_phases = phases(ctx.options["ruleset"], PLAYER_TURN)
+        names = [p.name for p in turn_phases]
+        for ph in turn_phases[names.index(resume) if resume else 0:]:
+            if ph.name == "movement":
+                ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
+                problems: list[Problem] = []
+                self._movement(ctx, orders.get("move", []), problems)
+                if problems:  # check() simulated the same moves; this is a safeguard
+                    raise IllegalOrdersError("orders break the rules", problems)
+            elif ph.name == "prepared-assault":
+                attacks = list(orders.get("attack", []))
+                start = int(pending["question"]["attack"]) if resume == ph.name else 0
+                if start == 0:
+                    ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
+                stopped = self._assaults(state, ctx, attacks, start, pending)
+                if stopped is not None:
+                    return stopped
+            if ctx.result:
+                return self._finish(state, ctx, None)
+        return self._end_player_turn(state, ctx)
 
     def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
-                  pending: dict[str, Any]) -> Transition:
-        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5)."""
-        if start == 0:
-            ctx.emit("phase", "14.0", phase="prepared-assault", step=ctx.step)
+                  pending: dict[str, Any]) -> Transition | None:
+        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5).
+        Returns the transition when a decision must be awaited, else None."""
         decisions = pending.get("decisions", {})
         for k in range(start, len(attacks)):
             before = rules.snapshot(ctx)
@@ -230,18 +261,18 @@ class ProudMonster:
                 return self._finish(state, ctx, new_pending)
             if ctx.result:
                 return self._finish(state, ctx, None)
-        return self._end_player_turn(state, ctx)
+        return None
 
     def _end_player_turn(self, state: dict[str, Any], ctx: Ctx) -> Transition:
-        turn, pts, side, check = next_player_turn(ctx.turn, ctx.pts, ctx.side)
-        if check:
-            ctx.emit("phase", "4.5", phase="victory-check", turn=ctx.turn)
-            rules.victory_check(ctx, ctx.turn)
+        """After the Soviet player turn of a GT's last sequence: the end-of-turn phases, then the
+        next GT's start (5.2, 5.4); otherwise the next player turn (5.1)."""
+        turn, pts, side, end_of_turn = next_player_turn(ctx.turn, ctx.pts, ctx.side)
+        if end_of_turn:
+            self._automatic(ctx, TURN_END, ctx.turn)
             if ctx.result:
                 return self._finish(state, ctx, None)
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
-            ctx.emit("phase", "8.1", phase="mutual-reinforcement", turn=turn)
-            rules.reinforcements(ctx, turn)
+            self._automatic(ctx, TURN_START, turn)
         ctx.turn, ctx.pts, ctx.side = turn, pts, side
         return self._finish(state, ctx, None)
 

@@ -21,10 +21,8 @@ class PhaseSpec:
     advanced: bool = False  # [ADV]: skipped in the basic game (A.4)
 
 
-TURN_START = (
-    PhaseSpec("weather", "13.2", "auto", advanced=True),
-    PhaseSpec("mutual-reinforcement", "8.1", "auto"),
-)
+TURN_START = (PhaseSpec("mutual-reinforcement", "8.1", "auto"),)
+# The full game adds a weather phase (13.2) at the start of each player-turn sequence from GT7.
 PLAYER_TURN = (
     PhaseSpec("replacement-withdrawal-refit", "8.13", "phasing", advanced=True),
     PhaseSpec("ground-support", "10.2", "phasing", advanced=True),
