@@ -5,7 +5,9 @@
 1. adjudicating the heaviest step of the bundled demo game (the transition that takes longest),
    against reading, hashing and seal-checking its state and order files;
 2. `verify` of the demo's game folder, against reading, hashing and seal-checking every file in it;
-3. `pbem --help` start-up (a new process), against a new process that reads, hashes and checks the
+3. drawing the whole training map with every unit as SVG, against reading, hashing and
+   seal-checking the state drawn;
+4. `pbem --help` start-up (a new process), against a new process that reads, hashes and checks the
    seal of the demo's last state.
 
 Medians of N runs. Not a test: record the figures where they are needed (release notes, reviews).
@@ -84,7 +86,17 @@ def main() -> None:
         t_base = median_time(lambda: baseline(files), args.repeat)
         rows.append((f"verify demo folder ({len(states)} states, {len(files)} files)", t_verify, t_base))
 
-        # 3. start-up
+        # 3. the map picture of the largest bundled map with every unit (issue target: under 1 s)
+        from pbem.games.proud_monster.data import load_scenario
+        from pbem.games.proud_monster.picture import position_svg
+
+        first = load_state(states[1]).data  # after the joins: every set-up unit on the map
+        sc = load_scenario("training")
+        t_pic = median_time(lambda: position_svg(sc, first, None), args.repeat)
+        t_base = median_time(lambda: baseline([states[1]]), args.repeat)
+        rows.append((f"map picture, whole training map ({len(sc.map.hexes)} hexes, all units)", t_pic, t_base))
+
+        # 4. start-up
         def run(cmd: list[str]) -> None:
             subprocess.run(cmd, check=True, capture_output=True)
 

@@ -360,19 +360,19 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, out: 
     Example:
       pbem adjudicate game/0001.state.toml game/0001-german.orders.toml --key bob.key
     """
-    from pbem.exchange.files import dumps, write_all_new
+    from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
     from pbem.exchange.game import load_doc, load_state
 
     st = load_state(state_path)
     docs = [load_doc(p, "orders") for p in orders]
-    nxt, text = run(st, docs, _key(key_path, ask))
-    seq = int(nxt["pbem"]["sequence"])
-    out = out or state_path.parent / f"{seq:04d}.state.toml"
-    report = report or out.parent / f"{seq:04d}.report.md"
-    write_all_new([(out, dumps(nxt)), (report, text)])
+    res = run(st, docs, _key(key_path, ask))
+    nxt = res.state
+    out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
+    files = res.outputs(out, report)
+    write_all_new(files)
     aw = nxt["awaits"]
-    click.echo(f"wrote {out} and {report}")
+    click.echo("wrote " + ", ".join(str(p) for p, _ in files))
     if nxt.get("result"):
         click.echo(f"game over: the {nxt['result']['winner']} wins ({nxt['result']['rule']})")
     else:
@@ -405,12 +405,13 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
             sys.exit(e.exit_code)
         raise
     if as_json:
-        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "last": res.last,
+        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "pictures": res.pictures, "last": res.last,
                     "notes": res.notes})
     else:
         for note in res.notes:
             click.echo(f"note: {note}")
-        click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports match; last {res.last}")
+        click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "
+                   f"{res.pictures} pictures match; last {res.last}")
 
 
 @cli.command()
@@ -448,24 +449,30 @@ def audit(state_path: Path, as_json: bool) -> None:
 @cli.command()
 @click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
 @click.option("--side", help="Show what this side may see.")
-@click.option("--svg", type=click.Path(path_type=Path), help="Also draw a map picture (not yet available).")
+@click.option("--svg", type=click.Path(path_type=Path), help="Draw the map with the position as an SVG picture into this file.")
 @guarded
 def show(state_path: Path, side: str | None, svg: Path | None) -> None:
-    """The position, as text (as SIDE may see it).
+    """The position, as text or as a map picture (as SIDE may see it).
 
     \b
     Example:
       pbem show game/0003.state.toml --side soviet
+      pbem show game/0003.state.toml --svg position.svg
     """
     from pbem.engine.registry import find_module
     from pbem.exchange.game import load_state
 
-    if svg:
-        raise UsageError("--svg: map pictures are not available in this version")
     st = load_state(state_path)
     if side is not None and side not in st.data["parties"]:
         raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
-    click.echo(find_module(st.data["pbem"]["module"]).render_position(st.data, side), nl=False)
+    module = find_module(st.data["pbem"]["module"])
+    if svg:
+        from pbem.exchange.files import write_replacing
+
+        write_replacing(svg, module.render_svg(st.data, side))
+        click.echo(f"wrote {svg}")
+        return
+    click.echo(module.render_position(st.data, side), nl=False)
 
 
 @cli.command()
@@ -493,7 +500,7 @@ def rules(game: str, as_json: bool) -> None:
 
 @cli.group()
 def module() -> None:
-    """Game module data: what is provisional or missing.
+    """Game module data: what is provisional or missing, and data problems.
 
     \b
     Example:
@@ -506,7 +513,8 @@ def module() -> None:
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def module_check(game: str, as_json: bool) -> None:
-    """Load every bundled scenario of GAME and list what is provisional or missing.
+    """Load and validate every bundled scenario of GAME; list what is provisional or missing and
+    every data problem (exit 1 if there is one).
 
     \b
     Example:
@@ -517,9 +525,11 @@ def module_check(game: str, as_json: bool) -> None:
     rows = find_module(game).data_report()
     if as_json:
         _echo_json(rows)
-        return
-    for r in rows:
-        click.echo(f"{r['status']:<12} {r['item']}: {r['note']}")
+    else:
+        for r in rows:
+            click.echo(f"{r['status']:<12} {r['item']}: {r['note']}")
+    if any(r["status"] == "problem" for r in rows):
+        sys.exit(EXIT_ILLEGAL)
 
 
 @cli.command()

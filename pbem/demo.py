@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pbem.engine.registry import find_module
 from pbem.errors import IllegalOrdersError, UsageError
 from pbem.exchange.canonical import digest
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
@@ -104,7 +105,10 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None]) -> Path:
         st = _adjudicate(game, st, [op], keys, echo)
     echo("$ pbem verify game")
     res = verify([game])
-    echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports match")
+    echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and {res.pictures} pictures match")
+    last = game / f"{res.states - 1:04d}.state.toml"
+    write_new(folder / "position.svg", find_module("proud-monster").render_svg(load_state(last).data, None))
+    echo(f"$ pbem show game/{last.name} --svg position.svg")
     r = st.data.get("result")
     if r:
         echo(f"game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -147,14 +151,15 @@ def _legal_body(st: Any, op: Path, side: str, body: str, echo: Callable[[str], N
 
 def _adjudicate(game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair], echo: Callable[[str], None]) -> Any:
     adj = st.data["awaits"]["adjudicator"]
-    nxt, report = adjudicate(st, [load_doc(p, "orders") for p in inputs], keys[adj])
-    seq = int(nxt["pbem"]["sequence"])
-    sp, rp = game / f"{seq:04d}.state.toml", game / f"{seq:04d}.report.md"
-    write_all_new([(sp, dumps(nxt)), (rp, report)])
+    res = adjudicate(st, [load_doc(p, "orders") for p in inputs], keys[adj])
+    nxt, seq = res.state, res.sequence
+    files = res.outputs(folder=game)
+    write_all_new(files)
+    sp = files[0][0]
     aw = nxt["awaits"]
     names = " ".join(p.name for p in inputs)
-    echo(f"$ pbem adjudicate game/{seq - 1:04d}.state.toml {names} --key {adj}.key   -> {sp.name}, {rp.name}")
-    summary = _summary(report)
+    echo(f"$ pbem adjudicate game/{seq - 1:04d}.state.toml {names} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
+    summary = _summary(res.report)
     if summary:
         echo("    " + summary)
     if aw["kind"] != "none":

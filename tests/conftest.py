@@ -55,11 +55,10 @@ class Game:
     def adjudicate(self, *orders: Path) -> Path:
         st = self.state()
         adj = st.data["awaits"]["adjudicator"]
-        nxt, report = adjudicate(st, [load_doc(p, "orders") for p in orders], self.keys[adj])
-        seq = int(nxt["pbem"]["sequence"])
-        sp = self.folder / f"{seq:04d}.state.toml"
-        write_all_new([(sp, dumps(nxt)), (self.folder / f"{seq:04d}.report.md", report)])
-        return sp
+        res = adjudicate(st, [load_doc(p, "orders") for p in orders], self.keys[adj])
+        files = res.outputs(folder=self.folder)
+        write_all_new(files)
+        return files[0][0]
 
     def play(self, body: str) -> Path:
         return self.adjudicate(self.write_orders(body))

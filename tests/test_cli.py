@@ -144,7 +144,7 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
     assert run(["join", "game/0000.state.toml", "--side", "german", "--key", "alice.key"]).output == "wrote game/0000-german.join.toml\n"
     assert run(["join", "game/0000.state.toml", "--side", "soviet", "--key", "bob.key"]).output == "wrote game/0000-soviet.join.toml\n"
     r = run(["adjudicate", "game/0000.state.toml", "game/0000-german.join.toml", "game/0000-soviet.join.toml", "--key", "alice.key"])
-    assert r.output == "wrote game/0001.state.toml and game/0001.report.md\nawaits orders for GT1/1/german from german\n"
+    assert r.output == "wrote game/0001.state.toml, game/0001.report.md\nawaits orders for GT1/1/german from german\n"
 
     # the German's GT1: template, edit, check, sign, adjudicated by the Soviet
     orders = tmp_path / "game" / "0001-german.orders.toml"
@@ -159,7 +159,7 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
     r = json.loads(run(["check", "game/0001.state.toml", orders, "--json"]).output)
     assert r == {"file": str(orders), "ok": True, "sealed": True, "problems": []}
     r = run(["adjudicate", "game/0001.state.toml", orders, "--key", "bob.key"])
-    assert r.output == "wrote game/0002.state.toml and game/0002.report.md\nawaits orders for GT1/1/soviet from soviet\n"
+    assert r.output == "wrote game/0002.state.toml, game/0002.report.md, game/0002.turn.svg\nawaits orders for GT1/1/soviet from soviet\n"
     report = (tmp_path / "game" / "0002.report.md").read_text(encoding="utf-8")
     assert "**Attack 1 on 4916N**" in report and "## Dice" in report
 
@@ -177,8 +177,8 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
     run(["adjudicate", "game/0002.state.toml", sov, "--key", "alice.key"])
 
     v = json.loads(run(["verify", "game", "--json"]).output)
-    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "last": "game/0003.state.toml", "notes": []}
-    assert run(["verify", "game", "--quiet"]).output == "ok: 4 states, 3 transitions replayed, 3 reports match; last game/0003.state.toml\n"
+    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "last": "game/0003.state.toml", "notes": []}
+    assert run(["verify", "game", "--quiet"]).output == "ok: 4 states, 3 transitions replayed, 3 reports and 1 pictures match; last game/0003.state.toml\n"
 
     a = json.loads(run(["audit", "game/0002.state.toml", "--json"]).output)
     assert a["sequence"] == 2 and len(a["dice"]) >= 1
@@ -603,7 +603,7 @@ def test_new_with_bad_arguments(cg: Cli) -> None:
 
 
 def test_show_status_rules_and_module_errors(cg: Cli) -> None:
-    fails(cg.root, 2, ["show", cg.state, "--svg", "x.svg"], "--svg")
+    fails(cg.root, 2, ["show", cg.state, "--svg", "nowhere/x.svg"], "nowhere: the output folder does not exist")
     fails(cg.root, 2, ["show", cg.state, "--side", "martian"], "'martian' is not a side of this game")
     fails(cg.root, 2, ["rules", "chess"], "unknown game 'chess'")
     fails(cg.root, 2, ["rules", "chess", "--json"], "unknown game 'chess'")

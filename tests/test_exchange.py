@@ -64,7 +64,8 @@ def files_of(folder: Path) -> dict[str, bytes]:
 def next_of(g: Game, order: Path) -> tuple[dict[str, Any], str]:
     """Adjudicate ``order`` against the game's current state with the right key; nothing written."""
     st = g.state()
-    return adjudicate(st, [load_doc(order, "orders")], g.keys[st.data["awaits"]["adjudicator"]])
+    res = adjudicate(st, [load_doc(order, "orders")], g.keys[st.data["awaits"]["adjudicator"]])
+    return res.state, res.report
 
 
 def resealed(data: dict[str, Any], signer: str, key: KeyPair) -> dict[str, Any]:
@@ -452,7 +453,7 @@ def test_same_inputs_give_byte_identical_files(tmp_path: Path) -> None:
         g.play(SOVIET_STANDING)
         out.append(files_of(g.folder))
     a, b = out
-    assert sorted(a) == sorted(b) and len(a) == 11
+    assert sorted(a) == sorted(b) and len(a) == 12  # 4 states, 3 reports, 1 picture, 2 joins, 2 order files
     for name in a:
         assert a[name] == b[name], name
     # and the dice of the attack were really rolled

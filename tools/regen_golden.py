@@ -14,7 +14,10 @@ from pathlib import Path
 
 from pbem.demo import run_demo
 
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "demo"
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "demo"
+DOCS = ROOT / "docs"
+README_PICTURE = "0004.turn.svg"  # the German GT2 player turn, shown in the README
 
 
 def main() -> None:
@@ -23,7 +26,8 @@ def main() -> None:
         if GOLDEN.exists():
             shutil.rmtree(GOLDEN)
         shutil.copytree(out / "game", GOLDEN)
-    print(f"wrote {GOLDEN}")
+    shutil.copyfile(GOLDEN / README_PICTURE, DOCS / "demo-turn.svg")
+    print(f"wrote {GOLDEN} and {DOCS / 'demo-turn.svg'}")
 
 
 if __name__ == "__main__":

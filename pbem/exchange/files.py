@@ -134,3 +134,23 @@ def write_all_new(files: list[tuple[Path, str]]) -> None:
         for p in written:
             p.unlink(missing_ok=True)
         raise
+
+
+def write_replacing(path: Path, text: str) -> None:
+    """Write a file that may be replaced (a picture asked for by `pbem show --svg`), atomically."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: the output folder does not exist")
+    if path.exists() and path.name.endswith((".state.toml", ".report.md")):
+        raise UsageError(f"{path}: pbem never overwrites a state or report")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=folder)
+    except OSError as e:
+        raise UsageError(f"{folder}: cannot write there ({e.strerror})", hint="Choose a writable folder.") from e
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

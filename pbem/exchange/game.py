@@ -29,7 +29,7 @@ from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice, face_fr
 
 from . import dice as proto
 from .canonical import canonical, check_no_floats, check_seal, digest, seal, unsealed
-from .files import read_toml, schema_problems, validate
+from .files import dumps, read_toml, schema_problems, validate
 from .keys import KeyPair
 from .report import render_report, report_version
 
@@ -223,7 +223,6 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, f
         if not force:
             raise UsageError(f"{path}: already has [dice] or [seal]", hint="Use --force to seal it again (the file is rewritten).")
         data = {k: v for k, v in data.items() if k not in ("seal", "dice")}
-        from .files import dumps
         raw_text = dumps(data)
     if "dice_index" not in h:
         raise MalformedFileError(f"{path}: pbem.dice_index is missing", hint="Start from `pbem template`, which fills it in.")
@@ -300,8 +299,45 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     return nxt, list(t.events)
 
 
-def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair) -> tuple[dict[str, Any], str]:
-    """Check every input, resolve the step, seal the next state; return it and its report text."""
+@dataclass(frozen=True)
+class Adjudication:
+    """The result of adjudicating a step: the sealed next state, its report and its picture."""
+
+    state: dict[str, Any]
+    report: str
+    picture: str | None  # SVG of the turn, when something happened on the map
+    events: list[Event]
+
+    @property
+    def sequence(self) -> int:
+        return int(self.state["pbem"]["sequence"])
+
+    def outputs(self, state_path: Path | None = None, report_path: Path | None = None, folder: Path | None = None) -> list[tuple[Path, str]]:
+        """The files to write: the state, the report, and the picture beside the report."""
+        base = folder or Path(".")
+        state_path = state_path or base / f"{self.sequence:04d}.state.toml"
+        report_path = report_path or state_path.parent / f"{self.sequence:04d}.report.md"
+        out = [(state_path, dumps(self.state)), (report_path, self.report)]
+        if self.picture is not None:
+            out.append((report_path.parent / picture_name(self.sequence), self.picture))
+        return out
+
+
+def picture_name(sequence: int) -> str:
+    return f"{sequence:04d}.turn.svg"
+
+
+def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> tuple[str, str | None]:
+    """The report and the picture of a transition, both derived from it (never the other way round)."""
+    module = find_module(cur["pbem"]["module"])
+    picture = module.turn_picture(prev, cur, events)
+    seq = int(cur["pbem"]["sequence"])
+    report = render_report(module, prev, cur, events, picture_name(seq) if picture is not None else None)
+    return report, picture
+
+
+def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair) -> Adjudication:
+    """Check every input, resolve the step, seal the next state; with its report and picture."""
     s = prev.data
     adj = adjudicator_of(s)
     if s["awaits"]["kind"] == "none":
@@ -326,7 +362,8 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair) -> tuple[dict[str, Any]
         commit = proto.commitment(proto.secret(key, game, idx + 1))
     body, events = next_state(prev, [c.submission for c in checked], reveal, commit)
     sealed = seal(body, adj, key)
-    return sealed, render_report(module, prev.data, sealed, events)
+    report, picture = derived_files(prev.data, sealed, events)
+    return Adjudication(sealed, report, picture, events)
 
 
 # --- verify ------------------------------------------------------------------------------------
@@ -336,6 +373,7 @@ class VerifyResult:
     states: int = 0
     transitions: int = 0
     reports: int = 0
+    pictures: int = 0
     last: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -386,7 +424,6 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
     first = by_seq[seqs[0]]
     check_state_seal(first, str(first.data["pbem"]["creator"]) if seqs[0] == 0 else None)
     res.states = 1
-    module = find_module(first.data["pbem"]["module"])
     for n in seqs[1:]:
         prev, cur = by_seq[n - 1], by_seq[n]
         if progress:
@@ -416,13 +453,18 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
             written = reports[stem].read_text(encoding="utf-8", errors="replace")
             by = report_version(written)
             if by is not None and by != __version__:
-                res.notes.append(f"{reports[stem]}: written by pbem {by}; reports are compared only with the pbem that wrote them")
+                res.notes.append(f"{reports[stem]}: written by pbem {by}; reports and pictures are compared only with the pbem that wrote them")
             else:
-                text = render_report(module, prev.data, cur.data, events)
+                text, picture = derived_files(prev.data, cur.data, events)
                 if written != text:
                     raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes",
                                             hint="A report is derived from its transition; regenerate it or find out who changed it.")
                 res.reports += 1
+                pic_path = reports[stem].parent / picture_name(n)
+                if picture is not None and pic_path.exists():
+                    if pic_path.read_text(encoding="utf-8", errors="replace") != picture:
+                        raise VerificationError(f"{pic_path}: the picture does not match the transition it shows")
+                    res.pictures += 1
         res.transitions += 1
         res.states += 1
     res.last = str(by_seq[seqs[-1]].path)

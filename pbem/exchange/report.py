@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from pbem.games.base import GameModule
 
 
-def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str:
+def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any], events: list[Event],
+                  picture: str | None = None) -> str:
     h = cur["pbem"]
     lines = [
         f"# {module.title}: report {h['sequence']:04d}",
@@ -27,6 +28,8 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     if tr.get("reveals"):
         lines.append(f"- Dice: algorithm `{h['dice_algorithm']}`, seed `{tr['seed']}` from the reveals of "
                      f"{', '.join(sorted(tr['reveals']))} (re-derive them with `pbem audit`).")
+    if picture:
+        lines += ["", f"![Map of this step: moves, attacks and control changes]({picture})"]
     body: list[str] = []
     for e in events:
         body += module.render_event(e)

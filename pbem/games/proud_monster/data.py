@@ -82,6 +82,7 @@ class MapData:
     hexes: dict[str, HexSpec]
     hexsides: dict[str, frozenset[str]]
     adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    connected: bool = True  # the land is one piece (False for a map fragment, such as test data)
 
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         return self.adj.get(hex_id, ())
@@ -131,6 +132,7 @@ class Scenario:
     units_note: str
     charts: Charts
     digest: str
+    free_setup: bool = False  # the set-up is a free position (test data): 3.3-3.7 are not checked
 
 
 def _parse_values(text: str) -> tuple[int, int, int]:
@@ -212,6 +214,7 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
             zone=h.get("zone", "NZ"),
         )
     hexsides: dict[str, frozenset[str]] = {}
+    written: dict[str, str] = {}
     for key, feats in raw.get("hexsides", {}).items():
         parts = key.split("-")
         if len(parts) != 2:
@@ -228,13 +231,19 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
         if not adjacent(numbering.parse(a), numbering.parse(b)):
             problems.append(Problem(f"{path}: hexsides.{key}", f"{a} and {b} are not adjacent (D.1 layout)"))
             continue
-        hexsides[hexside_key(a, b)] = frozenset([feats] if isinstance(feats, str) else feats)
+        side = hexside_key(a, b)
+        if side in written:
+            problems.append(Problem(f"{path}: hexsides.{key}", f"the same hexside as {written[side]}: give it once"))
+            continue
+        written[side] = key
+        hexsides[side] = frozenset([feats] if isinstance(feats, str) else feats)
     adj: dict[str, tuple[str, ...]] = {}
     for hid in hexes:
         ns = (numbering.format(n) for n in neighbours(numbering.parse(hid)))
         adj[hid] = tuple(n for n in ns if n in hexes)
     m = raw["map"]
-    return MapData(m["id"], m["title"], m.get("note", ""), numbering, hexes, hexsides, adj), raw
+    return MapData(m["id"], m["title"], m.get("note", ""), numbering, hexes, hexsides, adj,
+                   connected=bool(m.get("connected", True))), raw
 
 
 def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec], dict[str, Any]]:
@@ -321,6 +330,7 @@ def load_scenario(name: str) -> Scenario:
         options=dict(raw.get("options", {})), setup=tuple(setup), reinforcements=tuple(reinf),
         map=mapdata, units=units, units_provisional=bool(units_raw.get("units", {}).get("provisional", False)),
         units_note=units_raw.get("units", {}).get("note", ""), charts=charts, digest=digest,
+        free_setup=bool(s.get("free_setup", False)),
     )
 
 
@@ -331,3 +341,245 @@ def stacking_value(spec: UnitSpec) -> Fraction:
 
 def as_hex(m: MapData, hex_id: str) -> Hex:
     return m.numbering.parse(hex_id)
+
+
+# --------------------------------------------------------------------------- validation
+# What the schemas and the loader cannot see: whether the data fits the rules. Every check is
+# generic: it holds for the published map, for an authored map and for a small test map alike.
+
+
+@dataclass(frozen=True, slots=True)
+class RulebookPlace:
+    """A place whose hex the rulebook gives; a map that has the hex must put the place there."""
+
+    hex: str
+    kinds: tuple[str, ...]
+    name: str
+    rule: str
+    vp: int | None = None  # None: the rulebook does not give it
+    md: bool | None = None
+
+
+RULEBOOK_PLACES = (
+    RulebookPlace("4201N", ("city",), "Leningrad", "2.3", md=True),
+    RulebookPlace("4100N", ("town",), "Oranienbaum", "9.13"),
+    RulebookPlace("2705N", ("city", "large_town"), "Riga", "8.7", md=False),
+    RulebookPlace("2817N", ("city",), "Minsk", "4.2", vp=1, md=True),
+    RulebookPlace("5017N", ("city",), "Moscow", "4.3", vp=9, md=True),
+    RulebookPlace("5116N", ("city",), "Moscow", "4.3", vp=9, md=True),
+    RulebookPlace("4921N", ("city", "large_town"), "Tula", "14.25"),
+    RulebookPlace("2919S", ("city",), "Sevastopol", "4.2", vp=4),
+)
+RULEBOOK_RIVERS = (("2608N", "2707N", "15.2"),)  # the 15.2 example crosses a river there
+# 9.15: each is two of the three hexsides among its three hexes.
+TRIANGLES = (("sivash", "the Sivash", ("3215S", "3216S", "3315S")),
+             ("kerch", "the Kerch Strait", ("3719S", "3819S", "3820S")))
+# 8.2: the North OKH area touches the ZOMO along 1908N-1025N, except 1913N, 2013N and 2014N.
+NOT_NORTH_OKH = frozenset({"1906N", "1907N", "1913N", "2013N", "2014N"})
+SOUTH_OKH_NATIONS = frozenset({"italian", "romanian", "hungarian"})  # 8.5
+ZOMO_COUNTRIES = frozenset({"germany", "hungary", "romania"})  # 3.7
+FRONTIER_LAST_COLUMN = 22  # 3.3: the Frontier Zone is column 22 and every column west of it
+FRONTIER_LARGE_TOWNS = 3  # 3.3: "each of the 3 large towns in the FZ"
+VP_SETTLEMENTS = ("city", "large_town")
+COUNTRY_NAMES = {"ussr": "the USSR", "germany": "Greater Germany", "hungary": "Hungary", "romania": "Romania",
+                 "neutral": "a neutral country"}
+
+
+def _water_rule(h: HexSpec) -> str:
+    return "12.14" if h.terrain == "sea" else "13.7"
+
+
+def _soviet_steps_ok(u: UnitSpec) -> bool:
+    """2.15: every Soviet unit has 1 step, except the Guards units, which may have 2."""
+    return u.steps == 1 or (u.steps == 2 and "guards" in u.name.lower())
+
+
+def _hex_problems(m: MapData) -> list[Problem]:
+    problems = []
+    for h in sorted(m.hexes.values(), key=lambda x: x.id):
+        where = f"hex {h.id}"
+        if h.vp and h.settlement not in VP_SETTLEMENTS:
+            problems.append(Problem(where, f"vp {h.vp} on a hex that is neither a city nor a large town", "4.2"))
+        if h.settlement and h.water:
+            problems.append(Problem(where, f"a {h.settlement.replace('_', ' ')} on an all-{h.terrain} hex; "
+                                           "a hex only partly water takes the terrain of its land part", "D.2"))
+        if h.settlement == "city" and h.terrain != "clear":
+            problems.append(Problem(where, f"a city hex counts as clear: enter t = \"clear\", not {h.terrain}", "12.10"))
+        if h.zomo and h.country not in ZOMO_COUNTRIES:
+            problems.append(Problem(where, f"zomo on a hex of {COUNTRY_NAMES[h.country]}: the ZOMO is in Greater "
+                                           "Germany, Hungary or Romania", "3.7"))
+        if h.zone == "SZ" and h.id.endswith("N"):
+            problems.append(Problem(where, "the Southern weather zone is on the South map only", "13.2"))
+    large = sorted(h.id for h in m.hexes.values() if h.settlement == "large_town" and h.country == "ussr"
+                   and m.numbering.parse(h.id).col <= FRONTIER_LAST_COLUMN)
+    if len(large) > FRONTIER_LARGE_TOWNS:
+        problems.append(Problem("Frontier Zone", f"{len(large)} large towns ({', '.join(large)}); the Frontier Zone "
+                                                 f"has {FRONTIER_LARGE_TOWNS}", "3.3"))
+    return problems
+
+
+def _hexside_problems(m: MapData) -> list[Problem]:
+    problems = []
+    for key, feats in sorted(m.hexsides.items()):
+        a, b = key.split("-")
+        water = [x for x in (a, b) if m.hexes[x].water]
+        if feats and water:
+            problems.append(Problem(f"hexside {key}", f"{', '.join(sorted(feats))} next to the all-{m.hexes[water[0]].terrain}"
+                                                      f" hex {water[0]}: a hexside feature needs land on both sides", "D.3"))
+        countries = {m.hexes[a].country, m.hexes[b].country}
+        if "border" in feats and not (len(countries) == 2 and "ussr" in countries):
+            named = " and ".join(COUNTRY_NAMES[c] for c in sorted(countries))
+            problems.append(Problem(f"hexside {key}", f"a border {'between' if len(countries) == 2 else 'inside'} "
+                                                      f"{named}: a border separates the USSR from another country", "12.18"))
+    for h in sorted(m.hexes):
+        for n in m.neighbours(h):
+            if h < n and not m.hexes[h].water and not m.hexes[n].water \
+                    and {m.hexes[h].country, m.hexes[n].country} == {"germany", "ussr"} \
+                    and "border" not in m.side_features(h, n):
+                problems.append(Problem(f"hexside {hexside_key(h, n)}", "Germany meets the USSR here: mark the border",
+                                        "12.18"))
+    for feature, name, tri in TRIANGLES:
+        if not all(h in m.hexes for h in tri):
+            continue
+        found = sorted(k for k, fs in m.hexsides.items() if feature in fs)
+        inside = [k for k in found if set(k.split("-")) <= set(tri)]
+        if len(inside) != 2 or len(found) != 2:
+            problems.append(Problem(feature, f"{name} is exactly 2 of the 3 hexsides among {'/'.join(tri)}, and no "
+                                             f"other hexside; found {', '.join(found) or 'none'}", "9.15"))
+    for a, b, rule in RULEBOOK_RIVERS:
+        if a in m.hexes and b in m.hexes and "river" not in m.side_features(a, b):
+            problems.append(Problem(f"hexside {hexside_key(a, b)}", "the rulebook puts a river here", rule))
+    return problems
+
+
+def _place_problems(m: MapData) -> list[Problem]:
+    problems = []
+    for p in RULEBOOK_PLACES:
+        h = m.hexes.get(p.hex)
+        if h is None:
+            continue
+        where = f"hex {p.hex}"
+        if h.settlement not in p.kinds or h.place != p.name:
+            found = f"{h.settlement.replace('_', ' ')} {h.place}".strip() if h.settlement else "no town"
+            problems.append(Problem(where, f"the rulebook puts {p.name}, a {' or '.join(k.replace('_', ' ') for k in p.kinds)},"
+                                           f" here; found {found}", p.rule))
+        if p.vp is not None and h.vp != p.vp:
+            problems.append(Problem(where, f"{p.name} has {p.vp} VP, not {h.vp}", p.rule))
+        if p.md is not None and h.md != p.md:
+            problems.append(Problem(where, f"{p.name} {'is' if p.md else 'is not'} a Military District city: "
+                                           f"md = {'true' if p.md else 'false'}", p.rule))
+    return problems
+
+
+def _land_problems(m: MapData) -> list[Problem]:
+    """The land is one piece: every land hex reaches every other without crossing an all-sea or
+    all-lake hex or hexside (12.14, 13.7). A map with islands or separate parts says connected = false."""
+    land = sorted(h for h, x in m.hexes.items() if not x.water)
+    if not land:
+        return []
+    seen = {land[0]}
+    todo = [land[0]]
+    while todo:
+        h = todo.pop()
+        for n in m.neighbours(h):
+            if n not in seen and not m.hexes[n].water and not m.side_features(h, n) & {"sea", "lake"}:
+                seen.add(n)
+                todo.append(n)
+    cut = [h for h in land if h not in seen]
+    if not cut:
+        return []
+    return [Problem("map", f"the land is not one piece: {len(cut)} land hex(es) cut off from {land[0]}, e.g. "
+                           f"{', '.join(cut[:8])} (a map with separate parts says connected = false)", "12.14")]
+
+
+def _unit_problems(sc: Scenario) -> list[Problem]:
+    problems = []
+    for uid, u in sorted(sc.units.items()):
+        if u.side == "soviet" and not _soviet_steps_ok(u):
+            problems.append(Problem(f"unit {uid}", f"{u.steps} steps: every Soviet unit but the Guards has 1 step", "2.15"))
+        if u.side == "german" and u.nat == "german" and u.type in ("tank", "motorized") and u.size == "XX" \
+                and u.steps != 4:
+            problems.append(Problem(f"unit {uid}", f"{u.steps} steps: German panzer and motorized divisions have 4", "2.14"))
+    return problems
+
+
+def _german_setup_countries(u: UnitSpec) -> frozenset[str]:
+    """3.7: where a German-side unit may set up (Romanian units in Romania, the Hungarian Fast Corps
+    in Hungary, German non-mechanized divisions and assault guns in Romania, all others in Greater Germany)."""
+    if u.nat == "romanian":
+        return frozenset({"romania"})
+    if u.nat == "hungarian":
+        return frozenset({"germany", "hungary"})
+    if u.nat == "german" and (not u.mechanized or u.type == "assault-gun"):
+        return frozenset({"germany", "romania"})
+    return frozenset({"germany"})
+
+
+def _setup_problems(sc: Scenario) -> list[Problem]:
+    problems = []
+    stacks: dict[str, Fraction] = {}
+    for i, (uid, hid) in enumerate(sc.setup):
+        u, h = sc.units[uid], sc.map.hexes[hid]
+        where = f"setup[{i}] {uid} {hid}"
+        if h.water:
+            problems.append(Problem(where, f"no unit sets up on an all-{h.terrain} hex", _water_rule(h)))
+            continue
+        stacks[hid] = stacks.get(hid, Fraction(0)) + stacking_value(u)
+        if u.side == "soviet" and u.steps != 1 and _soviet_steps_ok(u):  # else reported as 2.15
+            problems.append(Problem(where, "Soviet starting units have 1 step; the Guards are reinforcements", "3.8"))
+        if sc.free_setup:
+            continue
+        if u.side == "soviet" and h.country != "ussr":
+            problems.append(Problem(where, f"Soviet units set up in the USSR, not in {COUNTRY_NAMES[h.country]}",
+                                    "3.3, 3.4"))
+        if u.side == "german":
+            allowed = _german_setup_countries(u)
+            if not h.zomo or h.country not in allowed:
+                zomo = " or ".join(f"of {COUNTRY_NAMES[c]}" for c in sorted(allowed))
+                problems.append(Problem(where, f"this unit sets up in a ZOMO hex {zomo}", "3.7"))
+    limit = sc.charts.stacking_limit
+    for hid, n in sorted(stacks.items()):
+        if n > limit:
+            problems.append(Problem(f"setup {hid}", f"{n} units in one hex, more than {limit}", "6.1"))
+    return problems
+
+
+def _reinforcement_problems(sc: Scenario) -> list[Problem]:
+    problems = []
+    m = sc.map
+    md_reach = {n for h in m.hexes.values() if h.md and h.settlement in VP_SETTLEMENTS and h.country == "ussr"
+                for n in m.neighbours(h.id)}
+    for i, (turn, uid, hid) in enumerate(sc.reinforcements):
+        u, h = sc.units[uid], m.hexes[hid]
+        where = f"reinforcement[{i}] GT{turn} {uid} {hid}"
+        if not sc.first_turn < turn <= sc.last_turn:
+            problems.append(Problem(where, f"arrives outside GT{sc.first_turn + 1}-GT{sc.last_turn}, the turns after "
+                                           "the first that the scenario plays", "8.1"))
+        if h.water:
+            problems.append(Problem(where, f"no unit arrives on an all-{h.terrain} hex", _water_rule(h)))
+            continue
+        if u.side == "german":
+            if u.nat in SOUTH_OKH_NATIONS:
+                if not h.zomo:
+                    problems.append(Problem(where, "German-side reinforcements enter through a ZOMO hex", "8.5"))
+            elif not (h.zomo and h.country == "germany" and hid not in NOT_NORTH_OKH):
+                problems.append(Problem(where, "German reinforcements enter through a Greater-German ZOMO hex next to "
+                                               "the North OKH area", "8.2"))
+        elif not (h.country == "ussr" and (h.settlement in VP_SETTLEMENTS or hid in md_reach)):
+            problems.append(Problem(where, "Soviet reinforcements are placed in a Soviet city or large town, or next "
+                                           "to a Military District one", "8.7"))
+    return problems
+
+
+def validate_scenario(sc: Scenario) -> list[Problem]:
+    """Every way a loaded scenario's data breaks the rules (docs/map-format.md), each with its rule.
+
+    The checks the loader makes (schemas, hex ids, hexsides joining adjacent hexes, known units,
+    each unit placed once) are not repeated. The places, rivers and triangles the rulebook locates
+    are checked only where the map has their hexes, so that a small map passes.
+    """
+    m = sc.map
+    problems = _hex_problems(m) + _hexside_problems(m) + _place_problems(m)
+    if m.connected:
+        problems += _land_problems(m)
+    return problems + _unit_problems(sc) + _setup_problems(sc) + _reinforcement_problems(sc)

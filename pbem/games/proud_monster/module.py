@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import IllegalOrdersError, Problem
+from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import render, rules
-from .data import Scenario, load_scenario, scenario_names
+from . import picture, render, rules
+from .data import Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import PLAYER_TURN, TURN_END, TURN_START, PhaseSpec, next_player_turn, other, phases, step_name
 
@@ -286,6 +286,13 @@ class ProudMonster:
     def render_position(self, state: dict[str, Any], side: str | None) -> str:
         return render.position_text(self.scenario(state), state, side)
 
+    def render_svg(self, state: dict[str, Any], side: str | None) -> str:
+        return picture.position_svg(self.scenario(state), state, side)
+
+    def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
+        title = f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}"
+        return picture.turn_svg(self.scenario(cur), cur, events, title)
+
     def coverage(self) -> list[dict[str, Any]]:
         with COVERAGE_FILE.open("rb") as f:
             data = tomllib.load(f)
@@ -293,9 +300,16 @@ class ProudMonster:
         return rows
 
     def data_report(self) -> list[dict[str, Any]]:
+        """What is provisional, authored or missing, and every data problem of every bundled
+        scenario (status "problem": what the loader refuses, then what validate_scenario finds)."""
         out = []
         for name in self.scenarios():
-            sc = load_scenario(name)
+            try:
+                sc = load_scenario(name)
+            except PbemError as e:
+                out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in e.problems] \
+                    or [{"item": f"scenario {name}", "status": "problem", "note": e.message}]
+                continue
             crt = sc.charts.crt
             if crt.provisional:
                 out.append({"item": "CRT 17.7", "status": "provisional", "note": crt.note})
@@ -304,13 +318,14 @@ class ProudMonster:
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
+            out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in validate_scenario(sc)]
         for item, note in render.MISSING_DATA:
             out.append({"item": item, "status": "missing", "note": note})
         seen = set()
         uniq = []
-        for r in out:
-            if r["item"] not in seen:
-                seen.add(r["item"])
+        for r in out:  # the shared charts are listed once, not once per scenario
+            if (r["item"], r["note"]) not in seen:
+                seen.add((r["item"], r["note"]))
                 uniq.append(r)
         return uniq
 

@@ -1,0 +1,319 @@
+"""Proud Monster map pictures: the position, and the picture of one turn (SVG).
+
+Structure (ids and classes are part of the contract, tests rely on them):
+
+- ``<g id="hexes">``: one ``<polygon id="hex-2817N" class="hex TERRAIN [germany] [zomo]">`` per hex;
+- ``<g id="hexsides">``: one ``<line class="hexside FEATURE" data-hexside="A-B">`` per feature;
+- ``<g id="places">``: ``<g id="place-2817N" class="place city|large_town|town control-SIDE">``
+  with the name and, where it has one, the VP value in a red circle (4.2);
+- ``<g id="units">``: one ``<g id="unit-ID" class="unit SIDE NATIONALITY TYPE" data-hex="HEX">``
+  per unit on the map: a counter in the colours of 2.8, the type symbol, the id, the printed
+  attack-defense-movement of its current step and its steps;
+- ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
+  ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
+  arrows, ``class="control"`` rings on hexes that changed hands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.model import Event
+from pbem.mechanics.hexgrid import Hex, direction
+from pbem.view.hexmap import SQRT3, Layout
+from pbem.view.svg import document, el, group, num, points
+
+from .data import Scenario, UnitSpec
+
+SIZE = 36.0
+
+TERRAIN_FILL = {
+    "clear": "#ece6c8", "forest": "#9fbf7f", "hills": "#cfae83", "swamp": "#a9cbbf", "sea": "#8fb9dc", "lake": "#a9d3ec",
+}
+SIDE_STROKE = {"river": ("#2f6fb7", 4.0, ""), "border": ("#7a2a6e", 2.5, "7 4"), "sivash": ("#178c8c", 5.0, "3 3"),
+               "kerch": ("#178c8c", 5.0, "3 3"), "lake": ("#2f6fb7", 6.0, ""), "sea": ("#2f6fb7", 6.0, "")}
+CONTROL = {"german": "#333333", "soviet": "#c0262d"}
+
+STYLE = (
+    ".hex{stroke:#8a8470;stroke-width:0.6}.hex.germany{fill-opacity:0.75}"
+    ".hexid{font-size:7px;fill:#6d6858;text-anchor:middle}"
+    ".place text{font-size:9px;font-weight:bold;text-anchor:middle;fill:#222}"
+    ".vp{font-size:8px;fill:#fff;text-anchor:middle;font-weight:bold}"
+    ".unit text{text-anchor:middle}.uid{font-size:7.5px;font-weight:bold}.uval{font-size:8px}"
+    ".legend text{font-size:11px}.turn text{font-size:10px;font-weight:bold}"
+)
+
+
+def counter_colours(spec: UnitSpec) -> tuple[str, str]:
+    """Background and print colours of a counter (2.8)."""
+    if spec.side == "german":
+        return {
+            "hungarian": ("#3f7f3a", "#ffffff"), "italian": ("#3f7f3a", "#000000"), "romanian": ("#1f3f8f", "#ffffff"),
+        }.get(spec.nat, ("#1a1a1a", "#ffffff") if spec.mechanized else ("#8c9079", "#000000"))
+    if spec.steps == 2:
+        return "#6b4a2b", "#ffffff"  # Guards
+    if spec.type == "tank" and spec.size == "XX":
+        return "#c0262d", "#ffffff"
+    if spec.type in ("tank", "motorized") and spec.size == "X":
+        return "#f2b8c6", "#000000"
+    if spec.type == "motorized":
+        return "#e3b93c", "#000000"
+    if spec.type == "cavalry":
+        return "#fbfbf5", "#6b4a2b"
+    if spec.size == "X":
+        return "#d8c29d", "#000000"
+    return "#e3b93c", "#6b4a2b"
+
+
+def type_symbol(spec: UnitSpec, x: float, y: float, w: float, h: float, ink: str) -> list[str]:
+    """A NATO-style unit-type box: infantry X, cavalry /, tank oval, motorized X and oval, ..."""
+    out = [el("rect", x=x, y=y, width=w, height=h, fill="none", stroke=ink, stroke_width=0.8)]
+    line = {"stroke": ink, "stroke_width": 0.8}
+    oval = el("ellipse", cx=x + w / 2, cy=y + h / 2, rx=w * 0.32, ry=h * 0.3, fill="none", **line)
+    cross = [el("line", x1=x, y1=y, x2=x + w, y2=y + h, **line), el("line", x1=x, y1=y + h, x2=x + w, y2=y, **line)]
+    diag = [el("line", x1=x, y1=y + h, x2=x + w, y2=y, **line)]
+    t = spec.type
+    if t == "tank":
+        out.append(oval)
+    elif t == "motorized":
+        out += [*cross, oval]
+    elif t == "armored-recon":
+        out += [*diag, oval]
+    elif t == "cavalry":
+        out += diag
+    elif t == "assault-gun":
+        out += [oval, el("line", x1=x + w * 0.2, y1=y + h / 2, x2=x + w * 0.8, y2=y + h / 2, **line)]
+    elif t == "flak":
+        out.append(el("path", d=f"M{num(x + w * 0.2)},{num(y + h * 0.9)} Q{num(x + w / 2)},{num(y)} {num(x + w * 0.8)},{num(y + h * 0.9)}",
+                      fill="none", **line))
+    elif t == "mountain":
+        out += [*cross, el("polygon", points=points([(x + w / 2, y + h * 0.55), (x + w * 0.35, y + h), (x + w * 0.65, y + h)]), fill=ink)]
+    elif t == "siege-artillery":
+        out.append(el("circle", cx=x + w / 2, cy=y + h / 2, r=h * 0.22, fill=ink))
+    else:
+        out += cross
+    return out
+
+
+def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float) -> list[str]:
+    """One counter, top-left at (x, y): colours, type symbol, id, printed values, steps."""
+    bg, ink = counter_colours(spec)
+    a, d, m = spec.factors(steps)
+    out = [el("rect", x=x, y=y, width=side_px, height=side_px, rx=2, fill=bg, stroke="#000", stroke_width=0.7)]
+    out += type_symbol(spec, x + side_px * 0.27, y + side_px * 0.28, side_px * 0.46, side_px * 0.3, ink)
+    out.append(el("text", spec.id, x=x + side_px / 2, y=y + side_px * 0.24, class_="uid", fill=ink))
+    out.append(el("text", f"{a}-{d}-{m}", x=x + side_px / 2, y=y + side_px * 0.9, class_="uval", fill=ink))
+    if spec.steps > 1:
+        for k in range(spec.steps):  # step pips: filled = steps left (2.14, 2.16)
+            out.append(el("circle", cx=x + side_px - 3, cy=y + 4 + k * 4.2, r=1.5,
+                          fill=ink if k < steps else "none", stroke=ink, stroke_width=0.5))
+    return out
+
+
+class Picture:
+    """Draws a scenario's map (all of it, or the part around some hexes) with a position."""
+
+    def __init__(self, sc: Scenario, hexes: list[str] | None = None, margin: int = 0) -> None:
+        self.sc = sc
+        n = sc.map.numbering
+        ids = sorted(sc.map.hexes) if hexes is None else hexes
+        grid = [n.parse(h) for h in ids]
+        self.col0 = min(h.col for h in grid) - margin
+        self.col1 = max(h.col for h in grid) + margin
+        self.row0 = min(h.row for h in grid) - margin
+        self.row1 = max(h.row for h in grid) + margin
+        self.layout = Layout(SIZE, self.col0, self.row0, margin=SIZE * 0.5)
+        self.shown = sorted(h for h in sc.map.hexes if self.col0 <= n.parse(h).col <= self.col1
+                            and self.row0 <= n.parse(h).row <= self.row1)
+
+    def hex_of(self, hex_id: str) -> Hex:
+        return self.sc.map.numbering.parse(hex_id)
+
+    def centre(self, hex_id: str) -> tuple[float, float]:
+        return self.layout.centre(self.hex_of(hex_id))
+
+    def size(self) -> tuple[float, float]:
+        w, h = self.layout.extent(self.col1 - self.col0 + 1, self.row1 - self.row0 + 1)
+        return w, h + 40  # room for the legend line
+
+    # --- layers --------------------------------------------------------------------------------
+    def hexes(self) -> str:
+        out = []
+        for h in self.shown:
+            spec = self.sc.map.hexes[h]
+            cls = f"hex {spec.terrain}" + (f" {spec.country}" if spec.country != "ussr" else "") + (" zomo" if spec.zomo else "")
+            pts = self.layout.corners(self.hex_of(h))
+            out.append(el("polygon", id=f"hex-{h}", class_=cls, points=points(pts), fill=TERRAIN_FILL[spec.terrain]))
+            cx, cy = self.centre(h)
+            out += self.texture(spec.terrain, cx, cy)
+            if spec.country == "germany":
+                out.append(el("polygon", points=points(pts), fill="#5a5a5a", fill_opacity=0.18, stroke="none"))
+            out.append(el("text", h, x=cx, y=cy - SIZE * SQRT3 / 2 + 8, class_="hexid"))
+        return group(out, id="hexes")
+
+    @staticmethod
+    def texture(terrain: str, cx: float, cy: float) -> list[str]:
+        if terrain == "forest":
+            return [el("circle", cx=cx + dx, cy=cy + dy, r=3.2, fill="#5f8f4a", fill_opacity=0.7)
+                    for dx, dy in ((-12, 10), (0, 14), (12, 10))]
+        if terrain == "hills":
+            return [el("path", d=f"M{num(cx + dx - 6)},{num(cy + 14)} L{num(cx + dx)},{num(cy + 6)} L{num(cx + dx + 6)},{num(cy + 14)}",
+                       fill="none", stroke="#8b6b43", stroke_width=1.2) for dx in (-9, 9)]
+        if terrain == "swamp":
+            return [el("line", x1=cx - 12 + dx, y1=cy + 12 + dy, x2=cx - 4 + dx, y2=cy + 12 + dy, stroke="#4f7f6f", stroke_width=1.2)
+                    for dx, dy in ((0, 0), (10, 4), (4, -4), (14, -2))]
+        return []
+
+    def hexsides(self) -> str:
+        out = []
+        for key, feats in sorted(self.sc.map.hexsides.items()):
+            a, b = key.split("-")
+            if a not in self.shown or b not in self.shown:
+                continue
+            d = direction(self.hex_of(a), self.hex_of(b))
+            if d is None:
+                continue
+            (x1, y1), (x2, y2) = self.layout.edge(self.hex_of(a), d)
+            for f in sorted(feats):
+                colour, width, dash = SIDE_STROKE[f]
+                out.append(el("line", class_=f"hexside {f}", data_hexside=key, x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour,
+                              stroke_width=width, stroke_dasharray=dash or None, stroke_linecap="round"))
+        return group(out, id="hexsides")
+
+    def places(self, control: dict[str, str]) -> str:
+        out = []
+        named: set[str] = set()
+        for h in self.shown:
+            spec = self.sc.map.hexes[h]
+            if not spec.settlement and (not spec.place or spec.place in named):
+                continue  # a sea or lake name is written once, on its first hex
+            named.add(spec.place)
+            cx, cy = self.centre(h)
+            owner = control.get(h, "")
+            colour = CONTROL.get(owner, "#555")
+            parts = []
+            if spec.settlement == "city":
+                parts.append(el("rect", x=cx - 9, y=cy - 7, width=18, height=12, fill=colour, stroke="#000", stroke_width=0.6))
+            elif spec.settlement == "large_town":
+                parts.append(el("rect", x=cx - 6, y=cy - 5, width=12, height=9, fill=colour, stroke="#000", stroke_width=0.6))
+            elif spec.settlement == "town":
+                parts.append(el("circle", cx=cx, cy=cy - 1, r=4.5, fill=colour, stroke="#000", stroke_width=0.6))
+            if spec.place:
+                parts.append(el("text", spec.place, x=cx, y=cy + SIZE * 0.74))
+            if spec.vp:
+                parts.append(el("circle", cx=cx + SIZE * 0.55, cy=cy - SIZE * 0.42, r=6.5, fill="#c0262d"))
+                parts.append(el("text", str(spec.vp), x=cx + SIZE * 0.55, y=cy - SIZE * 0.42 + 3, class_="vp"))
+            cls = f"place {spec.settlement or 'named'}" + (f" control-{owner}" if owner else "")
+            out.append(group(parts, id=f"place-{h}", class_=cls))
+        return group(out, id="places")
+
+    def units(self, units: dict[str, dict[str, Any]], visible: set[str] | None = None) -> str:
+        stacks: dict[str, list[str]] = {}
+        for u in sorted(units):
+            s = units[u]
+            if s["at"] in ("dead", "track") or s["at"] not in self.shown:
+                continue
+            if visible is not None and u not in visible:
+                continue
+            stacks.setdefault(str(s["at"]), []).append(u)
+        out = []
+        side_px = SIZE * 0.95
+        for h, us in sorted(stacks.items()):
+            cx, cy = self.centre(h)
+            # the stack is drawn bottom first, each counter offset up and left: the top unit is
+            # the last of the hex's units in id order, as `pbem show` lists them
+            for k, u in enumerate(us):
+                off = (len(us) - 1 - k) * 3.0
+                x, y = cx - side_px / 2 + off - 4, cy - side_px / 2 + off - 2
+                spec = self.sc.units[u]
+                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px), id=f"unit-{u}",
+                                 class_=f"unit {spec.side} {spec.nat} {spec.type}", data_hex=h))
+            if len(us) > 1:
+                out.append(el("text", f"×{len(us)}", x=cx + side_px / 2 - 2, y=cy + side_px / 2 + 8, font_size=9,
+                              font_weight="bold", class_="stackcount"))
+        return group(out, id="units")
+
+    # --- turn overlay --------------------------------------------------------------------------
+    def turn(self, events: list[Event]) -> str:
+        out = []
+        for e in events:
+            d = e.data
+            if e.kind == "move":
+                hexes = [d["from"], *d["path"]]
+                pts = [self.centre(h) for h in hexes if h in self.shown]
+                if len(pts) > 1:
+                    out.append(el("polyline", class_="move", data_units=" ".join(d["units"]), points=points(pts), fill="none",
+                                  stroke="#1d4ed8", stroke_width=3, stroke_opacity=0.85, marker_end="url(#arrow-move)"))
+            elif e.kind == "attack":
+                tx, ty = self.centre(d["target"])
+                for hx in sorted({r["hex"] for r in d["attackers"]}):
+                    x, y = self.centre(hx)
+                    fx, fy = x + (tx - x) * 0.25, y + (ty - y) * 0.25
+                    ex, ey = x + (tx - x) * 0.72, y + (ty - y) * 0.72
+                    out.append(el("line", class_="attack", data_target=d["target"], x1=fx, y1=fy, x2=ex, y2=ey, stroke="#d91e18",
+                                  stroke_width=3.5, marker_end="url(#arrow-attack)"))
+                label = f"{d['final']} {d['outcome']}"
+                out.append(el("rect", x=tx - 27, y=ty - SIZE * 0.9 - 11, width=54, height=14, rx=3, fill="#fff", stroke="#d91e18"))
+                out.append(el("text", label, x=tx, y=ty - SIZE * 0.9, text_anchor="middle", fill="#d91e18", class_="attack-label"))
+            elif e.kind == "control":
+                cx, cy = self.centre(d["hex"])
+                out.append(el("circle", class_="control", data_hex=d["hex"], cx=cx, cy=cy, r=SIZE * 0.8, fill="none",
+                              stroke=CONTROL.get(d["now"], "#000"), stroke_width=3, stroke_dasharray="5 3"))
+        attacks = {e.data["index"]: e.data for e in events if e.kind == "attack"}
+        for e in events:
+            if e.kind == "advance" and e.data["units"] and e.data["index"] in attacks:
+                a = attacks[e.data["index"]]
+                src = next((r["hex"] for r in a["attackers"] if r["unit"] in e.data["units"]), None)
+                if src:
+                    (x, y), (tx, ty) = self.centre(src), self.centre(e.data["hex"])
+                    out.append(el("line", class_="advance", data_hex=e.data["hex"], x1=x, y1=y + 6, x2=tx, y2=ty + 6,
+                                  stroke="#7c3aed", stroke_width=2.5, stroke_dasharray="6 3", marker_end="url(#arrow-advance)"))
+        return group(out, id="turn", class_="turn")
+
+    @staticmethod
+    def defs() -> str:
+        def arrow(name: str, colour: str) -> str:
+            return (f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
+                    f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+
+        return "<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed") + "</defs>"
+
+    def legend(self, text: str) -> str:
+        w, h = self.size()
+        return group([el("rect", x=0, y=h - 34, width=w, height=34, fill="#f7f5ec"),
+                      el("text", text, x=10, y=h - 13)], id="legend", class_="legend")
+
+
+def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -> str:
+    """The whole map with the position of ``state`` (as ``side`` may see it: the basic game
+    hides nothing, A.4 and the 14.7 beginner note)."""
+    pic = Picture(sc)
+    pos = state["position"]
+    c = state["clock"]
+    w, h = pic.size()
+    title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"]), pic.legend(title)]
+    return document(w, h, body, title=title, style=STYLE)
+
+
+def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: str) -> str | None:
+    """The part of the map where a turn happened, with its moves, attacks, advances and control
+    changes over the position after it; None when nothing happened on the map."""
+    touched: list[str] = []
+    for e in events:
+        d = e.data
+        if e.kind == "move":
+            touched += [d["from"], *d["path"]]
+        elif e.kind == "attack":
+            touched += [d["target"], *(r["hex"] for r in d["attackers"])]
+        elif e.kind in ("control", "advance"):
+            touched.append(d["hex"])
+    touched = [h for h in touched if h in sc.map.hexes]
+    if not touched:
+        return None
+    pic = Picture(sc, touched, margin=2)
+    pos = state["position"]
+    w, h = pic.size()
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"]), pic.turn(events),
+            pic.legend(title)]
+    return document(w, h, body, title=title, style=STYLE)

@@ -1,0 +1,57 @@
+"""A tiny SVG writer: elements as text, attributes in the order given, numbers with one decimal.
+
+Deterministic by construction (same input, same bytes), so pictures can be compared in golden
+tests and verified like reports.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+
+def num(x: float) -> str:
+    """One decimal, no trailing '.0', no '-0'."""
+    s = f"{x:.1f}"
+    if s.endswith(".0"):
+        s = s[:-2]
+    return "0" if s == "-0" else s
+
+
+def attrs(**kw: object) -> str:
+    out = []
+    for k, v in kw.items():
+        if v is None:
+            continue
+        name = k.rstrip("_").replace("__", ":").replace("_", "-")
+        val = num(v) if isinstance(v, float) else str(v)
+        out.append(f" {name}={quoteattr(val)}")
+    return "".join(out)
+
+
+def el(tag: str, text: str | None = None, /, **kw: object) -> str:
+    if text is None:
+        return f"<{tag}{attrs(**kw)}/>"
+    return f"<{tag}{attrs(**kw)}>{escape(text)}</{tag}>"
+
+
+def group(children: list[str], **kw: object) -> str:
+    return f"<g{attrs(**kw)}>" + "".join(children) + "</g>"
+
+
+def points(pts: list[tuple[float, float]]) -> str:
+    return " ".join(f"{num(x)},{num(y)}" for x, y in pts)
+
+
+def document(width: float, height: float, body: list[str], view_box: tuple[float, float, float, float] | None = None,
+             title: str = "", style: str = "") -> str:
+    vb = view_box or (0.0, 0.0, width, height)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
+            f'viewBox="{" ".join(num(v) for v in vb)}" font-family="DejaVu Sans, Verdana, sans-serif">')
+    parts = [head]
+    if title:
+        parts.append(el("title", title))
+    if style:
+        parts.append(f"<style>{style}</style>")
+    parts += body
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
