@@ -347,26 +347,32 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
 
 @cli.command()
 @click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("orders", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="The adjudicator's private key.")
+@click.option("--no-orders", "defaulted", multiple=True, metavar="SIDE",
+              help="Referee only: adjudicate without SIDE's file, its deadline having passed (empty orders).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Next state (default NNNN.state.toml beside STATE).")
 @click.option("--report", type=click.Path(path_type=Path), help="Report (default NNNN.report.md beside the next state).")
 @click.option("--passphrase", "ask", is_flag=True)
 @guarded
-def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, out: Path | None, report: Path | None, ask: bool) -> None:
+def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defaulted: tuple[str, ...], out: Path | None,
+               report: Path | None, ask: bool) -> None:
     """Resolve the awaited step: write the next signed state and the turn report.
 
     \b
     Example:
       pbem adjudicate game/0001.state.toml game/0001-german.orders.toml --key bob.key
+      pbem adjudicate game/0004.state.toml --no-orders soviet --key referee.key
     """
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
     from pbem.exchange.game import load_doc, load_state
 
-    st = load_state(state_path)
+    if not orders and not defaulted:
+        raise UsageError("give the order, join or reply files to adjudicate (or --no-orders SIDE, for a referee)")
+    st = load_state(state_path, views=False)
     docs = [load_doc(p, "orders") for p in orders]
-    res = run(st, docs, _key(key_path, ask))
+    res = run(st, docs, _key(key_path, ask), list(defaulted))
     nxt = res.state
     out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
     files = res.outputs(out, report)
@@ -405,13 +411,18 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
             sys.exit(e.exit_code)
         raise
     if as_json:
-        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "pictures": res.pictures, "last": res.last,
+        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "pictures": res.pictures, "views": res.views, "dice": res.dice, "last": res.last,
                     "notes": res.notes})
     else:
         for note in res.notes:
             click.echo(f"note: {note}")
-        click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "
-                   f"{res.pictures} pictures match; last {res.last}")
+        if res.states == 0:
+            click.echo(f"ok: {res.views} views of the referee's states: seals, chain and commitments hold, {res.dice} dice "
+                       f"re-derived; last {res.last}")
+        else:
+            views = f", {res.views} views" if res.views else ""
+            click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "
+                       f"{res.pictures} pictures match{views}; last {res.last}")
 
 
 @cli.command()

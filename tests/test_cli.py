@@ -177,7 +177,7 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
     run(["adjudicate", "game/0002.state.toml", sov, "--key", "alice.key"])
 
     v = json.loads(run(["verify", "game", "--json"]).output)
-    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "last": "game/0003.state.toml", "notes": []}
+    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "views": 0, "dice": 0, "last": "game/0003.state.toml", "notes": []}
     assert run(["verify", "game", "--quiet"]).output == "ok: 4 states, 3 transitions replayed, 3 reports and 1 pictures match; last game/0003.state.toml\n"
 
     a = json.loads(run(["audit", "game/0002.state.toml", "--json"]).output)

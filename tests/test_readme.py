@@ -70,7 +70,7 @@ def test_readme_test_command_installs_and_collects_the_tests(tmp_path: Path) -> 
 def test_readme_picture_and_report_excerpt_come_from_the_golden_demo() -> None:
     text = README.read_text(encoding="utf-8")
     golden = ROOT / "tests" / "golden" / "demo"
-    assert "![The German player turn of GT2 in the demo](docs/demo-turn.svg)" in text
-    assert (ROOT / "docs" / "demo-turn.svg").read_bytes() == (golden / "0004.turn.svg").read_bytes()
+    assert "![The German player turn of GT1 in the demo](docs/demo-turn.svg)" in text
+    assert (ROOT / "docs" / "demo-turn.svg").read_bytes() == (golden / "0002.turn.svg").read_bytes()
     excerpt = text.split("## What a turn looks like", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
-    assert excerpt.strip() and excerpt in (golden / "0004.report.md").read_text(encoding="utf-8")
+    assert excerpt.strip() and excerpt in (golden / "0002.report.md").read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ from pbem.demo import run_demo
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "demo"
 DOCS = ROOT / "docs"
-README_PICTURE = "0004.turn.svg"  # the German GT2 player turn, shown in the README
+README_PICTURE = "0002.turn.svg"  # the German GT1 player turn, shown in the README
 
 
 def main() -> None:

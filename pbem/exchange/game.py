@@ -32,6 +32,7 @@ from .canonical import canonical, check_no_floats, check_seal, digest, seal, uns
 from .files import dumps, read_toml, schema_problems, validate
 from .keys import KeyPair
 from .report import render_report, report_version
+from .views import check_view_against_state, make_views, verify_views
 
 STATE_NAME = re.compile(r"^(\d{4,})\.state\.toml$")
 
@@ -53,14 +54,19 @@ class Doc:
 
 
 def load_doc(path: Path, schema: str | None = None) -> Doc:
-    data = read_toml(path)
+    return parse_doc(read_toml(path), path, schema)
+
+
+def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Doc:
+    """Validate a parsed document (read from a file, or found in an e-mail): schema, no floats, a
+    state's seal present. ``path`` names where it came from in messages."""
     if schema is None:
         kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
-        schema = "state" if kind == "state" else "orders"
+        schema = kind if kind in ("state", "view") else "orders"
     problems = schema_problems(data, schema, str(path))
     # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
     # something else is wrong with it too.
-    unsealed_state = schema == "state" and "seal" not in data
+    unsealed_state = schema in ("state", "view") and "seal" not in data
     if unsealed_state:
         rest = [p for p in problems if p.message != "'seal' is a required property"]
         if not rest:
@@ -73,11 +79,22 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
     return Doc(path, data)
 
 
-def load_state(path: Path, check: bool = True) -> Doc:
-    doc = load_doc(path, "state")
+def load_state(path: Path, check: bool = True, views: bool = True) -> Doc:
+    """A state file, or (where ``views``) a side's view of one (README: Referee)."""
+    try:
+        data = read_toml(path)
+    except PbemError:
+        data = {}
+    kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
+    doc = load_doc(path, "view" if views and kind == "view" else "state")
     if check:
         check_state_seal(doc)
     return doc
+
+
+def answered(state: Doc) -> str:
+    """The digest orders must answer: the state's own, or for a view the full state's it shows."""
+    return str(state.data["pbem"]["of"]) if state.kind == "view" else state.digest
 
 
 def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
@@ -167,8 +184,8 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     if h["game"] != s["pbem"]["game"]:
         raise TamperError(f"{where}: belongs to game '{h['game']}', not '{s['pbem']['game']}'",
                           hint="Use the orders written for this game.")
-    if h["answers"] != state.digest:
-        raise TamperError(f"{where}: answers state {h['answers'][:19]}..., not {state.path} ({state.digest[:19]}...)",
+    if h["answers"] != answered(state):
+        raise TamperError(f"{where}: answers state {h['answers'][:19]}..., not {state.path} ({answered(state)[:19]}...)",
                           hint="An order file is bound to one state: it is out of date or replayed. Write new orders with `pbem template`.")
     aw = s["awaits"]
     problems = []
@@ -208,7 +225,10 @@ def check_orders(state: Doc, doc: Doc) -> Checked:
     c = envelope(state, doc, require_seal=False)
     if c.submission.kind != "join":
         module = find_module(state.data["pbem"]["module"])
-        c.problems = module.check(state.data, c.submission)
+        data = state.data
+        if state.kind == "view" and "question" in data:
+            data = {**data, "pending": {"question": data["question"]}}
+        c.problems = module.check(data, c.submission)
     return c
 
 
@@ -245,9 +265,25 @@ def adjudicator_of(state: dict[str, Any]) -> str:
     return str(state["awaits"]["adjudicator"])
 
 
-def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_commit: str | None) -> tuple[dict[str, Any], list[Event]]:
-    """The unsealed next state and its events: the deterministic core shared by adjudicate and verify."""
+def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_commit: str | None,
+               defaulted: list[str] | None = None) -> tuple[dict[str, Any], list[Event]]:
+    """The unsealed next state and its events: the deterministic core shared by adjudicate and verify.
+
+    ``defaulted`` names awaited sides that sent nothing by the deadline; only a referee may
+    adjudicate without them, and they are treated as having sent empty orders (README: Referee).
+    """
     s = prev.data
+    defaulted = sorted(defaulted or [])
+    if defaulted:
+        if adjudicator_of(s) != "referee":
+            raise UsageError("only a referee may adjudicate a step without a side's orders (--no-orders)")
+        if s["awaits"]["kind"] == "join":
+            raise UsageError("a join cannot be adjudicated without the party")
+        unknown = [d for d in defaulted if d not in s["awaits"]["from"]]
+        if unknown:
+            raise UsageError(f"--no-orders {', '.join(unknown)}: the step does not await anything from {', '.join(unknown)}")
+        if any(x.side in defaulted for x in subs):
+            raise UsageError("a side cannot both send orders and be adjudicated without them")
     module = find_module(s["pbem"]["module"])
     if s["pbem"]["ruleset"] != module.ruleset:
         raise VerificationError(f"{prev.path}: the game uses the rules '{s['pbem']['ruleset']}', this pbem adjudicates '{module.ruleset}'",
@@ -256,7 +292,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         raise VerificationError(f"{prev.path}: the installed data of scenario '{s['pbem']['scenario']}' differs from the data this game was started with",
                                 hint="Install the pbem version the game was created with.")
     aw = s["awaits"]
-    got = sorted(x.side for x in subs)
+    got = sorted([x.side for x in subs] + defaulted)
     if got != sorted(aw["from"]):
         missing = sorted(set(aw["from"]) - set(got))
         extra = sorted({x for x in got if x not in aw["from"] or got.count(x) > 1})
@@ -287,7 +323,11 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         parties[adj]["index"] = int(parties[adj]["index"]) + 1
         seed = proto.transition_seed(prev.digest, inputs, reveals)
         dice = SeededDice(seed=seed)
-    t = transition(module, s, subs, dice)
+    played = sorted(subs + [Submission(aw["kind"], d, {}, "") for d in defaulted], key=lambda x: x.side)
+    t = transition(module, s, played, dice)
+    events = list(t.events)
+    if defaulted:
+        events.insert(0, Event("no-orders", "referee", {"sides": defaulted, "step": aw["step"]}))
     nxt: dict[str, Any] = {
         "pbem": {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "previous": prev.digest, "inputs": inputs},
         "parties": parties,
@@ -295,8 +335,10 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         "transition": {"seed": seed.hex(), "reveals": dict(sorted(reveals.items())),
                        "dice": [{"label": r.label, "sides": r.sides, "face": r.face} for r in dice.log]},
     }
+    if defaulted:
+        nxt["transition"]["defaulted"] = defaulted
     check_no_floats(nxt)
-    return nxt, list(t.events)
+    return nxt, events
 
 
 @dataclass(frozen=True)
@@ -307,6 +349,7 @@ class Adjudication:
     report: str
     picture: str | None  # SVG of the turn, when something happened on the map
     events: list[Event]
+    views: dict[str, dict[str, Any]] = field(default_factory=dict)  # refereed games: one per side
 
     @property
     def sequence(self) -> int:
@@ -320,6 +363,8 @@ class Adjudication:
         out = [(state_path, dumps(self.state)), (report_path, self.report)]
         if self.picture is not None:
             out.append((report_path.parent / picture_name(self.sequence), self.picture))
+        for side, view in sorted(self.views.items()):
+            out.append((state_path.parent / f"{self.sequence:04d}-{side}.view.toml", dumps(view)))
         return out
 
 
@@ -336,8 +381,9 @@ def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]
     return report, picture
 
 
-def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair) -> Adjudication:
-    """Check every input, resolve the step, seal the next state; with its report and picture."""
+def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | None = None) -> Adjudication:
+    """Check every input, resolve the step, seal the next state; with its report and picture.
+    ``defaulted``: sides a referee adjudicates without orders (their deadline passed)."""
     s = prev.data
     adj = adjudicator_of(s)
     if s["awaits"]["kind"] == "none":
@@ -360,10 +406,10 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair) -> Adjudication:
     if s["awaits"]["kind"] != "join":
         reveal = proto.secret(key, game, idx)
         commit = proto.commitment(proto.secret(key, game, idx + 1))
-    body, events = next_state(prev, [c.submission for c in checked], reveal, commit)
+    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted)
     sealed = seal(body, adj, key)
     report, picture = derived_files(prev.data, sealed, events)
-    return Adjudication(sealed, report, picture, events)
+    return Adjudication(sealed, report, picture, events, make_views(sealed, key))
 
 
 # --- verify ------------------------------------------------------------------------------------
@@ -374,6 +420,8 @@ class VerifyResult:
     transitions: int = 0
     reports: int = 0
     pictures: int = 0
+    views: int = 0
+    dice: int = 0
     last: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -403,6 +451,13 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
 def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
     """Signatures, the chain, the commitments and a deterministic replay of every transition."""
     states, others, reports = collect(paths)
+    views = [d for d in others if d.kind == "view"]
+    if not states and views:  # a player's folder in a refereed game
+        counts = verify_views([(str(d.path), d.data) for d in views])
+        last = max(views, key=lambda d: int(d.data["pbem"]["sequence"]))
+        return VerifyResult(views=counts["views"], dice=counts["dice"], last=str(last.path),
+                            notes=["views only: seals, chain, commitments and dice checked; the hidden part of each "
+                                   "transition is the referee's to adjudicate (README: Referee)"])
     if not states:
         raise MalformedFileError("no state files found", hint="Give a game folder or its .state.toml files.")
     games = {d.data["pbem"]["game"] for d in states}
@@ -443,7 +498,7 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
         tr = cur.data.get("transition", {})
         reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
         commit = cur.data["parties"][adj].get("commit")
-        expected, events = next_state(prev, subs, reveal, commit)
+        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])))
         if canonical(expected) != canonical(unsealed(cur.data)):
             diff = _first_difference(expected, unsealed(cur.data))
             raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
@@ -467,6 +522,14 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                     res.pictures += 1
         res.transitions += 1
         res.states += 1
+    by_digest = {d.digest: d for d in states}
+    for v in views:
+        st = by_digest.get(str(v.data["pbem"]["of"]))
+        if st is None:
+            res.notes.append(f"{v.path}: shows a state that is not among the files given; not compared")
+            continue
+        check_view_against_state(v.data, st.data, str(v.path))
+        res.views += 1
     res.last = str(by_seq[seqs[-1]].path)
     return res
 

@@ -35,6 +35,13 @@ def _option_rule(name: str) -> str:
     return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
 
 
+def default_losses(q: dict[str, Any]) -> list[str]:
+    """The losses of an unanswered question: fewest-steps-first within the rules' constraints."""
+    r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
+    result = rules.allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
+    return [lo.unit for lo in result for _ in range(lo.steps)]
+
+
 class ProudMonster:
     name = "proud-monster"
     aliases: tuple[str, ...] = ("pm", "proudmonster", "proud_monster")
@@ -156,6 +163,10 @@ class ProudMonster:
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
         """A reply names, one step per entry, where the awaited loss goes (14.35; 14.36 if on)."""
         q = state["pending"]["question"]
+        if "reply" not in submission.body:
+            if not submission.digest:  # no reply by the deadline: the referee applies the default
+                return []
+            return [Problem("reply", "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
         losses = list(submission.body.get("reply", {}).get("losses", []))
         problems = []
         for u in sorted(set(losses)):
@@ -198,6 +209,8 @@ class ProudMonster:
             pending = copy.deepcopy(state["pending"])
             ctx = self._ctx(state, None)
             q = pending["question"]
+            if "reply" not in sub.body:  # no reply by the deadline (referee): the documented default
+                sub = Submission(sub.kind, sub.side, {"reply": {"losses": default_losses(q)}}, sub.digest)
             pending["decisions"][f"{q['attack']}/{q['role']}"] = list(sub.body["reply"]["losses"])
             ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
             ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(sub.body["reply"]["losses"]))
@@ -285,6 +298,33 @@ class ProudMonster:
 
     def render_position(self, state: dict[str, Any], side: str | None) -> str:
         return render.position_text(self.scenario(state), state, side)
+
+    def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
+        """The position as ``side`` may see it. 14.7 (option fog_of_war): of an enemy stack only
+        its top unit, which its owner names first in his standing `top_units`, else the first by
+        id; the view counts the others under `hidden`. Without fog (the basic game, 14.7 beginner
+        note) a side sees everything."""
+        pos: dict[str, Any] = copy.deepcopy(state["position"])
+        if not state["options"].get("fog_of_war") or side not in self.sides:
+            return pos
+        sc = self.scenario(state)
+        enemy = other(side)
+        order = {u: i for i, u in enumerate(state.get("standing", {}).get(enemy, {}).get("top_units", []))}
+        stacks: dict[str, list[str]] = {}
+        for u, s in sorted(pos["units"].items()):
+            if sc.units[u].side == enemy and s["at"] not in rules.OFF_MAP:
+                stacks.setdefault(str(s["at"]), []).append(u)
+        hidden: dict[str, int] = {}
+        for hex_id, units in sorted(stacks.items()):
+            top = min(units, key=lambda u: (order.get(u, len(order)), u))
+            for u in units:
+                if u != top:
+                    del pos["units"][u]
+            if len(units) > 1:
+                hidden[hex_id] = len(units) - 1
+        if hidden:
+            pos["hidden"] = hidden
+        return pos
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
         return picture.position_svg(self.scenario(state), state, side)

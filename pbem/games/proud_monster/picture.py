@@ -207,13 +207,11 @@ class Picture:
             out.append(group(parts, id=f"place-{h}", class_=cls))
         return group(out, id="places")
 
-    def units(self, units: dict[str, dict[str, Any]], visible: set[str] | None = None) -> str:
+    def units(self, units: dict[str, dict[str, Any]], hidden: dict[str, int] | None = None) -> str:
         stacks: dict[str, list[str]] = {}
         for u in sorted(units):
             s = units[u]
             if s["at"] in ("dead", "track") or s["at"] not in self.shown:
-                continue
-            if visible is not None and u not in visible:
                 continue
             stacks.setdefault(str(s["at"]), []).append(u)
         out = []
@@ -228,8 +226,9 @@ class Picture:
                 spec = self.sc.units[u]
                 out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px), id=f"unit-{u}",
                                  class_=f"unit {spec.side} {spec.nat} {spec.type}", data_hex=h))
-            if len(us) > 1:
-                out.append(el("text", f"×{len(us)}", x=cx + side_px / 2 - 2, y=cy + side_px / 2 + 8, font_size=9,
+            count = len(us) + (hidden or {}).get(h, 0)
+            if count > 1:
+                out.append(el("text", f"×{count}", x=cx + side_px / 2 - 2, y=cy + side_px / 2 + 8, font_size=9,
                               font_weight="bold", class_="stackcount"))
         return group(out, id="units")
 
@@ -292,7 +291,8 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     c = state["clock"]
     w, h = pic.size()
     title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"]), pic.legend(title)]
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], pos.get("hidden")),
+            pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)
 
 

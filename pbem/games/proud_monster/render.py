@@ -30,6 +30,10 @@ def _units(rows: list[dict[str, Any]]) -> str:
 def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
+    if k == "no-orders":
+        return [f"- No {' or '.join(d['sides'])} submission for `{d['step']}` by the deadline: the referee adjudicates the step "
+                "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
+                "else fewest-steps-first)."]
     if k == "joined":
         return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment."]
     if k == "phase":
@@ -138,11 +142,14 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
                 continue
             a, d, m = spec.factors(int(st["steps"]))
             stacks.setdefault(st["at"], []).append(f"{u} {a}-{d}-{m}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else ""))
+        hidden = {h: n for h, n in pos.get("hidden", {}).items() if h in stacks}
         lines.append("")
-        lines.append(f"{s.capitalize()} units ({sum(len(v) for v in stacks.values())} on the map):")
+        more = f", {sum(hidden.values())} more under them (14.7)" if hidden else ""
+        lines.append(f"{s.capitalize()} units ({sum(len(v) for v in stacks.values())} on the map{more}):")
         for h in sorted(stacks):
             place = sc.map.hexes[h].place
-            lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}")
+            extra = f" + {hidden[h]} unseen" if h in hidden else ""
+            lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
             label = "eliminated" if where == "dead" else "to arrive"
             lines.append(f"  {label}: {', '.join(us)}")
@@ -157,6 +164,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     from pbem.exchange.canonical import digest
 
     aw = state["awaits"]
+    answers = state["pbem"].get("of") or digest(state)  # a view answers for the full state it shows
     sc = load_scenario(str(state["pbem"]["scenario"]))
     idx = state["parties"][side]["index"]
     head = [
@@ -166,13 +174,13 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         f'kind = "{"reply" if aw["kind"] == "reply" else "orders"}"',
         f'game = "{state["pbem"]["game"]}"',
         f'side = "{side}"',
-        f'answers = "{digest(state)}"',
+        f'answers = "{answers}"',
         f'step = "{aw["step"]}"',
         f"dice_index = {idx}",
         "",
     ]
     if aw["kind"] == "reply":
-        q = state["pending"]["question"]
+        q = state["pending"]["question"] if "pending" in state else state["question"]
         among = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
         head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {among} ({q['rule']}).",
                  "# One unit id per step lost; repeat an id to take a second step from it.",

@@ -44,6 +44,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "mountain_infantry": False,  # 14.17
     "step_loss_exceptions": False,  # 14.35 exceptions 1 and 2
     "soviet_cavalry_half": False,  # 14.36
+    "fog_of_war": False,  # 14.7: in views, enemy stacks show their top unit only
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -57,6 +58,7 @@ OPTION_NOTES: dict[str, str] = {
     "mountain_infantry": "[ADV] (14.17): mountain infantry attacking into hills use their defense factor",
     "step_loss_exceptions": "[ADV] (14.35): attacker's first step from a tank; no elimination before all are reduced",
     "soviet_cavalry_half": "[ADV] (14.36): a Soviet cavalry step satisfies half a point of loss",
+    "fog_of_war": "[ADV] (14.7): a side's view shows only the top unit of each enemy stack (refereed games)",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -73,6 +75,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "mountain_infantry": (False, True),
     "step_loss_exceptions": (False, True),
     "soviet_cavalry_half": (False, True),
+    "fog_of_war": (False, True),
 }
 
 

@@ -1,0 +1,112 @@
+"""Views: what one side may see of a state, signed by the referee (README: Referee).
+
+In a refereed game the referee holds the full states. After each step it sends every side a view:
+the clock, what is awaited, the public keys and dice commitments, the side's own standing
+instructions, the position as the module lets that side see it, and the transition's dice (every
+combat involves both sides, so every roll touches the side's units) with the reveals and input
+digests needed to re-derive each of them. A view names the digest of the full state it shows
+(`pbem.of`) and of the state before it (`pbem.previous`); orders answer the full state's digest.
+
+Checking a series of views (`pbem verify` on a player's folder) proves: every view is sealed by
+the referee; the views chain (each one's `previous` is the former one's `of`); every reveal matches
+the party's earlier commitment; the seed and every die follow from them. It cannot prove that the
+hidden part of the position was adjudicated correctly: that is what the referee is trusted with.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.engine.registry import find_module
+from pbem.errors import TamperError, VerificationError
+from pbem.mechanics.dice import face_from_seed
+
+from . import dice as proto
+from .canonical import canonical, check_seal, digest, seal, unsealed
+from .keys import KeyPair
+
+
+def view_body(state: dict[str, Any], side: str) -> dict[str, Any]:
+    """The unsealed view of ``state`` for ``side`` (deterministic: verify recomputes it)."""
+    module = find_module(state["pbem"]["module"])
+    h = state["pbem"]
+    body: dict[str, Any] = {
+        "pbem": {"format": 1, "kind": "view", "game": h["game"], "module": h["module"], "ruleset": h["ruleset"],
+                 "scenario": h["scenario"], "data": h["data"], "sequence": h["sequence"], "of": digest(state),
+                 "side": side, "previous": h["previous"], "inputs": list(h["inputs"]),
+                 "dice_algorithm": h["dice_algorithm"], "creator": h["creator"]},
+        "parties": copy.deepcopy(state["parties"]),
+        "clock": copy.deepcopy(state["clock"]),
+        "awaits": copy.deepcopy(state["awaits"]),
+        "options": copy.deepcopy(state["options"]),
+        "position": module.view_position(state, side),
+        "standing": {side: copy.deepcopy(state["standing"][side])} if side in state.get("standing", {}) else {},
+    }
+    q = state.get("pending", {}).get("question")
+    if q and q.get("side") == side:
+        body["question"] = copy.deepcopy(q)
+    if "result" in state:
+        body["result"] = copy.deepcopy(state["result"])
+    if "transition" in state:
+        body["transition"] = copy.deepcopy(state["transition"])
+    return body
+
+
+def make_views(state: dict[str, Any], key: KeyPair) -> dict[str, dict[str, Any]]:
+    """A sealed view for every side of a refereed game; none in a two-player game."""
+    if "referee" not in state["parties"]:
+        return {}
+    return {side: seal(view_body(state, side), "referee", key) for side in sorted(state["parties"]) if side != "referee"}
+
+
+def check_view_against_state(view: dict[str, Any], state: dict[str, Any], where: str) -> None:
+    """A view beside the referee's full state must be exactly that state's view, sealed by the referee."""
+    check_seal(view, where, str(state["parties"]["referee"]["key"]))
+    if canonical(unsealed(view)) != canonical(view_body(state, str(view["pbem"]["side"]))):
+        raise VerificationError(f"{where}: is not the view of the state it names for {view['pbem']['side']}")
+
+
+def verify_views(views: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
+    """Check a side's series of views: seals, chain, commitments and every die (module docstring)."""
+    if not views:
+        return {"views": 0, "dice": 0}
+    sides = {v["pbem"]["side"] for _, v in views}
+    games = {v["pbem"]["game"] for _, v in views}
+    if len(games) > 1:
+        raise TamperError(f"the views belong to different games: {', '.join(sorted(games))}")
+    if len(sides) > 1:
+        raise VerificationError(f"views of several sides given ({', '.join(sorted(sides))}); check one side's views at a time")
+    by_seq: dict[int, tuple[str, dict[str, Any]]] = {}
+    for where, v in views:
+        n = int(v["pbem"]["sequence"])
+        if n in by_seq and digest(by_seq[n][1]) != digest(v):
+            raise TamperError(f"fork: {by_seq[n][0]} and {where} are two different views of sequence {n}")
+        by_seq[n] = (where, v)
+    seqs = sorted(by_seq)
+    referee_key = str(by_seq[seqs[0]][1]["parties"]["referee"]["key"])
+    dice_checked = 0
+    for n in seqs:
+        where, v = by_seq[n]
+        check_seal(v, where, referee_key)
+        if v["seal"]["signer"] != "referee":
+            raise TamperError(f"{where}: a view is sealed by the referee, not by '{v['seal']['signer']}'")
+        if n - 1 not in by_seq:
+            continue
+        pwhere, p = by_seq[n - 1]
+        if v["pbem"]["previous"] != p["pbem"]["of"]:
+            raise TamperError(f"{where}: does not follow {pwhere}: the chain of states is broken")
+        tr = v.get("transition", {})
+        for party, rev in tr.get("reveals", {}).items():
+            if not proto.reveal_matches(rev, p["parties"][party].get("commit", "")):
+                raise TamperError(f"{where}: {party}'s dice reveal does not match its commitment in {pwhere}")
+        if tr.get("reveals"):
+            seed = proto.transition_seed(v["pbem"]["previous"], list(v["pbem"]["inputs"]), dict(tr["reveals"]))
+            if tr.get("seed") != seed.hex():
+                raise TamperError(f"{where}: the seed does not follow from the reveals and inputs")
+            for r in tr.get("dice", []):
+                face, _ = face_from_seed(seed, r["label"], int(r["sides"]))
+                if face != r["face"]:
+                    raise TamperError(f"{where}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
+                dice_checked += 1
+    return {"views": len(seqs), "dice": dice_checked}
