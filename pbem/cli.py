@@ -269,18 +269,32 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
 @click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
 @click.argument("orders", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--github", is_flag=True, help="Problems as GitHub Actions annotations (docs/git.md).")
 @guarded
-def check(state_path: Path, orders: Path, as_json: bool) -> None:
+def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
     """Every problem of an order file, each with its rule number; nothing is written.
+    STATE may be the game folder: the state the file answers is found by its digest.
 
     \b
     Example:
       pbem check game/0001.state.toml game/0001-german.orders.toml
+      pbem check --github game/ game/0001-german.orders.toml
     """
-    from pbem.exchange.game import check_orders, load_doc, load_state
+    from pbem.annotations import command, error_lines, problem_lines
 
-    st = load_state(state_path)
-    c = check_orders(st, load_doc(orders, "orders"))
+    if as_json and github:
+        raise UsageError("give --json or --github, not both")
+    try:
+        st, c = _check(state_path, orders)
+    except PbemError as e:
+        if github:
+            click.echo("\n".join(error_lines("pbem check", e, str(orders))))
+        raise
+    if github:
+        if c.problems:
+            click.echo("\n".join(problem_lines("pbem check", c.problems, str(orders))))
+        elif not c.sealed:
+            click.echo(command("warning", "legal, but not sealed yet: `pbem sign`", str(orders), "pbem check"))
     if as_json:
         _echo_json({"file": str(orders), "ok": not c.problems, "sealed": c.sealed, "problems": [p.as_json() for p in c.problems]})
     elif c.problems:
@@ -291,6 +305,29 @@ def check(state_path: Path, orders: Path, as_json: bool) -> None:
         click.echo(f"{orders}: legal for step {st.data['awaits']['step']}" + ("" if c.sealed else " (not sealed yet: `pbem sign`)"))
     if c.problems:
         sys.exit(EXIT_ILLEGAL)
+
+
+def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
+    """`pbem check`: the state (given, or found in a folder by the digest the file answers) and
+    the checked file."""
+    from pbem.errors import MalformedFileError, TamperError
+    from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_doc, load_state
+
+    if not state_path.is_dir():
+        st = load_state(state_path)
+        return st, check_orders(st, load_doc(orders, "orders"))
+    if not any(state_path.glob("*.state.toml")):
+        raise MalformedFileError(f"{state_path}: no state files found", hint="Give the state file, or the game folder.")
+    doc = load_doc(orders, "orders")
+    named = state_path / f"{orders.name[:4]}.state.toml"  # NNNN-SIDE.orders.toml answers NNNN.state.toml
+    found = load_state(named) if named.is_file() else None
+    if found is None or found.digest != doc.data["pbem"]["answers"]:
+        found = find_state_for(doc, state_path)
+        if found is None:
+            raise TamperError(f"{orders}: answers state {doc.data['pbem']['answers'][:19]}..., which is not in {state_path}",
+                              hint="An order file is bound to one state: it belongs to another game or state.")
+        check_state_seal(found)
+    return found, check_orders(found, doc)
 
 
 @cli.command()
@@ -389,23 +426,37 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True, help="No progress lines.")
+@click.option("--github", is_flag=True, help="A failure as GitHub Actions annotations (docs/git.md).")
 @guarded
-def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
+def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) -> None:
     """Signatures, chain, commitments and a deterministic replay of every transition.
+    Progress goes to standard error: at most one line a second, and the last transition.
 
     \b
     Example:
       pbem verify game/
+      pbem verify --github games/demo/
     """
+    import time
+
+    from pbem.annotations import error_lines, note_line
     from pbem.exchange.game import verify as run
 
+    if as_json and github:
+        raise UsageError("give --json or --github, not both")
+    shown = [float("-inf")]
+
     def progress(n: int, last: int) -> None:
-        if not quiet and not as_json:
-            click.echo(f"checking transition {n} of {last}", err=True)
+        now = time.monotonic()
+        if not quiet and not as_json and (n == last or now - shown[0] >= 1.0):
+            shown[0] = now
+            click.echo(f"checking transition {n} of {last} ({100 * n // max(last, 1)}%)", err=True)
 
     try:
         res = run(list(paths), progress)
     except PbemError as e:
+        if github:
+            click.echo("\n".join(error_lines("pbem verify", e, None)))
         if as_json:
             _echo_json({"ok": False, "exit": e.exit_code, "error": e.message, "problems": [p.as_json() for p in e.problems]})
             sys.exit(e.exit_code)
@@ -415,7 +466,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
                     "notes": res.notes})
     else:
         for note in res.notes:
-            click.echo(f"note: {note}")
+            click.echo(note_line("pbem verify", note) if github else f"note: {note}")
         if res.states == 0:
             click.echo(f"ok: {res.views} views of the referee's states: seals, chain and commitments hold, {res.dice} dice "
                        f"re-derived; last {res.last}")
@@ -557,6 +608,11 @@ def demo(out: Path | None, turns: int) -> None:
     from pbem.demo import run_demo
 
     run_demo(out, turns, click.echo)
+
+
+from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)
+
+cli.add_command(mail)
 
 
 def main() -> None:

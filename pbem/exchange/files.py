@@ -91,11 +91,8 @@ def dumps(data: dict[str, Any]) -> str:
     return tomli_w.dumps(data)
 
 
-def write_new(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (temp file + rename); never overwrite an existing file."""
-    if path.exists():
-        raise UsageError(f"{path}: already exists; pbem never overwrites a state, report or order file",
-                         hint="Choose another output name, or remove the file if it is yours and wrong.")
+def _temp_beside(path: Path, text: str) -> Path:
+    """``text`` in a new temporary file in ``path``'s folder (to be renamed onto ``path``)."""
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"{folder}: the output folder does not exist")
@@ -106,6 +103,19 @@ def write_new(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temp file + rename); never overwrite an existing file."""
+    if path.exists():
+        raise UsageError(f"{path}: already exists; pbem never overwrites a state, report or order file",
+                         hint="Choose another output name, or remove the file if it is yours and wrong.")
+    tmp = _temp_beside(path, text)
+    try:
         try:
             os.link(tmp, path)
         except FileExistsError as e:
@@ -115,8 +125,7 @@ def write_new(path: Path, text: str) -> None:
                 raise UsageError(f"{path}: already exists; pbem never overwrites a state or report") from None
             os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
 
 
 def write_all_new(files: list[tuple[Path, str]]) -> None:
@@ -138,19 +147,10 @@ def write_all_new(files: list[tuple[Path, str]]) -> None:
 
 def write_replacing(path: Path, text: str) -> None:
     """Write a file that may be replaced (a picture asked for by `pbem show --svg`), atomically."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{folder}: the output folder does not exist")
     if path.exists() and path.name.endswith((".state.toml", ".report.md")):
         raise UsageError(f"{path}: pbem never overwrites a state or report")
+    tmp = _temp_beside(path, text)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=folder)
-    except OSError as e:
-        raise UsageError(f"{folder}: cannot write there ({e.strerror})", hint="Choose a writable folder.") from e
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
         os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        tmp.unlink(missing_ok=True)

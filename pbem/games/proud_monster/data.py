@@ -294,31 +294,26 @@ def load_scenario(name: str) -> Scenario:
     units, units_raw = load_units(path.parent / s["units"], problems)
     if problems or charts is None or mapdata is None:
         raise ModuleDataError(f"{path}: the scenario's data files have problems", problems)
-    placed: dict[str, str] = {}
-    setup = []
-    for i, e in enumerate(raw.get("setup", [])):
-        where = f"{path}: setup[{i}]"
-        hid = mapdata.canonical(e["hex"])
-        if e["unit"] not in units:
-            problems.append(Problem(where, f"unknown unit {e['unit']}"))
-        if hid is None:
-            problems.append(Problem(where, f"{e['hex']} is not a hex of the map"))
-        if e["unit"] in placed:
-            problems.append(Problem(where, f"{e['unit']} is placed twice"))
-        placed[e["unit"]] = e["hex"]
-        setup.append((e["unit"], hid or e["hex"]))
-    reinf = []
-    for i, e in enumerate(raw.get("reinforcement", [])):
-        where = f"{path}: reinforcement[{i}]"
-        hid = mapdata.canonical(e["hex"])
-        if e["unit"] not in units:
-            problems.append(Problem(where, f"unknown unit {e['unit']}"))
-        if hid is None:
-            problems.append(Problem(where, f"{e['hex']} is not a hex of the map"))
-        if e["unit"] in placed:
-            problems.append(Problem(where, f"{e['unit']} is placed twice"))
-        placed[e["unit"]] = e["hex"]
-        reinf.append((int(e["turn"]), e["unit"], hid or e["hex"]))
+    placed: set[str] = set()
+
+    def placements(key: str) -> list[tuple[dict[str, Any], str]]:
+        """Each entry of a set-up or reinforcement list with its canonical hex; cross-checked."""
+        out = []
+        for i, e in enumerate(raw.get(key, [])):
+            where = f"{path}: {key}[{i}]"
+            hid = mapdata.canonical(e["hex"])
+            if e["unit"] not in units:
+                problems.append(Problem(where, f"unknown unit {e['unit']}"))
+            if hid is None:
+                problems.append(Problem(where, f"{e['hex']} is not a hex of the map"))
+            if e["unit"] in placed:
+                problems.append(Problem(where, f"{e['unit']} is placed twice"))
+            placed.add(e["unit"])
+            out.append((e, hid or e["hex"]))
+        return out
+
+    setup = [(e["unit"], hid) for e, hid in placements("setup")]
+    reinf = [(int(e["turn"]), e["unit"], hid) for e, hid in placements("reinforcement")]
     if problems:
         raise ModuleDataError(f"{path}: the scenario does not fit its data", problems)
     digest = "sha256:" + hashlib.sha256(

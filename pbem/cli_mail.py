@@ -1,0 +1,164 @@
+"""``pbem mail``: game files by e-mail (README: E-mail). The library is ``pbem.exchange.mail``."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.errors import UsageError
+
+PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
+
+
+@click.group()
+def mail() -> None:
+    """Game files by e-mail: read them out of a message, write the outgoing message, send it.
+
+    \b
+    Example:
+      pbem mail read reply.eml --folder game
+      pbem mail write game/0002.state.toml --orders game/0002-soviet.orders.toml \\
+          --from bob@example.org --to alice@example.org -o 0002.eml
+      pbem mail send 0002.eml --smtp smtp.example.org --user bob
+    """
+
+
+# pbem.cli registers `mail` at its end; importing it only now lets either module be imported first.
+from pbem.cli import _echo_json, guarded  # noqa: E402
+
+
+@mail.command("read")
+@click.argument("message", type=click.Path(path_type=Path))
+@click.option("--folder", type=click.Path(path_type=Path), metavar="GAME",
+              help="Check the files against this game folder and file the new ones into it.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@guarded
+def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
+    """Check the game files in an e-mail or mbox; with --folder, file the new ones.
+
+    Files are found by their content, attached or pasted into the text (quoted or not), and are
+    filed under the game folder's names for their content, never under an attachment's name. If
+    anything is wrong with any of them, nothing is written.
+
+    \b
+    Example:
+      pbem mail read reply.eml --folder game
+      pbem mail read ~/Mail/pbem.mbox --json
+    """
+    from pbem.exchange.files import write_all_new
+    from pbem.exchange.mail import display, read_mail, read_message_file
+
+    res = read_mail(read_message_file(message), str(message), folder)
+    err = res.error()
+    writes = res.writes()
+    if err is None and writes:
+        write_all_new(writes)
+    if as_json:
+        _echo_json({"ok": err is None, "exit": res.exit_code, "message": str(message), "messages": res.messages,
+                    "folder": str(folder) if folder else None, "files": [e.as_json() for e in res.entries],
+                    "written": [str(p) for p, _ in writes] if err is None else [],
+                    "error": None if err is None else {"message": err.message, "hint": err.hint,
+                                                       "problems": [p.as_json() for p in err.problems]}})
+        if err is not None:
+            sys.exit(err.exit_code)
+        return
+    n = len(res.entries)
+    click.echo(f"{message}: {res.messages} message{'s' if res.messages != 1 else ''}, {n} file{'s' if n != 1 else ''} found")
+    for e in res.entries:
+        h = e.data.get("pbem", {}) if isinstance(e.data.get("pbem"), dict) else {}
+        what = e.kind
+        if e.kind in ("orders", "join", "reply"):
+            what += f" of {display(str(h.get('side')))} for {display(str(h.get('step')))}"
+        elif e.kind in ("state", "view"):
+            what += f" {e.sequence:04d} of {display(str(h.get('game')))}" if e.sequence is not None else ""
+        click.echo(f"  {e.status:<6} {e.name or '?':<26} {what}")
+        for s in e.sources:
+            click.echo(f"         from {s.removeprefix(f'{message}: ').removeprefix(f'{message}, ')}")
+        for note in e.notes:
+            click.echo(f"         {note}")
+        if e.error is not None:
+            click.echo(f"         exit {e.error.exit_code}: {e.error.message.removeprefix(f'{e.sources[0]}: ')}")
+    if err is not None:
+        raise err
+    if writes:
+        click.echo("wrote " + ", ".join(str(p) for p, _ in writes))
+    elif folder is None:
+        click.echo("nothing written (give --folder GAME to check them against the game and file them)")
+    else:
+        click.echo(f"nothing new for {folder}")
+
+
+@mail.command("write")
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--orders", type=click.Path(path_type=Path), metavar="FILE", help="Your own next orders (sealed), answering STATE.")
+@click.option("--to", "to", multiple=True, required=True, metavar="ADDR", help="A recipient (repeat for more).")
+@click.option("--from", "sender", required=True, metavar="ADDR", help="Your address.")
+@click.option("--date", metavar="RFC2822", help="The Date header (default: now), e.g. 'Mon, 07 Jul 2025 10:00:00 +0000'.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), required=True, help="The .eml file to write (a new file).")
+@guarded
+def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sender: str, date: str | None, out: Path) -> None:
+    """Write the message for a state just adjudicated, as an .eml file.
+
+    It is ready to send from any mail program, or with `pbem mail send`.
+
+    The body is the turn summary; attached are the state, its report and picture (when they are
+    beside it) and, with --orders, your own next orders. The same files, addresses and --date give
+    the same bytes.
+
+    \b
+    Example:
+      pbem mail write game/0002.state.toml --orders game/0002-soviet.orders.toml \\
+          --from bob@example.org --to alice@example.org -o 0002.eml
+    """
+    from pbem.exchange.files import write_new
+    from pbem.exchange.mail import compose, gather, message_bytes, parse_date
+
+    when = parse_date(date) if date else _dt.datetime.now().astimezone().replace(microsecond=0)
+    outgoing = gather(state_path, orders)
+    msg = compose(outgoing, sender, list(to), when)
+    write_new(out, message_bytes(msg).decode("ascii"))
+    names = [str(p.get_filename()) for p in msg.iter_attachments()]
+    click.echo(f"wrote {out}: {msg['Subject']}")
+    click.echo(f"attached: {', '.join(names)}")
+
+
+@mail.command("send")
+@click.argument("eml", metavar="MESSAGE.eml", type=click.Path(path_type=Path))
+@click.option("--smtp", required=True, metavar="HOST[:PORT]", help="The SMTP server (port 587 by default, 25 with --no-starttls).")
+@click.option("--user", help="Log in as USER (password from $PBEM_SMTP_PASSWORD, or asked for; never stored).")
+@click.option("--no-starttls", is_flag=True, help="Do not encrypt: only for a test server on this machine.")
+@click.option("--cafile", type=click.Path(path_type=Path), help="Trust the server certificate(s) in this PEM file.")
+@guarded
+def mail_send(eml: Path, smtp: str, user: str | None, no_starttls: bool, cafile: Path | None) -> None:
+    """Send an .eml file over SMTP, to its To and Cc addresses.
+
+    The file is sent as it is, over STARTTLS unless --no-starttls.
+
+    \b
+    Example:
+      pbem mail send 0002.eml --smtp smtp.example.org --user bob
+      PBEM_SMTP_PASSWORD=... pbem mail send 0002.eml --smtp smtp.example.org:587 --user bob
+    """
+    from pbem.exchange.mail import MAX_MESSAGE_BYTES, parse_server, read_message_file, send
+
+    raw = read_message_file(eml)
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise UsageError(f"{eml}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have")
+    host, port = parse_server(smtp, not no_starttls)
+
+    def password() -> str:
+        if os.environ.get(PASSWORD_ENV):
+            return os.environ[PASSWORD_ENV]
+        try:
+            return str(click.prompt(f"SMTP password for {user} at {host}", hide_input=True, err=True))
+        except click.Abort as e:
+            raise UsageError(f"no SMTP password: set ${PASSWORD_ENV} or run pbem in a terminal to be asked") from e
+
+    frm, rcpts = send(raw, str(eml), host, port, user=user, password=password if user else None,
+                      starttls=not no_starttls, cafile=cafile)
+    click.echo(f"sent {eml} from {frm} to {', '.join(rcpts)} through {host}:{port}"
+               + (" (not encrypted)" if no_starttls else " (STARTTLS)"))

@@ -1,0 +1,1067 @@
+"""Game files by e-mail (README: E-mail): read them out of a message or an mbox, check them against
+a game folder, write the outgoing message, send it over SMTP.
+
+Reading trusts nothing in a message but the seals of the files in it: a game file is found by its
+content (a TOML document with a ``[pbem]`` table, attached or pasted into a plain-text part, quoted
+or not), never by an attachment's name; it is filed under the name the game folder convention gives
+its content. Sizes are bounded. Writing is deterministic: the same files, addresses and date give
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import email
+import email.errors
+import email.policy
+import email.utils
+import hashlib
+import re
+import smtplib
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.message import EmailMessage, Message, MIMEPart
+from pathlib import Path
+from typing import Any, cast
+
+from pbem import __version__
+from pbem.engine.model import Event
+from pbem.errors import (
+    IllegalOrdersError,
+    MalformedFileError,
+    PbemError,
+    Problem,
+    TamperError,
+    UsageError,
+    VerificationError,
+)
+
+from .canonical import canonical, check_seal, unsealed
+from .files import parse_toml
+from .game import (
+    Doc,
+    adjudicator_of,
+    check_orders,
+    check_state_seal,
+    collect,
+    derived_files,
+    envelope,
+    load_doc,
+    load_state,
+    next_state,
+    parse_doc,
+    picture_name,
+)
+from .report import report_version
+
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # one message (an .eml file, or one message of an mbox)
+MAX_MAILBOX_BYTES = 50 * 1024 * 1024  # a whole mbox file
+MAX_FILE_BYTES = 1024 * 1024  # one game file, attached or pasted
+MAX_FILES = 50  # game files in one message
+MAX_PARTS = 500  # MIME parts in one message
+MAX_MESSAGES = 1000  # messages in one mbox
+
+# Structural defects that mean the message was cut off or mangled: reading it would be guessing.
+_FATAL_DEFECTS: dict[type[email.errors.MessageDefect], str] = {
+    email.errors.MissingHeaderBodySeparatorDefect: "it does not start with header lines (From:, To:, ...)",
+    email.errors.CloseBoundaryNotFoundDefect: "a MIME part is not closed: the message is truncated",
+    email.errors.StartBoundaryNotFoundDefect: "its MIME parts are missing: the message is truncated or mangled",
+    email.errors.NoBoundaryInMultipartDefect: "a multipart part has no boundary",
+    email.errors.MultipartInvariantViolationDefect: "its MIME structure is inconsistent",
+    email.errors.InvalidMultipartContentTransferEncodingDefect: "a multipart part has an invalid transfer encoding",
+    email.errors.InvalidBase64PaddingDefect: "a base64 part is damaged (truncated?)",
+    email.errors.InvalidBase64CharactersDefect: "a base64 part contains characters base64 does not have",
+    email.errors.InvalidBase64LengthDefect: "a base64 part is damaged (truncated?)",
+}
+
+_PBEM_LINE = re.compile(r"^[ \t]*\[[ \t]*pbem[ \t]*\][ \t]*(?:#.*)?$")
+_QUOTE = re.compile(r"^((?:[ \t]{0,3}>)+)[ \t]?")
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+_KEYVAL = re.compile(rf"^[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*=[ \t]*(?P<value>.*)$")
+_HEADER = re.compile(rf"^[ \t]*\[\[?[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*\]\]?[ \t]*(?:#.*)?$")
+_VALUE_START = re.compile(r"""^(?:["'\[{+\-0-9]|true\b|false\b|inf\b|nan\b)""")
+_SAFE_NAME = re.compile(r"^\d{4,}(?:-[a-z][a-z0-9-]{0,40})?\.(?:state|orders|join|reply|view)\.toml$|^\d{4,}\.(?:report\.md|turn\.svg)$")
+
+
+def display(text: str, limit: int = 80) -> str:
+    """A string from a message, safe to print: control characters replaced, length bounded."""
+    out = "".join(c if c.isprintable() else "?" for c in text)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def lf(text: str) -> str:
+    """CRLF (and lone CR) line endings to LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# --- finding game files in a message -------------------------------------------------------------
+
+@dataclass
+class Found:
+    """A game file found in a message: its text (LF line endings: what is filed), its parsed data
+    (None if it could not be read, see ``error``) and every place it was found."""
+
+    text: str
+    data: dict[str, Any] | None
+    sources: list[str]
+    error: PbemError | None = None
+
+
+@dataclass
+class Extracted:
+    messages: int
+    files: list[Found]
+    others: list[tuple[str, str]]  # (source, text) of the other text-like parts: reports, pictures
+
+
+def split_mbox(raw: bytes) -> list[bytes]:
+    """The messages of an mbox: each starts at a ``From `` line at the top or after an empty line;
+    ``>From `` escapes (mboxrd) are undone."""
+    msgs: list[bytes] = []
+    cur: list[bytes] | None = None
+    blank = True
+    for line in raw.splitlines(keepends=True):
+        if blank and line.startswith(b"From "):
+            if cur is not None:
+                msgs.append(b"".join(cur))
+            cur = []
+        elif cur is not None:
+            cur.append(line[1:] if re.match(rb">+From ", line) else line)
+        blank = line in (b"\n", b"\r\n")
+    if cur is not None:
+        msgs.append(b"".join(cur))
+    return msgs
+
+
+def parse_message(raw: bytes, where: str) -> Message:
+    """Parse one message; a message that is cut off or mangled is a MalformedFileError (exit 2)."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have",
+                                 hint="Send the game files in a message of their own.")
+    if b"\x00" in raw:
+        raise MalformedFileError(f"{where}: contains NUL bytes: not an e-mail message",
+                                 hint="Give the message as saved by your mail program (.eml) or an mbox file.")
+    if not raw.strip():
+        raise MalformedFileError(f"{where}: the message is empty")
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        parts = list(msg.walk())
+    except Exception as e:  # the parser is lenient; anything it still cannot take is malformed input
+        raise MalformedFileError(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {e})") from e
+    if len(parts) > MAX_PARTS:
+        raise MalformedFileError(f"{where}: {len(parts)} MIME parts is more than the {MAX_PARTS} a message may have")
+    if not msg.keys():
+        raise MalformedFileError(f"{where}: not an e-mail message: it has no header lines",
+                                 hint="Give the message as saved by your mail program (.eml), or a game file directly to `pbem check`.")
+    for part in parts:
+        _fatal(part, where)
+    return msg
+
+
+def _fatal(part: Message, where: str) -> None:
+    for d in part.defects:
+        for cls, text in _FATAL_DEFECTS.items():
+            if isinstance(d, cls):
+                raise MalformedFileError(f"{where}: malformed message: {text}",
+                                         hint="Ask the sender to send it again, or save it again from your mail program.")
+
+
+def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
+    """The messages of an .eml file or an mbox, each with its label for error messages."""
+    if len(raw) > MAX_MAILBOX_BYTES:
+        raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
+    if raw.startswith(b"From "):
+        chunks = split_mbox(raw)
+        if len(chunks) > MAX_MESSAGES:
+            raise MalformedFileError(f"{where}: {len(chunks)} messages is more than the {MAX_MESSAGES} pbem reads from one mbox")
+        labels = [f"{where}, message {i}" if len(chunks) > 1 else where for i in range(1, len(chunks) + 1)]
+        return [(label, parse_message(chunk, label)) for label, chunk in zip(labels, chunks, strict=True)]
+    return [(where, parse_message(raw, where))]
+
+
+def _payload(part: Message, where: str) -> bytes:
+    try:
+        data = part.get_payload(decode=True)
+    except Exception as e:
+        raise MalformedFileError(f"{where}: a part cannot be decoded ({type(e).__name__}: {e})") from e
+    _fatal(part, where)
+    return data if isinstance(data, bytes) else b""
+
+
+def _text_of(part: Message, data: bytes) -> str:
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        text = data.decode(charset, errors="replace")
+    except LookupError:  # an unknown charset: the game files are UTF-8 anyway
+        text = data.decode("utf-8", errors="replace")
+    return lf(text)
+
+
+def unflow(text: str, delsp: bool) -> str:
+    """Undo RFC 3676 format=flowed: join soft-broken lines (ending in a space) of equal quote depth."""
+    out: list[str] = []
+    para: str | None = None
+    pdepth = 0
+
+    def emit(depth: int, s: str) -> None:
+        out.append((">" * depth + " " + s) if depth else s)
+
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]  # space-stuffing
+        flowed = content.endswith(" ") and content != "-- "
+        if para is not None and depth != pdepth:
+            emit(pdepth, para)
+            para = None
+        piece = content[:-1] if flowed and delsp else content
+        para = piece if para is None else para + piece
+        pdepth = depth
+        if not flowed:
+            emit(depth, para)
+            para = None
+    if para is not None:
+        emit(pdepth, para)
+    return "\n".join(out)
+
+
+def _unquote(line: str) -> tuple[int, str]:
+    m = _QUOTE.match(line)
+    if m is None:
+        return 0, line
+    return m.group(1).count(">"), line[m.end():]
+
+
+def _scan(s: str, depth: int, ml: str | None) -> tuple[int, str | None]:
+    """Track open brackets and multi-line strings over a piece of a TOML value."""
+    i = 0
+    while i < len(s):
+        if ml is not None:
+            j = s.find(ml, i)
+            if j < 0:
+                return depth, ml
+            i, ml = j + 3, None
+            continue
+        c = s[i]
+        if s.startswith('"""', i) or s.startswith("'''", i):
+            ml, i = s[i:i + 3], i + 3
+            continue
+        if c == '"':
+            i += 1
+            while i < len(s) and s[i] != '"':
+                i += 2 if s[i] == "\\" else 1
+            i += 1
+            continue
+        if c == "'":
+            j = s.find("'", i + 1)
+            i = len(s) if j < 0 else j + 1
+            continue
+        if c == "#":
+            break
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return depth, ml
+
+
+def inline_blocks(text: str) -> list[tuple[int, str]]:
+    """Game files pasted into a plain-text body: ``(line, text)`` for each block.
+
+    A block starts at a line ``[pbem]`` (after a quoting prefix such as ``> `` or ``>> ``, which is
+    stripped from every line of the block: all must have the same quote depth) and runs while its
+    lines are TOML: blank lines, comments, table headers, ``key = value`` lines and the lines of a
+    multi-line value. It ends at the first other line, at another quote depth, or at the next
+    ``[pbem]`` line (the next file).
+    """
+    lines = lf(text).split("\n")
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(lines):
+        qdepth, content = _unquote(lines[i])
+        if not _PBEM_LINE.match(content):
+            i += 1
+            continue
+        start, body = i, [content]
+        depth, ml = 0, None
+        i += 1
+        while i < len(lines):
+            d, c = _unquote(lines[i])
+            if d != qdepth:
+                break
+            if ml is not None or depth > 0:
+                depth, ml = _scan(c, depth, ml)
+            else:
+                s = c.strip()
+                if _PBEM_LINE.match(c):
+                    break
+                if s and not s.startswith("#") and not _HEADER.match(c):
+                    m = _KEYVAL.match(c)
+                    if m is None or not _VALUE_START.match(m.group("value")):
+                        break
+                    depth, ml = _scan(m.group("value"), depth, ml)
+            body.append(c)
+            i += 1
+        while body and not body[-1].strip():
+            body.pop()
+        out.append((start + 1, "\n".join(body) + "\n"))
+    return out
+
+
+def _candidate(text: str, where: str, first_line: int = 0) -> Found:
+    """A game file candidate from its text (a whole attachment, or a block pasted at ``first_line``)."""
+    text = lf(text.removeprefix("\ufeff"))
+    raw = text.encode("utf-8")
+    if len(raw) > MAX_FILE_BYTES:
+        return Found(text, None, [where], MalformedFileError(
+            f"{where}: {len(raw)} bytes is larger than the {MAX_FILE_BYTES} bytes a game file may have"))
+    try:
+        data = parse_toml(raw, where)
+    except MalformedFileError as e:
+        if first_line:  # say where in the text of the mail
+            e.message = re.sub(r"\(at line (\d+), column (\d+)\)",
+                               lambda m: f"(at line {int(m.group(1)) + first_line - 1} of the text)", e.message)
+        e.hint = "The file is cut off or was changed on the way (a mail program wrapping long lines?): send it again, as an attachment."
+        return Found(text, None, [where], e)
+    if not isinstance(data.get("pbem"), dict):
+        return Found(text, None, [where], MalformedFileError(f"{where}: has a [pbem] line but no [pbem] table"))
+    return Found(text, data, [where])
+
+
+def extract(raw: bytes, where: str) -> Extracted:
+    """Every game file in a message or an mbox (deduplicated by content), and the other text parts."""
+    messages = read_messages(raw, where)
+    files: dict[str, Found] = {}
+    others: list[tuple[str, str]] = []
+    for label, msg in messages:
+        count = 0
+        leaves = [p for p in msg.walk() if not p.is_multipart()]
+        for n, part in enumerate(leaves, 1):
+            ctype = part.get_content_type()
+            try:
+                filename = part.get_filename()
+                disposition = part.get_content_disposition()
+                params = dict(part.get_params() or [])
+            except Exception as e:
+                raise MalformedFileError(f"{label}: part {n}: unreadable MIME headers ({type(e).__name__})") from e
+            name = f"attachment '{display(filename)}'" if filename else f"part {n} ({display(ctype)})"
+            data = _payload(part, f"{label}: {name}")
+            body = ctype == "text/plain" and not filename and disposition != "attachment"
+            found: list[Found] = []
+            if body:
+                text = _text_of(part, data)
+                if str(params.get("format", "")).lower() == "flowed":
+                    text = unflow(text, str(params.get("delsp", "")).lower() == "yes")
+                where_body = "the body" if len(leaves) == 1 else f"part {n} (text/plain)"
+                found = [_candidate(block, f"{label}: {where_body}, pasted at line {line}", line)
+                         for line, block in inline_blocks(text)]
+            elif re.search(rb"^[ \t]*\[[ \t]*pbem[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$", data, re.M):
+                try:
+                    found = [_candidate(data.decode("utf-8"), f"{label}: {name}")]
+                except UnicodeDecodeError as e:
+                    found = [Found("", None, [f"{label}: {name}"], MalformedFileError(
+                        f"{label}: {name}: has a [pbem] line but is not UTF-8 text (byte {e.start})",
+                        hint="pbem files are UTF-8; send the file as it was written."))]
+            elif len(data) <= MAX_FILE_BYTES:
+                try:
+                    others.append((f"{label}: {name}", lf(data.decode("utf-8"))))
+                except UnicodeDecodeError:
+                    pass
+            count += len(found)
+            if count > MAX_FILES:
+                raise MalformedFileError(f"{label}: more than {MAX_FILES} game files in one message")
+            for f in found:
+                key = hashlib.sha256(canonical(f.data) if f.data is not None and _jsonable(f.data) else f.text.encode()).hexdigest()
+                if key in files:
+                    files[key].sources += f.sources
+                else:
+                    files[key] = f
+    return Extracted(len(messages), list(files.values()), others)
+
+
+def _jsonable(data: Any) -> bool:
+    try:
+        canonical(data)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+# --- checking what was found against a game folder -----------------------------------------------
+
+@dataclass
+class Entry:
+    """One file found in the mail, what it is, and what the check said."""
+
+    kind: str
+    text: str
+    sources: list[str]
+    data: dict[str, Any] = field(default_factory=dict)
+    digest: str = ""
+    name: str | None = None  # the game-folder name, from the content
+    sequence: int | None = None
+    # new: to be filed (--folder); known: already in the folder; found: checked, no --folder; held: good, but
+    # not filed because another file is not; skipped: not compared (another pbem version); error
+    status: str = "found"
+    notes: list[str] = field(default_factory=list)
+    error: PbemError | None = None
+
+    def fail(self, e: PbemError) -> None:
+        self.status, self.error = "error", e
+
+    def as_json(self) -> dict[str, Any]:
+        h = self.data.get("pbem", {}) if isinstance(self.data.get("pbem"), dict) else {}
+        out: dict[str, Any] = {
+            "kind": self.kind, "name": self.name, "status": self.status, "sources": self.sources, "notes": self.notes,
+            "game": h.get("game"), "side": h.get("side"), "step": h.get("step"), "sequence": self.sequence,
+            "answers": h.get("answers") or h.get("of"), "digest": self.digest or None, "error": None,
+        }
+        if self.error is not None:
+            e = self.error
+            out["error"] = {"exit": e.exit_code, "message": e.message, "hint": e.hint, "problems": [p.as_json() for p in e.problems]}
+        return out
+
+
+@dataclass
+class MailRead:
+    where: str
+    messages: int
+    folder: Path | None
+    entries: list[Entry]
+
+    @property
+    def errors(self) -> list[Entry]:
+        return [e for e in self.entries if e.error is not None]
+
+    @property
+    def exit_code(self) -> int:
+        codes = {e.error.exit_code for e in self.errors if e.error is not None}
+        for c in (3, 2, 1):
+            if c in codes:
+                return c
+        return 0
+
+    def error(self) -> PbemError | None:
+        """One error for all the problems (the most serious one's exit code); None if there is none."""
+        errs = [e.error for e in self.errors if e.error is not None]
+        if not errs:
+            return None
+        if len(errs) == 1:
+            e = errs[0]
+            hint = f"{e.hint} Nothing was written." if e.hint else "Nothing was written."
+            return type(e)(e.message, e.problems, hint)
+        cls: type[PbemError] = {3: TamperError, 2: MalformedFileError}.get(self.exit_code, IllegalOrdersError)
+        problems = [Problem(f"exit {e.exit_code}", e.message, hint=e.hint) for e in errs]
+        return cls(f"{self.where}: {len(errs)} of the {len(self.entries)} files found are not accepted; nothing was written", problems)
+
+    def writes(self) -> list[tuple[Path, str]]:
+        """The new files to file into the folder (none if anything is wrong)."""
+        if self.folder is None or self.errors:
+            return []
+        return [(self.folder / e.name, e.text) for e in self.entries if e.status == "new" and e.name]
+
+
+def _folder_docs(folder: Path) -> tuple[list[Doc], list[Doc]]:
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such game folder", hint="Give the folder of the game (make it first for a new game).")
+    states, others, _ = collect([folder])
+    return states, others
+
+
+def _answered(doc: Doc) -> str:
+    """The digest that orders answer: a state's own, or for a view the full state's it shows."""
+    return str(doc.data["pbem"]["of"]) if doc.kind == "view" else doc.digest
+
+
+class _Reader:
+    """The checks of `pbem mail read` over the files of one mail (README: E-mail)."""
+
+    def __init__(self, where: str, folder: Path | None, extracted: Extracted) -> None:
+        self.where, self.folder, self.ex = where, folder, extracted
+        fstates, fothers = _folder_docs(folder) if folder is not None else ([], [])
+        self.states: dict[int, Doc] = {int(d.data["pbem"]["sequence"]): d for d in fstates}
+        self.views: list[Doc] = [d for d in fothers if d.kind == "view"]
+        self.games = {str(d.data["pbem"]["game"]) for d in fstates + fothers}
+        self.pool: dict[str, Doc] = {d.digest: d for d in fothers if d.kind != "view"}
+        self.claimed: dict[str, str] = {}
+        self.rejected: set[str] = set()
+        self.entries: list[Entry] = []
+
+    # the folder's own name for a file, and whether it is there already
+    def _existing(self, name: str) -> str | None:
+        if self.folder is None or not (self.folder / name).exists():
+            return None
+        try:
+            return load_doc(self.folder / name).digest
+        except PbemError:
+            return "(unreadable)"
+
+    def _claim(self, e: Entry, fork: bool = False) -> None:
+        assert e.name is not None
+        if not _SAFE_NAME.match(e.name):  # cannot happen with schema-valid content; never write outside the folder
+            raise MalformedFileError(f"{e.sources[0]}: no safe file name can be made from its content")
+        have = self.claimed.get(e.name)
+        if have is not None and have != e.digest:
+            cls = TamperError if fork else UsageError
+            raise cls(f"{e.sources[0]}: another file of this mail has the same name {e.name} and a different content",
+                      hint="Only one of them can be filed; ask the sender which one counts.")
+        self.claimed[e.name] = e.digest
+        e.status = "new" if self.folder is not None else "found"
+
+    def _check_game(self, doc: Doc) -> None:
+        game = str(doc.data["pbem"]["game"])
+        if self.games and game not in self.games:
+            held = ", ".join(sorted(self.games))
+            raise TamperError(f"{doc.path}: belongs to game '{game}', but {self.folder or 'the other files'} hold{'s' if self.folder else ''} game '{held}'",
+                              hint="It was sent for another game: file it in that game's folder.")
+
+    def run(self) -> MailRead:
+        docs: list[tuple[Entry, Doc]] = []
+        for f in self.ex.files:
+            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources)
+            self.entries.append(e)
+            if f.error is not None or f.data is None:
+                e.fail(f.error or MalformedFileError(f"{f.sources[0]}: unreadable"))
+                continue
+            e.data = f.data
+            try:
+                doc = parse_doc(f.data, Path(f.sources[0]))
+                e.digest = doc.digest
+            except PbemError as err:
+                e.fail(err)
+                continue
+            docs.append((e, doc))
+        for _, doc in docs:
+            if doc.kind != "state" and doc.kind != "view":
+                self.pool.setdefault(doc.digest, doc)
+        order = {"state": 0, "view": 1}
+        docs.sort(key=lambda x: (order.get(x[1].kind, 2), int(x[1].data["pbem"].get("sequence", 0))))
+        for e, doc in docs:
+            try:
+                if doc.kind == "state":
+                    self._state(e, doc)
+                elif doc.kind == "view":
+                    self._view(e, doc)
+                else:
+                    self._submission(e, doc)
+            except PbemError as err:
+                e.fail(err)
+                if doc.kind in ("state", "view"):
+                    self.rejected.add(_answered(doc))
+        if any(e.error is not None for e in self.entries):
+            for e in self.entries:  # the good files are not filed either
+                if e.status == "new":
+                    e.status = "held"
+                    e.notes.append("not filed: another file of this mail is not accepted")
+        return MailRead(self.where, self.ex.messages, self.folder, self.entries)
+
+    def _state(self, e: Entry, doc: Doc) -> None:
+        h = doc.data["pbem"]
+        seq = int(h["sequence"])
+        e.sequence, e.name = seq, f"{seq:04d}.state.toml"
+        self._check_game(doc)
+        have = self.states.get(seq)
+        if have is not None:
+            if have.digest == doc.digest:  # (the mail's own files are deduplicated: this one is the folder's)
+                e.status = "known"
+                e.notes.append("already in the folder")
+                self._known_derived(seq)
+                return
+            raise TamperError(f"{doc.path}: fork: state {seq:04d} differs from the state {seq:04d} "
+                              f"{'in ' + str(self.folder) if self._existing(e.name) else 'found before it'}",
+                              hint="Two different states with one sequence number: only one of them can be the game; find out who sent which.")
+        prev = self.states.get(seq - 1)
+        events: list[Event] | None = None
+        if seq == 0:
+            check_state_seal(doc, str(h["creator"]))
+            e.notes.append(f"state 0000 of game {h['game']}, sealed by its creator {h['creator']}")
+        elif prev is not None:
+            if h["previous"] != prev.digest:
+                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {seq - 1:04d}: the chain is broken",
+                                  hint="It does not continue this game's history: do not accept it.")
+            adj = adjudicator_of(prev.data)
+            check_state_seal(doc, adj)
+            self._same_keys(doc, prev)
+            events = self._replay(prev, doc)
+            e.notes.append(f"continues state {seq - 1:04d}; sealed by {adj}, who adjudicates that step")
+            if events is None:
+                e.notes.append("not replayed: its inputs are not all in the folder or the mail (`pbem verify` replays it when they are)")
+            else:
+                e.notes.append("replayed from the previous state, its inputs and the revealed dice: it follows")
+        else:
+            if self.states:
+                latest = max(self.states)
+                if seq > latest + 1:
+                    raise VerificationError(f"{doc.path}: is state {seq:04d}, but the latest state here is {latest:04d}: "
+                                            f"state{'s' if seq - latest > 2 else ''} {latest + 1:04d}{'..' + format(seq - 1, '04d') if seq - latest > 2 else ''} "
+                                            "missing", hint="Ask for the missing states (or give them in the same mail).")
+                self._same_keys(doc, self.states[latest])
+            check_state_seal(doc)
+            e.notes.append(f"sealed by {doc.data['seal']['signer']}; the previous state is not here, so the chain was not checked")
+        nxt = self.states.get(seq + 1)
+        if nxt is not None and nxt.data["pbem"]["previous"] != doc.digest:
+            raise TamperError(f"{doc.path}: state {seq + 1:04d} here does not follow it: the chain is broken")
+        if self._known(e, doc):
+            return
+        self._claim(e, fork=True)
+        self.states[seq] = doc
+        if not self.games:
+            self.games.add(str(h["game"]))
+        if events is not None and prev is not None:
+            self._derived(prev, doc, events)
+
+    def _same_keys(self, doc: Doc, other: Doc) -> None:
+        a = {p: v["key"] for p, v in doc.data["parties"].items()}
+        b = {p: v["key"] for p, v in other.data["parties"].items()}
+        if a != b:
+            raise TamperError(f"{doc.path}: the parties or their keys differ from those of the game here",
+                              hint="Keys never change in a game: do not accept it.")
+
+    def _replay(self, prev: Doc, cur: Doc) -> list[Event] | None:
+        inputs = [str(x) for x in cur.data["pbem"]["inputs"]]
+        if any(d not in self.pool for d in inputs):
+            return None
+        subs = [envelope(prev, self.pool[d]).submission for d in inputs]
+        tr = cur.data.get("transition", {})
+        adj = adjudicator_of(prev.data)
+        reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
+        commit = cur.data["parties"][adj].get("commit")
+        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])) or None)
+        if canonical(expected) != canonical(unsealed(cur.data)):
+            raise VerificationError(f"{cur.path}: does not follow from state {int(prev.data['pbem']['sequence']):04d}, "
+                                    "its inputs and the revealed dice",
+                                    hint="The adjudicator's state is not what the rules give: do not accept it (`pbem verify` shows where it differs).")
+        return events
+
+    def _derived(self, prev: Doc, cur: Doc, events: list[Event]) -> None:
+        """The report and picture of a replayed transition, filed when the mail carries them unchanged."""
+        seq = int(cur.data["pbem"]["sequence"])
+        report, picture = derived_files(prev.data, cur.data, events)
+        game = str(cur.data["pbem"]["game"])
+        for source, text in self.ex.others:
+            kind, name, derived = "", "", ""
+            if text == report:
+                kind, name, derived = "report", f"{seq:04d}.report.md", report
+            elif picture is not None and text == picture:
+                kind, name, derived = "picture", picture_name(seq), picture
+            elif re.match(rf"# .*: report {seq:04d}\n", text) and f"- Game `{game}`" in text[:3000]:
+                e = Entry("report", text, [source], name=f"{seq:04d}.report.md", sequence=seq)
+                self.entries.append(e)
+                by = report_version(text)
+                if by is not None and by != __version__:
+                    e.status = "skipped"
+                    e.notes.append(f"written by pbem {by}: compared only by the pbem that wrote it; not filed")
+                else:
+                    e.fail(VerificationError(f"{source}: the report does not match the transition of state {seq:04d} it describes",
+                                             hint="A report is derived from its transition: someone changed it."))
+                continue
+            else:
+                continue
+            e = Entry(kind, derived, [source], name=name, sequence=seq, digest="sha256:" + hashlib.sha256(derived.encode()).hexdigest())
+            self.entries.append(e)
+            e.notes.append(f"the {kind} of state {seq:04d}, as derived from its transition")
+            try:
+                target = self.folder / name if self.folder is not None else None
+                on_disk = target.read_text(encoding="utf-8", errors="replace") if target is not None and target.exists() else None
+                if on_disk is not None and on_disk == derived:
+                    e.status = "known"
+                    e.notes.append("already in the folder")
+                    continue
+                if on_disk is not None:
+                    raise UsageError(f"{target}: a different file is already in the folder under this name",
+                                     hint="pbem never overwrites a report; `pbem verify` tells which one is right.")
+                self._claim(e)
+            except PbemError as err:
+                e.fail(err)
+
+    def _known_derived(self, seq: int) -> None:
+        """The report and picture of a state already in the folder: listed when the mail has them unchanged."""
+        if self.folder is None:
+            return
+        for kind, name in (("report", f"{seq:04d}.report.md"), ("picture", picture_name(seq))):
+            path = self.folder / name
+            if not path.exists():
+                continue
+            text = lf(path.read_text(encoding="utf-8", errors="replace"))
+            for source, other in self.ex.others:
+                if other == text:
+                    e = Entry(kind, text, [source], name=name, sequence=seq, status="known")
+                    e.notes.append("already in the folder")
+                    self.entries.append(e)
+
+    def _view(self, e: Entry, doc: Doc) -> None:
+        h = doc.data["pbem"]
+        seq = int(h["sequence"])
+        e.sequence, e.name = seq, f"{seq:04d}-{h['side']}.view.toml"
+        self._check_game(doc)
+        check_state_seal(doc)
+        e.notes.append(f"{h['side']}'s view of state {seq:04d}, sealed by {doc.data['seal']['signer']}; `pbem verify` checks the chain of views")
+        if self._known(e, doc):
+            return
+        self._claim(e)
+        self.views.append(doc)
+        if not self.games:
+            self.games.add(str(h["game"]))
+
+    def _known(self, e: Entry, doc: Doc) -> bool:
+        assert e.name is not None
+        have = self._existing(e.name)
+        if have is None:
+            return False
+        if have == doc.digest:
+            e.status = "known"
+            e.notes.append("already in the folder")
+            return True
+        raise TamperError(f"{doc.path}: fork: {self.folder}/{e.name} is a different {doc.kind} with the same sequence number",
+                          hint="Only one of them can be the game; find out who sent which.")
+
+    def _submission(self, e: Entry, doc: Doc) -> None:
+        h = doc.data["pbem"]
+        side, kind, answers = str(h["side"]), str(h["kind"]), str(h["answers"])
+        self._check_game(doc)
+        refs = {_answered(v): v for v in self.views} | {d.digest: d for d in self.states.values()}  # a state over its views
+        st = refs.get(answers)
+        if st is None:
+            if answers in self.rejected:
+                raise TamperError(f"{doc.path}: answers a state in this mail that was not accepted ({answers[:19]}...)")
+            if self.folder is None and not self.states and not self.views:
+                signer = check_seal(doc.data, str(doc.path))
+                if doc.data["seal"]["signer"] != side:
+                    raise TamperError(f"{doc.path}: sealed by '{doc.data['seal']['signer']}' for side '{side}'")
+                e.notes.append(f"sealed by {side} (key {signer[:20]}...); not checked against the state it answers "
+                               "(it is not in the mail: give --folder GAME)")
+                return
+            raise TamperError(f"{doc.path}: answers state {answers[:19]}..., which is neither in "
+                              f"{self.folder or 'the mail'}{' nor in the mail' if self.folder else ''}",
+                              hint="It is replayed, out of date or from another copy of the game: orders must answer a state of this game's history.")
+        seq = int(st.data["pbem"]["sequence"])
+        e.sequence, e.name = seq, f"{seq:04d}-{side}.{kind}.toml"
+        have = self._existing(e.name)
+        if have == doc.digest:
+            e.status = "known"
+            e.notes.append("already in the folder")
+            return
+        later = [d for d in [*self.states.values(), *self.views] if int(d.data["pbem"]["sequence"]) == seq + 1]
+        if later:
+            if not any(doc.digest in d.data["pbem"]["inputs"] for d in later):
+                raise TamperError(f"{doc.path}: answers state {seq:04d}, which was already adjudicated without it "
+                                  f"(state {seq + 1:04d} exists): it is replayed or out of date",
+                                  hint="An order file counts once, for the state it answers; the sender writes new orders for the current state.")
+            envelope(st, doc)
+            e.notes.append(f"{kind} of {side} for {h['step']}, an input of state {seq + 1:04d}")
+        else:
+            envelope(st, doc)
+            c = check_orders(st, doc)
+            if c.problems:
+                raise IllegalOrdersError(f"{doc.path}: {len(c.problems)} problem(s) in the {kind}", c.problems,
+                                         hint="The sender fixes them (see `pbem check`) and sends new ones.")
+            e.notes.append(f"{kind} of {side} for {h['step']}, awaited by state {seq:04d}; sealed by {side}, dice reveal matches, legal")
+        if have is not None:
+            raise UsageError(f"{doc.path}: a different file is already in the folder under its name {e.name}",
+                             hint="pbem never overwrites a game file. If the sender corrected his orders, he sends new ones for the state they answer.")
+        self._claim(e)
+
+
+def read_mail(raw: bytes, where: str, folder: Path | None = None) -> MailRead:
+    """`pbem mail read`: the game files in a message or mbox, each checked (against ``folder``)."""
+    ex = extract(raw, where)
+    if not ex.files:
+        n = f"{ex.messages} messages" if ex.messages > 1 else "the message"
+        raise MalformedFileError(f"{where}: no pbem game file found in {n}",
+                                 hint="Game files are attached, or pasted into a plain-text message from their [pbem] line on.")
+    return _Reader(where, folder, ex).run()
+
+
+def read_message_file(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_MAILBOX_BYTES:
+            raise MalformedFileError(f"{path}: {size} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
+        return path.read_bytes()
+    except OSError as e:
+        raise MalformedFileError(f"{path}: cannot read the file ({e.strerror})", hint="Check the path.") from e
+
+
+# --- the outgoing message ------------------------------------------------------------------------
+
+@dataclass
+class Outgoing:
+    """What an outgoing message carries: the state (or view), its report and picture, the sender's orders."""
+
+    state: Doc
+    state_bytes: bytes
+    report: str | None = None
+    picture: bytes | None = None
+    orders: Doc | None = None
+    orders_bytes: bytes = b""
+    previous_step: str | None = None
+
+    @property
+    def sequence(self) -> int:
+        return int(self.state.data["pbem"]["sequence"])
+
+    def state_name(self) -> str:
+        h = self.state.data["pbem"]
+        return f"{self.sequence:04d}-{h['side']}.view.toml" if self.state.kind == "view" else f"{self.sequence:04d}.state.toml"
+
+    def orders_name(self) -> str:
+        assert self.orders is not None
+        h = self.orders.data["pbem"]
+        return f"{self.sequence:04d}-{h['side']}.{h['kind']}.toml"
+
+
+def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
+    """Read the files for `pbem mail write`: the state, its report and picture beside it (not for a
+    view: the report shows what the side may not see), and the sender's own next orders."""
+    state = load_state(state_path)
+    out = Outgoing(state, state_path.read_bytes())
+    seq = out.sequence
+    if state.kind != "view":
+        rp = state_path.parent / f"{seq:04d}.report.md"
+        pp = state_path.parent / picture_name(seq)
+        if rp.exists():
+            out.report = rp.read_bytes().decode("utf-8", errors="replace")
+            if pp.exists():
+                out.picture = pp.read_bytes()
+        prev = state_path.parent / f"{seq - 1:04d}.state.toml"
+        if seq > 0 and prev.exists():
+            try:
+                p = load_doc(prev, "state")
+                if p.digest == state.data["pbem"]["previous"]:
+                    out.previous_step = str(p.data["awaits"]["step"])
+            except PbemError:
+                pass
+        if out.previous_step is None and out.report:
+            m = re.search(r"^- Step adjudicated: `([^`]+)`", out.report, re.M)
+            out.previous_step = m.group(1) if m else None
+    if orders_path is not None:
+        doc = load_doc(orders_path, "orders")
+        envelope(state, doc)  # the sender's own orders answer this state, sealed: checked before sending
+        out.orders, out.orders_bytes = doc, orders_path.read_bytes()
+    return out
+
+
+def _clean(text: str) -> str:
+    return " ".join(display(text, 200).split())
+
+
+def subject(out: Outgoing) -> str:
+    s = out.state.data
+    game = _clean(str(s["pbem"]["game"]))
+    aw = s["awaits"]
+    head = f"[pbem {game}] {out.sequence:04d}: "
+    if out.sequence == 0:
+        head += "new game"
+    elif out.previous_step:
+        head += f"{_clean(out.previous_step)} adjudicated"
+    else:
+        head += f"state {out.sequence:04d}"
+    if s.get("result"):
+        r = s["result"]
+        return head + f"; game over: the {_clean(str(r.get('winner', '')))} wins"
+    return head + f"; awaits {_clean(str(aw['step']))} from {_clean(', '.join(map(str, aw['from'])))}"
+
+
+_DETAIL = ("Attackers:", "Defenders:", "Shift ")
+_HEAD = ("- Game ", "- Step adjudicated:", "- Previous state ", "- Dice: ")
+
+
+def turn_summary(report: str) -> list[str]:
+    """The report's events as plain text: moves, attacks and their results, control changes, the
+    victory check and what is awaited next (computations and dice are in the attached report)."""
+    out: list[str] = []
+    for line in lf(report).split("\n")[1:]:
+        if line.startswith("## "):
+            break
+        if line.startswith(_HEAD) or line.startswith("![") or not line.strip():
+            continue
+        if line.startswith("  - ") and line[4:].startswith(_DETAIL):
+            continue
+        text = line.replace("**", "").replace("`", "")
+        if line.startswith("### "):
+            out += ["", text[4:]]
+        elif line.startswith("Awaited next"):
+            out += ["", text]
+        else:
+            out.append(text)
+    return out
+
+
+def body_text(out: Outgoing) -> str:
+    s = out.state.data
+    h = s["pbem"]
+    aw = s["awaits"]
+    what = "view of state" if out.state.kind == "view" else "state"
+    lines = [f"pbem game {_clean(str(h['game']))} (scenario {_clean(str(h['scenario']))}), {what} {out.sequence:04d}"]
+    if out.sequence == 0:
+        lines.append("A new game: every party joins (`pbem join`).")
+    elif out.previous_step:
+        lines.append(f"{_clean(out.previous_step)} adjudicated by {_clean(str(s['seal']['signer']))}.")
+    if out.report:
+        lines += turn_summary(out.report)
+    else:
+        lines += ["", f"Awaited next: {aw['kind']} for step {aw['step']} from {', '.join(aw['from'])}; adjudicated by {aw['adjudicator']}."]
+    if s.get("result"):
+        r = s["result"]
+        lines += ["", f"Game over: the {r.get('winner')} wins ({r.get('rule')}): {r.get('reason')}"]
+    lines += ["", "Attached:", f"- {out.state_name()}: the {'view of the ' if out.state.kind == 'view' else 'new '}state, {out.state.digest}"]
+    if out.report:
+        lines.append(f"- {out.sequence:04d}.report.md: the full report, every computation and every die with its label")
+    if out.picture:
+        lines.append(f"- {picture_name(out.sequence)}: the map of this step")
+    if out.orders is not None:
+        oh = out.orders.data["pbem"]
+        lines.append(f"- {out.orders_name()}: {oh['side']}'s {oh['kind']} for {oh['step']}, answering this state")
+    lines += ["", "To check them and file them into your game folder, save this message and run:",
+              "  pbem mail read MESSAGE.eml --folder GAME", ""]
+    return "\n".join(_clean_line(x) for x in lines)
+
+
+def _clean_line(line: str) -> str:
+    return "".join(c if c.isprintable() else "?" for c in line)
+
+
+def _address_list(values: list[str], option: str) -> list[str]:
+    out = []
+    for v in values:
+        pairs = email.utils.getaddresses([v])
+        if not pairs or any(not a or a.count("@") != 1 or any(c.isspace() or not c.isprintable() for c in a) for _, a in pairs):
+            raise UsageError(f"{option} {display(v)}: not an e-mail address", hint="Write it as name@example.org or 'Name <name@example.org>'.")
+        out.append(v.strip())
+    return out
+
+
+def compose(out: Outgoing, sender: str, to: list[str], date: _dt.datetime) -> EmailMessage:
+    """The outgoing message, deterministically: the same files, addresses and date give the same
+    bytes. The Message-ID and the MIME boundary derive from the digests of the attached files."""
+    frm = _address_list([sender], "--from")[0]
+    rcpts = _address_list(to, "--to")
+    if not rcpts:
+        raise UsageError("--to: at least one recipient is needed")
+    seed = out.state.digest + "\n" + (out.orders.digest if out.orders is not None else "")
+    h = hashlib.sha256(seed.encode("ascii")).hexdigest()
+    domain = email.utils.parseaddr(frm)[1].rsplit("@", 1)[-1]
+    domain = domain if re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain) else "pbem.invalid"
+    pol = email.policy.SMTP
+    msg = EmailMessage(policy=pol)
+    msg["From"] = frm
+    msg["To"] = ", ".join(rcpts)
+    msg["Subject"] = subject(out)
+    msg["Date"] = email.utils.format_datetime(date)
+    msg["Message-ID"] = f"<pbem.{out.sequence:04d}.{h[:32]}@{domain}>"
+    msg["MIME-Version"] = "1.0"
+    msg.make_mixed()
+    body = MIMEPart(policy=pol)
+    body.set_content(body_text(out), charset="utf-8", cte="quoted-printable")
+    msg.attach(cast(EmailMessage, body))
+    files: list[tuple[str, bytes, str, str, dict[str, str]]] = [
+        (out.state_name(), out.state_bytes, "application", "toml", {})]
+    if out.report is not None:
+        files.append((f"{out.sequence:04d}.report.md", out.report.encode("utf-8"), "text", "markdown", {"charset": "utf-8"}))
+    if out.picture is not None:
+        files.append((picture_name(out.sequence), out.picture, "image", "svg+xml", {}))
+    if out.orders is not None:
+        files.append((out.orders_name(), out.orders_bytes, "application", "toml", {}))
+    for name, content, maintype, subtype, params in files:
+        part = MIMEPart(policy=pol)
+        part.set_content(content, maintype=maintype, subtype=subtype, disposition="attachment", filename=name, params=params)
+        msg.attach(cast(EmailMessage, part))
+    msg.set_boundary(f"=_pbem_{h[32:56]}")
+    return msg
+
+
+def message_bytes(msg: EmailMessage) -> bytes:
+    """The message as an .eml file: CRLF line endings (as on the wire), 7-bit."""
+    return msg.as_bytes(policy=email.policy.SMTP)
+
+
+def parse_date(text: str) -> _dt.datetime:
+    try:
+        return email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError) as e:
+        raise UsageError(f"--date {display(text)}: not an RFC 2822 date", hint="Write it like 'Mon, 07 Jul 2025 10:00:00 +0000'.") from e
+
+
+# --- sending -------------------------------------------------------------------------------------
+
+def parse_server(text: str, starttls: bool) -> tuple[str, int]:
+    """HOST, HOST:PORT or [IPv6]:PORT; the port defaults to 587 (submission with STARTTLS), or 25."""
+    m = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?|([A-Za-z0-9.-]+)(?::(\d{1,5}))?", text.strip())
+    if m is None:
+        raise UsageError(f"--smtp {display(text)}: write HOST or HOST:PORT")
+    host = m.group(1) or m.group(3)
+    port_text = m.group(2) or m.group(4)
+    port = int(port_text) if port_text else (587 if starttls else 25)
+    if not 0 < port < 65536:
+        raise UsageError(f"--smtp {display(text)}: no such port")
+    return host, port
+
+
+def envelope_addresses(raw: bytes, where: str) -> tuple[str, list[str]]:
+    """The sender and recipients of an .eml file, from its From, To and Cc headers."""
+    msg = parse_message(raw, where)
+    if msg.get_all("Bcc"):
+        raise UsageError(f"{where}: has a Bcc header, which pbem would send to every recipient",
+                         hint="Remove the Bcc line; send a copy separately.")
+
+    def addrs(name: str) -> list[str]:
+        return [a for _, a in email.utils.getaddresses([str(v) for v in msg.get_all(name) or []]) if a]
+
+    frm = addrs("From")
+    rcpts = list(dict.fromkeys(addrs("To") + addrs("Cc")))
+    if len(frm) != 1:
+        raise MalformedFileError(f"{where}: needs exactly one From address", hint="`pbem mail write --from` sets it.")
+    if not rcpts:
+        raise MalformedFileError(f"{where}: no To or Cc address to send it to")
+    return frm[0], rcpts
+
+
+def is_loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def send(raw: bytes, where: str, host: str, port: int, *, user: str | None, password: Callable[[], str] | None,
+         starttls: bool = True, cafile: Path | None = None, timeout: float = 60.0) -> tuple[str, list[str]]:
+    """Send an .eml file as it is (CRLF line endings) over SMTP; the password is asked for only when
+    needed and is never stored. Returns the envelope sender and the recipients."""
+    sender, rcpts = envelope_addresses(raw, where)
+    data = re.sub(rb"\r?\n", b"\r\n", raw)
+    if user and not starttls and not is_loopback(host):
+        raise UsageError(f"--user without STARTTLS would send the password to {host} in clear text",
+                         hint="Leave out --no-starttls (it is meant for a test server on this machine).")
+    try:
+        with smtplib.SMTP(host, port, timeout=timeout) as smtp:
+            smtp.ehlo()
+            if starttls:
+                if not smtp.has_extn("starttls"):
+                    raise UsageError(f"{host}:{port} does not offer STARTTLS", hint="Use the server's submission port (587), or --no-starttls for a test server on this machine.")
+                ctx = ssl.create_default_context(cafile=str(cafile) if cafile else None)
+                smtp.starttls(context=ctx)
+                smtp.ehlo()
+            if user:
+                smtp.login(user, password() if password else "")
+            refused = smtp.sendmail(sender, rcpts, data)
+    except smtplib.SMTPAuthenticationError as e:
+        raise UsageError(f"{host}:{port} refused the login of {display(user or '')}: {e.smtp_code} {_reply(e.smtp_error)}",
+                         hint="Check the user name and $PBEM_SMTP_PASSWORD.") from e
+    except smtplib.SMTPRecipientsRefused as e:
+        raise UsageError(f"{host}:{port} refused every recipient: " + "; ".join(f"{r} ({c} {_reply(m)})" for r, (c, m) in e.recipients.items())) from e
+    except smtplib.SMTPResponseException as e:
+        raise UsageError(f"{host}:{port} refused the message: {e.smtp_code} {_reply(e.smtp_error)}") from e
+    except ssl.SSLError as e:
+        raise UsageError(f"{host}:{port}: TLS failed ({e.reason or e})",
+                         hint="If the server uses a certificate of its own, give it with --cafile FILE.") from e
+    except (smtplib.SMTPException, OSError) as e:
+        raise UsageError(f"cannot send through {host}:{port}: {e}", hint="Check --smtp HOST[:PORT] and the network.") from e
+    if refused:
+        raise UsageError(f"{host}:{port} refused some recipients: " + "; ".join(f"{r} ({c} {_reply(m)})" for r, (c, m) in refused.items()),
+                         hint=f"The message went to {', '.join(r for r in rcpts if r not in refused)}.")
+    return sender, rcpts
+
+
+def _reply(m: bytes | str) -> str:
+    return display(m.decode("utf-8", "replace") if isinstance(m, bytes) else str(m), 200)
+
