@@ -528,13 +528,16 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
     if side is not None and side not in st.data["parties"]:
         raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
     module = find_module(st.data["pbem"]["module"])
+    data = st.data
+    if side is not None and st.kind == "state":  # what that side may see (14.7 with fog_of_war)
+        data = {**data, "position": module.view_position(data, side)}
     if svg:
         from pbem.exchange.files import write_replacing
 
-        write_replacing(svg, module.render_svg(st.data, side))
+        write_replacing(svg, module.render_svg(data, side))
         click.echo(f"wrote {svg}")
         return
-    click.echo(module.render_position(st.data, side), nl=False)
+    click.echo(module.render_position(data, side), nl=False)
 
 
 @cli.command()

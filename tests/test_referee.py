@@ -84,6 +84,10 @@ def test_fog_of_war_hides_all_but_the_top_unit_of_enemy_stacks_in_views(tmp_path
     assert {u for u, s in german["position"]["units"].items() if s["at"] == "4817N"} == {"Inf1", "Inf2", "Pz1"}
     out = CliRunner().invoke(cli, ["show", str(g.folder / f"{seq:04d}-soviet.view.toml")])
     assert out.exit_code == 0 and "4817N: Inf1 4-4-5 [2/2] + 2 unseen" in out.output
+    full = CliRunner().invoke(cli, ["show", str(g.folder / f"{seq:04d}.state.toml"), "--side", "soviet"])
+    assert full.exit_code == 0 and "4817N: Inf1 4-4-5 [2/2] + 2 unseen" in full.output, "show --side on a full state hides the same"
+    whole = CliRunner().invoke(cli, ["show", str(g.folder / f"{seq:04d}.state.toml")])
+    assert "unseen" not in whole.output
 
 
 def test_a_players_folder_of_views_verifies_seals_chain_commitments_and_dice(tmp_path: Path) -> None:
