@@ -664,7 +664,7 @@ def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     ("extra", "needles"),
     [
         (["--option", "nonsense=1"], ["unknown option(s): nonsense"]),
-        (["--option", "ruleset=weird"], ["invalid option value(s)", "option ruleset: 'weird' is not one of 'basic' [A.4]"]),
+        (["--option", "ruleset=weird"], ["invalid option value(s)", "option ruleset: 'weird' is not one of 'basic', 'full' [A.4]"]),
         (["--option", "mixed_water_shift=2L"], ["option mixed_water_shift: '2L' is not one of '1L', 'none' [14.19/14.20]"]),
         (["--option", "ruleset"], ["--option ruleset: write NAME=VALUE"]),
         (["--game-id", "x" * 81], ["new game: pbem.game: '" + "x" * 81 + "' is too long"]),

@@ -17,7 +17,7 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 
 from . import picture, render, rules
 from .data import Scenario, load_scenario, scenario_names, validate_scenario
-from .rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
+from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import PLAYER_TURN, TURN_END, TURN_START, PhaseSpec, next_player_turn, other, phases, step_name
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
@@ -62,7 +62,8 @@ class ProudMonster:
     # --- game start ----------------------------------------------------------------------------
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         sc = load_scenario(scenario)
-        opts = {**DEFAULT_OPTIONS, "ruleset": sc.ruleset, **sc.options, **options}
+        ruleset = options.get("ruleset", sc.options.get("ruleset", sc.ruleset))
+        opts = {**DEFAULT_OPTIONS, **(FULL_GAME if ruleset == "full" else {}), "ruleset": ruleset, **sc.options, **options}
         unknown = sorted(set(opts) - set(DEFAULT_OPTIONS))
         if unknown:
             raise IllegalOrdersError(f"unknown option(s): {', '.join(unknown)}", hint=f"Known: {', '.join(DEFAULT_OPTIONS)}.")

@@ -48,7 +48,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 OPTION_NOTES: dict[str, str] = {
-    "ruleset": "A.4: 'basic' game (the only ruleset available so far)",
+    "ruleset": "A.4: 'basic' leaves out the [ADV] rules; 'full' switches on those implemented so far",
     "control_on_pass_through": "Ambiguity 6 (3.9): a unit passing through a town or city takes control",
     "city_doubling_above_7_1": "Ambiguity 41 (14.23): at odds above 7:1 the attacker's 0 in a city becomes 1",
     "mixed_water_shift": "Ambiguity 40 (14.19/14.20): all attackers across water of mixed types: '1L' or 'none'",
@@ -63,9 +63,18 @@ OPTION_NOTES: dict[str, str] = {
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
 
+# The full game (A.4): every [ADV] rule implemented so far is on, unless an option says otherwise.
+FULL_GAME: dict[str, Any] = {
+    "concentric_assault": True,
+    "mountain_infantry": True,
+    "step_loss_exceptions": True,
+    "soviet_cavalry_half": True,
+    "fog_of_war": True,
+}
+
 # The values each option may take (the first is the default).
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
-    "ruleset": ("basic",),
+    "ruleset": ("basic", "full"),
     "control_on_pass_through": (True, False),
     "city_doubling_above_7_1": (True, False),
     "mixed_water_shift": ("1L", "none"),
