@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.engine.model import Submission
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS
+from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, WEATHER_FLAGS, initial_weather
 from pbem.mechanics.dice import ForcedDice
 
 CATALOG = Path(__file__).parent / "catalog" / "proud-monster"
@@ -43,11 +43,20 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
             units[u] = {"at": v, "steps": spec.steps}
         else:
             units[u] = {"at": v["at"], "steps": int(v.get("steps", spec.steps))}
+    for u, v in p.get("tried", {}).items():  # 2.15: the counter already drawn for a tried unit
+        units[u]["tried"] = str(v)
     position = base["position"]
     position["units"] = units
     position["control"].update(p.get("control", {}))
     position["vp"] = int(p.get("vp", 0))
     position["moscow_rolled"] = bool(p.get("moscow_rolled", False))
+    if case.get("options", {}).get("weather"):  # 13.2: as a game with the weather rules starts (Dry)
+        position.update(initial_weather())
+    if "weather" in p:
+        position.setdefault("weather", {"NZ": "D", "SZ": "D"}).update(p["weather"])
+    for flag in WEATHER_FLAGS:  # 13.8-13.10: the permanent weather effects already in force
+        if flag in p:
+            position[flag] = bool(p[flag])
     side = p.get("side", "german")
     state = {
         "pbem": {"scenario": scenario, "module": "proud-monster", "game": "catalog"},

@@ -42,6 +42,8 @@ def test_case(path: Path) -> None:
     for u, v in exp.get("units", {}).items():
         want = {"at": v} if isinstance(v, str) else v
         _subset(want, units[u], f"units.{u}")
+    for u in exp.get("untried", []):
+        assert "tried" not in units[u], f"units.{u} should still be untried, but is {units[u].get('tried')}"
     attacks = [e for e in events if e.kind in ("attack", "attack-skipped")]
     exp_attacks = exp.get("attack", [])
     assert len(exp_attacks) == len(orders.get("attack", [])), "one [[expect.attack]] per attack order"
@@ -69,6 +71,9 @@ def test_case(path: Path) -> None:
         assert "result" not in state, f"unexpected end of game: {state.get('result')}"
     if "rolled" in exp:
         assert got["rolled"] == exp["rolled"], "number of dice rolled"
+    _subset(exp.get("position", {}), state["position"], "position")
+    for kind in exp.get("no_events", []):
+        assert not [e for e in events if e.kind == kind], f"no {kind} event may occur"
     for ee in exp.get("events", []):
         kind = ee["kind"]
         matches = [e for e in events if e.kind == kind and all(e.data.get(k) == v for k, v in ee.items() if k != "kind")]

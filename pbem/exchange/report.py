@@ -36,13 +36,16 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     lines += _fill_empty_phases(body)
     provisional = [e for e in events if e.kind == "attack" and e.data.get("provisional")]
     prov_vp = [e for e in events if e.kind == "victory-check" and e.data.get("provisional")]
-    if provisional or prov_vp:
+    prov_weather = [e for e in events if e.kind == "weather" and e.data.get("provisional")]
+    if provisional or prov_vp or prov_weather:
         lines += ["", "## Provisional charts used", ""]
         if provisional:
             lines.append(f"- CRT 17.7: {len(provisional)} result(s) came from provisional stand-in cells "
                          "(the printed CRT is not in the rulebook; `pbem module check` lists what is provisional).")
         if prov_vp:
             lines.append("- German Victory Table 17.2: the threshold used is a provisional stand-in.")
+        if prov_weather:
+            lines.append("- Weather Table 17.1: the weather results are a provisional stand-in.")
     if tr.get("dice"):
         lines += ["", "## Dice", ""]
         for r in tr["dice"]:

@@ -103,6 +103,25 @@ class MapData:
 
 
 @dataclass(frozen=True)
+class WeatherTable:
+    """17.1: the result (D, R, M, F or S: 13.3-13.7) of a 1d6 roll for each GT from GT7
+    (row[face - 1]); the SZ uses the same roll -2 (13.2), and what a modified roll below 1 means is
+    an option (sz_roll_below_table, Ambiguity 35)."""
+
+    rows: dict[int, tuple[str, ...]]
+    provisional: bool = True
+    note: str = ""
+
+    def result(self, turn: int, roll: int) -> str:
+        """The result of a (modified) roll on GT ``turn``'s row; a roll below 1 reads the row for 1
+        and one above 6 the row for 6 (the caller applies the option for rolls below 1). A GT the
+        table does not list reads the last row before it."""
+        listed = [t for t in self.rows if t <= turn]
+        row = self.rows[max(listed)] if listed else self.rows[min(self.rows)]
+        return row[min(max(roll, 1), len(row)) - 1]
+
+
+@dataclass(frozen=True)
 class Charts:
     crt: ResultsTable
     victory: dict[int, int]
@@ -113,6 +132,7 @@ class Charts:
     hexsides: dict[str, dict[str, Any]]
     settlements: dict[str, dict[str, Any]]
     stacking_limit: int
+    weather: WeatherTable
 
 
 @dataclass(frozen=True)
@@ -172,6 +192,12 @@ def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dic
         known=frozenset((int(f), col) for f, col in c.get("known", [])),
     )
     v = raw["victory"]
+    w = raw["weather"]
+    weather = WeatherTable(
+        rows={int(t): tuple(cells) for t, cells in sorted(w["table"].items(), key=lambda x: int(x[0]))},
+        provisional=bool(w.get("provisional", False)),
+        note=w.get("note", ""),
+    )
     charts = Charts(
         crt=crt,
         victory={int(k): int(x) for k, x in v["thresholds"].items()},
@@ -182,6 +208,7 @@ def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dic
         hexsides=raw["hexsides"],
         settlements=raw["settlements"],
         stacking_limit=int(raw["stacking"]["limit"]),
+        weather=weather,
     )
     return charts, raw
 
@@ -332,6 +359,51 @@ def load_scenario(name: str) -> Scenario:
 def stacking_value(spec: UnitSpec) -> Fraction:
     """Basic game: every unit counts 1 (6.1); 6.3/6.4 fractions are full-game rules."""
     return Fraction(1)
+
+
+# --------------------------------------------------------------------------- untried Soviet units (2.15)
+
+MAX_POOL = 256  # the largest die pbem rolls (pbem.mechanics.dice)
+
+
+def can_be_untried(spec: UnitSpec) -> bool:
+    """2.15: every Soviet unit but the 2-step Guards starts untried (option untried_units)."""
+    return spec.side == "soviet" and spec.steps == 1
+
+
+def pool_key(spec: UnitSpec) -> tuple[str, str, int]:
+    """What the back of an untried counter tells (2.15): its type and MF, and its size, which its
+    colour gives away (2.8; 3.2 sorts the counters by type and colour)."""
+    return spec.type, spec.size, spec.values[0][2]
+
+
+def counter_values(spec: UnitSpec) -> str:
+    """The printed attack-defense of a 1-step counter, as the position records a tried unit: "2-3"."""
+    a, d, _ = spec.values[0]
+    return f"{a}-{d}"
+
+
+def is_untried(spec: UnitSpec, unit: dict[str, Any], options: dict[str, Any]) -> bool:
+    """2.15: with the option untried_units, a Soviet 1-step unit is untried until it first fights;
+    the position then records the counter drawn (``tried``)."""
+    return bool(options.get("untried_units")) and can_be_untried(spec) and "tried" not in unit
+
+
+def unit_factors(spec: UnitSpec, unit: dict[str, Any]) -> tuple[int, int, int]:
+    """Attack, defense and movement of a unit in the position: a tried unit has the values of the
+    counter drawn for it (2.15), any other unit those of its current step (2.16)."""
+    if "tried" in unit:
+        a, d = (int(x) for x in str(unit["tried"]).split("-"))
+        return a, d, spec.values[0][2]
+    return spec.factors(int(unit["steps"]))
+
+
+def shown_values(spec: UnitSpec, unit: dict[str, Any], options: dict[str, Any]) -> str:
+    """The factors a counter shows: attack-defense-movement, "?-?-MF" for an untried unit (2.15)."""
+    if is_untried(spec, unit, options):
+        return f"?-?-{spec.values[0][2]}"
+    a, d, m = unit_factors(spec, unit)
+    return f"{a}-{d}-{m}"
 
 
 def as_hex(m: MapData, hex_id: str) -> Hex:
@@ -489,6 +561,14 @@ def _land_problems(m: MapData) -> list[Problem]:
 
 def _unit_problems(sc: Scenario) -> list[Problem]:
     problems = []
+    pools: dict[tuple[str, str, int], int] = {}
+    for u in sc.units.values():
+        if can_be_untried(u):
+            pools[pool_key(u)] = pools.get(pool_key(u), 0) + 1
+    for (kind, size, mf), n in sorted(pools.items()):
+        if n > MAX_POOL:
+            problems.append(Problem(f"units {kind} {size} MF {mf}", f"{n} untried counters of one kind; pbem draws one "
+                                                                     f"with a die of at most {MAX_POOL} sides", "2.15"))
     for uid, u in sorted(sc.units.items()):
         if u.side == "soviet" and not _soviet_steps_ok(u):
             problems.append(Problem(f"unit {uid}", f"{u.steps} steps: every Soviet unit but the Guards has 1 step", "2.15"))

@@ -18,13 +18,24 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 from . import picture, render, rules
 from .data import Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
-from .sequence import PLAYER_TURN, TURN_END, TURN_START, PhaseSpec, next_player_turn, other, phases, step_name
+from .sequence import (
+    PLAYER_TURN,
+    SEQUENCE_START,
+    TURN_END,
+    TURN_START,
+    PhaseSpec,
+    next_player_turn,
+    other,
+    phases,
+    step_name,
+)
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "mutual-reinforcement": rules.reinforcements,  # 8.1
+    "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
 }
 
@@ -81,6 +92,8 @@ class ProudMonster:
             if h.settlement:  # 3.9: the Soviets control every town and city at the start
                 control[h.id] = "german" if h.country == "germany" else "soviet"
         position = {"vp": 0, "moscow_rolled": False, "units": units, "control": control}  # 4.5: German VP = 0
+        if opts.get("weather"):  # 13.2: no weather rolls before GT7, so Dry; the basic game keeps no weather
+            position.update(rules.initial_weather())
         return {
             "options": opts,
             "clock": {"turn": sc.first_turn, "pts": 0, "side": "", "phase": "setup"},
@@ -100,13 +113,16 @@ class ProudMonster:
         ctx = self._ctx(state, dice, side="german")
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
         self._automatic(ctx, TURN_START, ctx.turn)
+        if not ctx.result:
+            self._automatic(ctx, SEQUENCE_START, ctx.turn)
         return self._finish(state, ctx, pending=None)
 
     def _automatic(self, ctx: Ctx, group: tuple[PhaseSpec, ...], turn: int) -> None:
         """Run a group of automatic phases in the order the sequence of play gives (sequence.py);
         [ADV] phases are left out of the basic game (A.4)."""
-        for ph in phases(ctx.options["ruleset"], group):
-            ctx.emit("phase", ph.rule, phase=ph.name, turn=turn)
+        for ph in phases(ctx.options, group, turn):
+            where = {"step": f"GT{turn}/{ctx.pts}"} if group is SEQUENCE_START else {}  # a sequence's phase
+            ctx.emit("phase", ph.rule, phase=ph.name, turn=turn, **where)
             AUTOMATIC[ph.name](ctx, turn)
             if ctx.result:
                 return
@@ -198,6 +214,7 @@ class ProudMonster:
             if ctx.result:
                 return
         if not problems:
+            rules.check_lake_ends(ctx, ctx.side, tr, problems)
             rules.check_stacking(ctx, ctx.side, "end of movement phase", problems)
 
     # --- resolving ------------------------------------------------------------------------------
@@ -225,7 +242,7 @@ class ProudMonster:
                      pending: dict[str, Any]) -> Transition:
         """The phases of a player turn, in the order of the sequence of play (5.0, sequence.py);
         ``resume`` names the phase an awaited decision interrupted."""
-        turn_phases = phases(ctx.options["ruleset"], PLAYER_TURN)
+        turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn)
         names = [p.name for p in turn_phases]
         for ph in turn_phases[names.index(resume) if resume else 0:]:
             if ph.name == "movement":
@@ -267,7 +284,7 @@ class ProudMonster:
                         faces[r.label] = r.face
                 keep = ctx.events[mark:]
                 del ctx.events[mark:]
-                ctx.events.extend(e for e in keep if e.kind == "attack")
+                ctx.events.extend(e for e in keep if e.kind in ("reveal", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
                 new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
@@ -279,15 +296,21 @@ class ProudMonster:
 
     def _end_player_turn(self, state: dict[str, Any], ctx: Ctx) -> Transition:
         """After the Soviet player turn of a GT's last sequence: the end-of-turn phases, then the
-        next GT's start (5.2, 5.4); otherwise the next player turn (5.1)."""
+        next GT's start (5.2, 5.4); otherwise the next player turn (5.1). A new player-turn sequence
+        opens with its automatic phases (the weather, 13.2) before the German player turn."""
         turn, pts, side, end_of_turn = next_player_turn(ctx.turn, ctx.pts, ctx.side)
+        new_sequence = end_of_turn or pts != ctx.pts  # 5.1: a sequence opens with the German player turn
         if end_of_turn:
             self._automatic(ctx, TURN_END, ctx.turn)
             if ctx.result:
                 return self._finish(state, ctx, None)
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
+            if ctx.result:
+                return self._finish(state, ctx, None)
         ctx.turn, ctx.pts, ctx.side = turn, pts, side
+        if new_sequence:
+            self._automatic(ctx, SEQUENCE_START, turn)
         return self._finish(state, ctx, None)
 
     # --- presentation ---------------------------------------------------------------------------
@@ -356,6 +379,8 @@ class ProudMonster:
                 out.append({"item": "CRT 17.7", "status": "provisional", "note": crt.note})
             if sc.charts.victory_provisional:
                 out.append({"item": "German Victory Table 17.2", "status": "provisional", "note": sc.charts.victory_note})
+            if sc.charts.weather.provisional:
+                out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})

@@ -8,7 +8,7 @@ Structure (ids and classes are part of the contract, tests rely on them):
   with the name and, where it has one, the VP value in a red circle (4.2);
 - ``<g id="units">``: one ``<g id="unit-ID" class="unit SIDE NATIONALITY TYPE" data-hex="HEX">``
   per unit on the map: a counter in the colours of 2.8, the type symbol, the id, the printed
-  attack-defense-movement of its current step and its steps;
+  attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15) and its steps;
 - ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
   ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
   arrows, ``class="control"`` rings on hexes that changed hands.
@@ -23,7 +23,7 @@ from pbem.mechanics.hexgrid import Hex, direction
 from pbem.view.hexmap import SQRT3, Layout
 from pbem.view.svg import document, el, group, num, points
 
-from .data import Scenario, UnitSpec
+from .data import Scenario, UnitSpec, shown_values
 
 SIZE = 36.0
 
@@ -95,14 +95,17 @@ def type_symbol(spec: UnitSpec, x: float, y: float, w: float, h: float, ink: str
     return out
 
 
-def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float) -> list[str]:
-    """One counter, top-left at (x, y): colours, type symbol, id, printed values, steps."""
+def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float, values: str | None = None) -> list[str]:
+    """One counter, top-left at (x, y): colours, type symbol, id, the values it shows (``values``,
+    else the printed attack-defense-movement of its current step), steps."""
     bg, ink = counter_colours(spec)
-    a, d, m = spec.factors(steps)
+    if values is None:
+        a, d, m = spec.factors(steps)
+        values = f"{a}-{d}-{m}"
     out = [el("rect", x=x, y=y, width=side_px, height=side_px, rx=2, fill=bg, stroke="#000", stroke_width=0.7)]
     out += type_symbol(spec, x + side_px * 0.27, y + side_px * 0.28, side_px * 0.46, side_px * 0.3, ink)
     out.append(el("text", spec.id, x=x + side_px / 2, y=y + side_px * 0.24, class_="uid", fill=ink))
-    out.append(el("text", f"{a}-{d}-{m}", x=x + side_px / 2, y=y + side_px * 0.9, class_="uval", fill=ink))
+    out.append(el("text", values, x=x + side_px / 2, y=y + side_px * 0.9, class_="uval", fill=ink))
     if spec.steps > 1:
         for k in range(spec.steps):  # step pips: filled = steps left (2.14, 2.16)
             out.append(el("circle", cx=x + side_px - 3, cy=y + 4 + k * 4.2, r=1.5,
@@ -207,7 +210,8 @@ class Picture:
             out.append(group(parts, id=f"place-{h}", class_=cls))
         return group(out, id="places")
 
-    def units(self, units: dict[str, dict[str, Any]], hidden: dict[str, int] | None = None) -> str:
+    def units(self, units: dict[str, dict[str, Any]], hidden: dict[str, int] | None = None,
+              options: dict[str, Any] | None = None) -> str:
         stacks: dict[str, list[str]] = {}
         for u in sorted(units):
             s = units[u]
@@ -224,7 +228,8 @@ class Picture:
                 off = (len(us) - 1 - k) * 3.0
                 x, y = cx - side_px / 2 + off - 4, cy - side_px / 2 + off - 2
                 spec = self.sc.units[u]
-                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px), id=f"unit-{u}",
+                shown = shown_values(spec, units[u], options or {})
+                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px, shown), id=f"unit-{u}",
                                  class_=f"unit {spec.side} {spec.nat} {spec.type}", data_hex=h))
             count = len(us) + (hidden or {}).get(h, 0)
             if count > 1:
@@ -291,7 +296,7 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     c = state["clock"]
     w, h = pic.size()
     title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], pos.get("hidden")),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], pos.get("hidden"), state.get("options")),
             pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)
 
@@ -314,6 +319,6 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
     pic = Picture(sc, touched, margin=2)
     pos = state["position"]
     w, h = pic.size()
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"]), pic.turn(events),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], None, state.get("options")), pic.turn(events),
             pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)

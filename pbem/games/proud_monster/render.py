@@ -6,13 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
-from .data import Scenario, load_scenario
+from .data import Scenario, load_scenario, shown_values
 
 if TYPE_CHECKING:
     from .module import ProudMonster
 
 MISSING_DATA = (
-    ("Weather Table 17.1", "not in the rulebook text; needed for the full game (13.x)"),
     ("SPAT 17.3", "fort-line activation turns; only Luga = GT3 is known"),
     ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
     ("Refit Table 17.5", "not in the rulebook text"),
@@ -21,6 +20,35 @@ MISSING_DATA = (
     ("GAST 17.10", "not in the rulebook text"),
     ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
 )
+
+
+WEATHER_TEXT = {"D": "D (dry, 13.3)", "R": "R (rain begins, 13.4)", "M": "M (mud, 13.5)", "F": "F (frost, 13.6)",
+                "S": "S (snow, 13.7)"}
+WEATHER_FLAG_TEXT = {
+    "nz_snow": "Deep winter: the NZ's first snow stays for the rest of the game (13.8).",
+    "sz_snow": "The SZ's first snow stays for the rest of the game (13.8).",
+    "refits_ended": "The first mud or snow: German panzer and motorized-infantry refits end for the rest of the game (13.9).",
+    "highway_gone": "The first mud or snow in the NZ: the Minsk-Moscow highway is gone for the rest of the game (13.10).",
+}
+
+
+def _weather_lines(d: dict[str, Any]) -> list[str]:
+    """The weather phase (13.2): the die, each zone's result, what stays and what ends for good."""
+    if d["die"] is None:
+        return [f"- Weather GT{d['turn']}/{d['pts']}: both zones are in snow for the rest of the game; no roll (13.8)."]
+    prov = ", provisional table" if d["provisional"] else ""
+    nz = f"NZ {d['nz_result']}" + (" — the NZ's snow stays (13.8)" if "NZ" in d["kept"] else "")
+    if d["below"]:
+        rule = "row for 1" if d["below"] == "first-row" else "D"
+        sz_how = f"{d['die']} - 2 = {d['sz_roll']}, below the table: {rule} (option sz_roll_below_table, Ambiguity 35)"
+    else:
+        sz_how = f"{d['die']} - 2 = {d['sz_roll']}"
+    sz = f"SZ {sz_how}: {d['sz_result']}" + (" — the SZ's snow stays (13.8)" if "SZ" in d["kept"] else "")
+    lines = [f"- Weather GT{d['turn']}/{d['pts']}: die `{d['label']}` = {d['die']} on the GT{d['turn']} row (17.1{prov}): "
+             f"{nz}; {sz} (13.2).",
+             f"- Weather in force: NZ {WEATHER_TEXT[d['nz']]}, SZ {WEATHER_TEXT[d['sz']]}."]
+    lines += [f"- {WEATHER_FLAG_TEXT[f]}" for f in d["new"]]
+    return lines
 
 
 def _units(rows: list[dict[str, Any]]) -> str:
@@ -61,9 +89,24 @@ def event_lines(e: Event) -> list[str]:
             return ["- Moscow captured for the first time: the sudden-death die will be rolled on adjudication (4.6)."]
         verdict = "even: the Soviet system collapses, the German wins" if d["collapse"] else "odd: play continues"
         return [f"- Moscow sudden death (4.6): die `4.6|Moscow sudden death` = {d['face']}, {verdict}."]
+    if k == "reveal":
+        kind = f"{d['type']} {d['size']}, MF {d['mf']}"
+        if d["die"] is None:
+            how = f"the only counter of its kind left is {d['pool'][0]}"
+        else:
+            how = (f"die `{d['label']}` (d{len(d['pool'])}) = {d['die']} draws counter {d['die']} of the {len(d['pool'])} left "
+                   f"({', '.join(d['pool'])})")
+        return [f"- {d['unit']} (untried {kind}) first fights, as {d['role']} in attack {d['index'] + 1}: {how}; "
+                f"it is a {d['counter']} (2.15)."]
+    if k == "weather":
+        return _weather_lines(d)
     if k == "attack":
         lines = [f"- **Attack {d['index'] + 1} on {d['target']}**" + (f" ({d['place']})" if d["place"] else "")
                  + f", {d['settlement'].replace('_', ' ') or d['terrain']}:"]
+        if "weather" in d:
+            w = d["weather"]
+            ignored = f"; {', '.join(w['ignored'])}" if w["ignored"] else ""
+            lines.append(f"  - Weather in the defender's zone ({w['zone']}, Ambiguity 35): {WEATHER_TEXT[w['weather']]}{ignored}.")
         lines.append(f"  - Attackers: {_units(d['attackers'])}; total {d['attack_total']} (14.8).")
         lines.append(f"  - Defenders: {_units(d['defenders'])}; total {d['defense_total']}.")
         rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
@@ -127,6 +170,10 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
     clock = state["clock"]
     lines = [f"{sc.title} — GT{clock['turn']}, sequence {clock['pts']}, {clock['side'] or '-'} {clock['phase']}",
              f"German VP: {pos['vp']}"]
+    if "weather" in pos:  # only with the weather rules (13.2)
+        w = pos["weather"]
+        gone = [t for f, t in (("refits_ended", "refits ended (13.9)"), ("highway_gone", "highway gone (13.10)")) if pos.get(f)]
+        lines.append(f"Weather: NZ {WEATHER_TEXT[w['NZ']]}, SZ {WEATHER_TEXT[w['SZ']]}" + (f"; {', '.join(gone)}" if gone else ""))
     if state.get("result"):
         r = state["result"]
         lines.append(f"Game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -140,8 +187,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             if st["at"] in ("dead", "track"):
                 off.setdefault(st["at"], []).append(u)
                 continue
-            a, d, m = spec.factors(int(st["steps"]))
-            stacks.setdefault(st["at"], []).append(f"{u} {a}-{d}-{m}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else ""))
+            shown = shown_values(spec, st, state["options"])
+            stacks.setdefault(st["at"], []).append(f"{u} {shown}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else ""))
         hidden = {h: n for h, n in pos.get("hidden", {}).items() if h in stacks}
         lines.append("")
         more = f", {sum(hidden.values())} more under them (14.7)" if hidden else ""
@@ -191,9 +238,11 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         if s["at"] in ("dead", "track"):
             continue
         spec = sc.units[u]
-        a, d, m = spec.factors(int(s["steps"]))
-        label = f"{u} {a}-{d}-{m}" + (f" ({s['steps']} steps)" if spec.steps > 1 else "")
+        label = f"{u} {shown_values(spec, s, state['options'])}" + (f" ({s['steps']} steps)" if spec.steps > 1 else "")
         stacks["own" if spec.side == side else "enemy"].setdefault(s["at"], []).append(label)
+    if "weather" in state["position"]:  # only with the weather rules (13.2)
+        w = state["position"]["weather"]
+        head.append(f"# Weather: NZ {WEATHER_TEXT[w['NZ']]}, SZ {WEATHER_TEXT[w['SZ']]}.")
     head.append("# Your stacks (hex: unit attack-defense-movement):")
     for h, us in sorted(stacks["own"].items()):
         place = sc.map.hexes[h].place

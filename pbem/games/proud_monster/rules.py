@@ -1,4 +1,5 @@
-"""Proud Monster rules, basic game (digest A.4): movement, stacking, prepared assaults, control, VP.
+"""Proud Monster rules: the basic game (digest A.4) — movement, stacking, prepared assaults, control,
+VP — and the full-game ([ADV]) rules implemented so far, each behind its option.
 
 Every function that implements a rule names it in its docstring; every problem and event carries
 the rule number. The functions work on a ``Ctx``: the scenario, the options in force, a working
@@ -21,7 +22,17 @@ from pbem.mechanics.paths import cheapest
 from pbem.mechanics.stacking import overstacked
 from pbem.mechanics.steps import Loss, NeedsDecision, allocate
 
-from .data import ARMOR, Scenario, UnitSpec, stacking_value
+from .data import (
+    ARMOR,
+    Scenario,
+    UnitSpec,
+    can_be_untried,
+    counter_values,
+    is_untried,
+    pool_key,
+    stacking_value,
+    unit_factors,
+)
 from .sequence import other
 
 OFF_MAP = ("dead", "track")
@@ -45,6 +56,10 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "step_loss_exceptions": False,  # 14.35 exceptions 1 and 2
     "soviet_cavalry_half": False,  # 14.36
     "fog_of_war": False,  # 14.7: in views, enemy stacks show their top unit only
+    "weather": False,  # 13.1-13.10: a weather roll each player-turn sequence from GT7
+    # Ambiguity 35: a modified SZ roll (NZ roll -2, 13.2) below 1 reads the table's row for 1.
+    "sz_roll_below_table": "first-row",
+    "untried_units": False,  # 2.15: a Soviet unit's counter is drawn when it first fights
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -59,6 +74,9 @@ OPTION_NOTES: dict[str, str] = {
     "step_loss_exceptions": "[ADV] (14.35): attacker's first step from a tank; no elimination before all are reduced",
     "soviet_cavalry_half": "[ADV] (14.36): a Soviet cavalry step satisfies half a point of loss",
     "fog_of_war": "[ADV] (14.7): a side's view shows only the top unit of each enemy stack (refereed games)",
+    "weather": "[ADV] (13.2): a weather roll each player-turn sequence from GT7, with the effects of 13.3-13.10",
+    "sz_roll_below_table": "Ambiguity 35 (13.2): a modified SZ roll below 1: 'first-row' reads the row for 1, 'dry' gives D",
+    "untried_units": "(2.15): Soviet 1-step units are untried; their counter is drawn from its pool when they first fight",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -70,6 +88,8 @@ FULL_GAME: dict[str, Any] = {
     "step_loss_exceptions": True,
     "soviet_cavalry_half": True,
     "fog_of_war": True,
+    "weather": True,
+    "untried_units": True,
 }
 
 # The values each option may take (the first is the default).
@@ -85,6 +105,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "step_loss_exceptions": (False, True),
     "soviet_cavalry_half": (False, True),
     "fog_of_war": (False, True),
+    "weather": (False, True),
+    "sz_roll_below_table": ("first-row", "dry"),
+    "untried_units": (False, True),
 }
 
 
@@ -135,7 +158,19 @@ class Ctx:
         return out
 
     def factors(self, unit: str) -> tuple[int, int, int]:
-        return self.spec(unit).factors(self.steps(unit))
+        """Attack, defense and movement (2.16); a tried unit's are the counter drawn for it (2.15).
+        An untried unit's attack and defense are known to nobody: they are drawn first (reveal_untried)."""
+        if self.untried(unit):
+            raise RuntimeError(f"{unit} is untried: its counter is drawn when it first fights (2.15)")
+        return unit_factors(self.spec(unit), self.units[unit])
+
+    def mf(self, unit: str) -> int:
+        """The movement factor, which even an untried unit shows (2.15)."""
+        return self.spec(unit).factors(self.steps(unit))[2]
+
+    def untried(self, unit: str) -> bool:
+        """2.15 (option untried_units): a Soviet 1-step unit that has not yet fought."""
+        return is_untried(self.spec(unit), self.units[unit], self.options)
 
     def emit(self, kind: str, rule: str, /, **data: Any) -> None:
         self.events.append(Event(kind, rule, data))
@@ -195,17 +230,126 @@ def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
             ctx.result = {"winner": "german", "rule": "4.6", "reason": f"Moscow sudden death: rolled {face} (even), the Soviet system collapses"}
 
 
+# --- weather (13.x) ----------------------------------------------------------------------------
+
+WEATHER_NAMES = {"D": "dry", "R": "rain", "M": "mud", "F": "frost", "S": "snow"}
+WEATHER_RULES = {"D": "13.3", "R": "13.4", "M": "13.5", "F": "13.6", "S": "13.7"}
+WEATHER_FLAGS = ("nz_snow", "sz_snow", "refits_ended", "highway_gone")  # 13.8, 13.8, 13.9, 13.10
+STRAITS = {"sivash": "the Sivash", "kerch": "the Kerch Strait"}
+
+
+def initial_weather() -> dict[str, Any]:
+    """The weather of a position when the weather rules are on: Dry in both zones until the first
+    roll on GT7 (13.2, 17.1) and no permanent effect yet (13.8-13.10). The basic game keeps none."""
+    return {"weather": {"NZ": "D", "SZ": "D"}, **{f: False for f in WEATHER_FLAGS}}
+
+
+def zone_weather(ctx: Ctx, zone: str) -> str:
+    """13.2: the weather in force in a zone (NZ or SZ); always Dry when the weather rules are off
+    (the basic game, A.4) and until the first roll (GT7)."""
+    if not ctx.options.get("weather", False):  # a game started before the option existed has none
+        return "D"
+    return str(ctx.position.get("weather", {}).get(zone, "D"))
+
+
+def weather_at(ctx: Ctx, hex_id: str) -> str:
+    """The weather of the zone a hex is in (13.2)."""
+    return zone_weather(ctx, ctx.sc.map.hexes[hex_id].zone)
+
+
+def weather_ignores(ctx: Ctx, feat: str, hex_id: str) -> str:
+    """13.6/13.7: why the weather makes a hexside feature vanish for movement and combat, or "".
+    F and S remove rivers; S also the Sivash and the Kerch Strait. The zone is that of the hex
+    entered or attacked (Ambiguity 35); the Sivash hexsides count as being in the SZ (13.7)."""
+    w = zone_weather(ctx, "SZ" if feat == "sivash" else ctx.sc.map.hexes[hex_id].zone)
+    if feat == "river" and w in ("F", "S"):
+        return f"river ignored in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})"
+    if feat in STRAITS and w == "S":
+        return f"{STRAITS[feat]} ignored in snow (13.7)"
+    return ""
+
+
+def water_features(ctx: Ctx, a: str, b: str) -> frozenset[str]:
+    """The river, Sivash and Kerch hexsides between a unit in ``a`` and the hex ``b`` it attacks or
+    enters after combat, less those the weather removes (13.6, 13.7)."""
+    return frozenset(f for f in ctx.sc.map.side_features(a, b) & {"river", "sivash", "kerch"}
+                     if not weather_ignores(ctx, f, b))
+
+
+def combat_terrain(ctx: Ctx, hex_id: str) -> str:
+    """The natural terrain of a hex for combat: a city counts as clear (12.10); swamp counts as
+    clear in F and S (13.6, 13.7)."""
+    h = ctx.sc.map.hexes[hex_id]
+    if h.settlement == "city" or (h.terrain == "swamp" and weather_at(ctx, hex_id) in ("F", "S")):
+        return "clear"
+    return h.terrain
+
+
+def weather_phase(ctx: Ctx, turn: int) -> None:
+    """Weather Determination phase (13.2; digest A.3 II.A), at the start of each player-turn
+    sequence from GT7, before the German player turn: one 1d6 on the Weather Table (17.1) gives the
+    NZ; the SZ reads the same roll -2, no second die (a modified roll below 1: option
+    sz_roll_below_table, Ambiguity 35). 13.8: the first S in the NZ stays for the rest of the game;
+    the SZ rolls until its own first S, which then stays too (spec note); with both zones in snow
+    nothing is rolled. 13.9: the first M or S in either zone ends refits for good; 13.10: the first M
+    or S in the NZ ends the Minsk-Moscow highway for good (kept as flags of the position)."""
+    pos = ctx.position
+    for k, v in initial_weather().items():
+        pos.setdefault(k, v)
+    table = ctx.sc.charts.weather
+    label = f"13.2|GT{turn}/{ctx.pts}|weather"
+    data: dict[str, Any] = {"turn": turn, "pts": ctx.pts, "label": label, "die": None, "nz_result": None,
+                            "sz_roll": None, "sz_result": None, "below": "", "kept": [], "new": [],
+                            "provisional": table.provisional}
+    if pos["nz_snow"] and pos["sz_snow"]:
+        pos["weather"] = {"NZ": "S", "SZ": "S"}
+        ctx.emit("weather", "13.8", nz="S", sz="S", **{**data, "kept": ["NZ", "SZ"], "provisional": False})
+        return
+    if ctx.dice is None:
+        raise RuntimeError("a die is needed, but this is a check without dice")
+    face = ctx.dice.roll(label)
+    nz_result = table.result(turn, face)
+    sz_roll = face - 2
+    below = ""
+    if sz_roll < 1:
+        below = str(ctx.options.get("sz_roll_below_table", "first-row"))
+        sz_result = "D" if below == "dry" else table.result(turn, 1)
+    else:
+        sz_result = table.result(turn, sz_roll)
+    kept = [z for z, f in (("NZ", "nz_snow"), ("SZ", "sz_snow")) if pos[f]]
+    nz = "S" if pos["nz_snow"] else nz_result
+    sz = "S" if pos["sz_snow"] else sz_result
+    new: list[str] = []
+    for flag, now in (("nz_snow", nz == "S"), ("sz_snow", sz == "S"),
+                      ("refits_ended", nz in ("M", "S") or sz in ("M", "S")),
+                      ("highway_gone", nz in ("M", "S"))):
+        if now and not pos[flag]:
+            pos[flag] = True
+            new.append(flag)
+    pos["weather"] = {"NZ": nz, "SZ": sz}
+    data.update(die=face, nz_result=nz_result, sz_roll=sz_roll, sz_result=sz_result, below=below, kept=kept, new=new)
+    ctx.emit("weather", "13.2", nz=nz, sz=sz, **data)
+
+
 # --- movement (12.x) ---------------------------------------------------------------------------
 
 def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, str, list[str]]:
     """Cost of crossing the hexside a-b: 12.15 rivers (+1/+2), 12.16 Sivash/Kerch ("all"),
-    all-sea/all-lake hexsides prohibited ("no"); 5.5: German-side units ignore rivers on GT1."""
+    all-sea/all-lake hexsides prohibited ("no"); 5.5: German-side units ignore rivers on GT1.
+    Weather of the zone of the hex entered (Ambiguity 35): F ignores rivers (13.6); S ignores
+    rivers, the Sivash and the Kerch, and lets units cross all-lake hexsides (13.7)."""
     total: int | str = 0
     rule = ""
     notes: list[str] = []
     for feat in sorted(ctx.sc.map.side_features(a, b)):
         if feat == "river" and ctx.turn == 1 and unit.side == "german":
             notes.append("river ignored on GT1 (5.5)")
+            continue
+        ignored = weather_ignores(ctx, feat, b)
+        if not ignored and feat == "lake" and weather_at(ctx, b) == "S":
+            ignored = "all-lake hexside crossed in snow (13.7)"
+        if ignored:
+            notes.append(ignored)
             continue
         row = ctx.sc.charts.hexsides.get(feat)
         if row is None:
@@ -223,13 +367,40 @@ def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, s
     return total, rule, notes
 
 
-def hex_cost(ctx: Ctx, unit: UnitSpec, b: str) -> tuple[int | str, str]:
-    """Cost of entering hex b by its natural terrain (12.10-12.14; a city counts as clear, 12.10)."""
+def hex_cost(ctx: Ctx, unit: UnitSpec, b: str) -> tuple[int | str, str, list[str]]:
+    """Cost of entering hex b by its natural terrain (12.10-12.14; a city counts as clear, 12.10).
+    Weather of b's zone (Ambiguity 35): F and S make swamp Dry clear (13.6, 13.7); M and S double
+    the Dry in-hex cost (13.5, 13.7; Ambiguity 37); in S an all-lake hex may be crossed (13.7), at
+    the cost of clear (the rules give none)."""
     h = ctx.sc.map.hexes[b]
+    w = weather_at(ctx, b)
     terrain = "clear" if h.settlement == "city" else h.terrain
+    notes: list[str] = []
+    if terrain == "swamp" and w in ("F", "S"):
+        terrain = "clear"
+        notes.append(f"swamp counts as clear in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
+    elif terrain == "lake" and w == "S":
+        terrain = "clear"
+        notes.append("all-lake hex crossed in snow, at the cost of clear (13.7)")
     row = ctx.sc.charts.terrain[terrain]
     c = row[unit.move_class()]
-    return (c if c == "no" else int(c)), str(row.get("rule", ""))
+    if c == "no":
+        return "no", str(row.get("rule", "")), notes
+    cost = int(c)
+    if w in ("M", "S"):
+        cost *= 2
+        notes.append(f"in-hex costs doubled in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
+    return cost, str(row.get("rule", "")), notes
+
+
+def movement_allowance(ctx: Ctx, unit: str, start: str) -> tuple[int, list[str]]:
+    """The MP a unit may spend in this movement phase: its movement factor (12.1), 1 less for a
+    German-side unit in R (13.4; Soviet units are unaffected), by the weather of the zone of the hex
+    where it began the phase (Ambiguity 59)."""
+    mf = ctx.mf(unit)
+    if ctx.spec(unit).side == "german" and weather_at(ctx, start) == "R":
+        return max(mf - 1, 0), [f"rain: German-side movement allowance {mf} - 1 (13.4)"]
+    return mf, []
 
 
 @dataclass
@@ -241,6 +412,7 @@ class MoveTracker:
     moved: set[str] = field(default_factory=set)
     open_group: str | None = None
     closed: set[str] = field(default_factory=set)
+    last_order: dict[str, int] = field(default_factory=dict)  # the [[move]] that last moved each unit
 
 
 def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
@@ -310,8 +482,8 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             return
         for u in units:
             spec = ctx.spec(u)
-            mf = ctx.factors(u)[2]
-            hc, hrule = hex_cost(ctx, spec, nxt)
+            mf, mnotes = movement_allowance(ctx, u, tr.start[u])
+            hc, hrule, hnotes = hex_cost(ctx, spec, nxt)
             sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt)
             if hc == "no":
                 problems.append(Problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule))
@@ -319,7 +491,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             if sc_ == "no":
                 problems.append(Problem(w, "the hexside is all-sea or all-lake and may not be crossed", srule))
                 return
-            notes.extend(n for n in snotes if n not in notes)
+            notes.extend(n for n in mnotes + hnotes + snotes if n not in notes)
             spent = tr.spent.get(u, 0)
             if sc_ == "all":
                 # 12.16: must begin the phase in the adjacent hex; crossing uses all MP.
@@ -334,7 +506,10 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     cost = mf  # 12.3: one hex by spending all MP at the start of the move
                     minimum = True
                 else:
-                    problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left", "12.1",
+                    rain = mf < ctx.mf(u) and spent + cost <= ctx.mf(u)  # short only because of 13.4
+                    problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
+                                               + (f" (movement factor {ctx.mf(u)} - 1 in rain)" if rain else ""),
+                                            "13.4" if rain else "12.1",
                                             route_hint(ctx, u, origin, path[-1], mf - start_spent.get(u, 0))))
                     return
             tr.spent[u] = spent + cost
@@ -342,6 +517,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         for u in units:
             ctx.units[u]["at"] = nxt
             tr.moved.add(u)
+            tr.last_order[u] = index
         if ctx.options["control_on_pass_through"] or j == len(path) - 1:
             enter_hex(ctx, side, nxt, "movement")
         if ctx.result:
@@ -349,7 +525,8 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         current = nxt
     ctx.events.insert(mark, Event("move", "12.1", {
         "index": index, "units": units, "from": origin, "path": path, "costs": costs,
-        "mp": {u: [tr.spent[u], ctx.factors(u)[2]] for u in units}, "minimum": minimum, "notes": notes}))
+        "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in units}, "minimum": minimum,
+        "notes": notes}))
 
 
 def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
@@ -360,7 +537,7 @@ def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
     def step(a: str, b: str) -> int | None:
         if ctx.occupants(b, enemy):
             return None
-        hc, _ = hex_cost(ctx, spec, b)
+        hc, _, _ = hex_cost(ctx, spec, b)
         sc_, _, _ = hexside_cost(ctx, spec, a, b)
         if hc == "no" or sc_ in ("no", "all"):
             return None
@@ -376,6 +553,17 @@ def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
 def stacking_limit(ctx: Ctx, hex_id: str) -> int:
     """6.1: 5 units per hex (the 10-unit city limit of 6.5 is a full-game rule)."""
     return ctx.sc.charts.stacking_limit
+
+
+def check_lake_ends(ctx: Ctx, side: str, tr: MoveTracker, problems: list[Problem]) -> None:
+    """13.7: in snow units may cross all-lake hexes but may not end their move in one."""
+    for u in sorted(tr.moved):
+        h = ctx.at(u)
+        hx = ctx.sc.map.hexes.get(h)
+        if ctx.spec(u).side == side and hx is not None and hx.terrain == "lake":
+            problems.append(Problem(f"move[{tr.last_order[u]}]", f"{u} would end its move in the all-lake hex {h}; "
+                                    "in snow units may cross lakes but not stop in them", "13.7",
+                                    "Continue the move out of the lake in the same order."))
 
 
 def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> None:
@@ -427,9 +615,13 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
             feats = ctx.sc.map.side_features(h, t)
             for feat in sorted(feats & {"sea", "lake"}):
                 # 17.9: all-sea (12.14) and all-lake (13.7) hexsides are prohibited; cite the
-                # chart's rule for the feature, as movement does.
+                # chart's rule for the feature, as movement does. In snow a lake hexside may be
+                # crossed by movement, but still not attacked across (13.7).
                 rule = str(ctx.sc.charts.hexsides.get(feat, {}).get("rule", "12.14"))
-                problems.append(Problem(where, f"{u} cannot attack across the all-{feat} hexside {h}-{t}", rule))
+                snow = feat == "lake" and weather_at(ctx, t) == "S"
+                problems.append(Problem(where, f"{u} cannot attack across the all-{feat} hexside {h}-{t}"
+                                               + (" (not even in snow, when it may be crossed)" if snow else ""),
+                                        "13.7" if snow else rule))
                 break
         for key in ("losses", "advance"):
             for u in a.get(key, []):
@@ -452,15 +644,16 @@ class Decision(Exception):
 
 
 def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[dict[str, Any]]]:
-    """Attack total (14.8) with 14.18 (armor into swamp halved) and 14.20 (armor across straits = 1)."""
+    """Attack total (14.8) with 14.18 (armor into swamp halved) and 14.20 (armor across straits = 1);
+    in F and S swamp counts as clear (13.6, 13.7) and in S the Sivash and Kerch are ignored (13.7)."""
     rows = []
     plain = 0
     halved = 0
-    swamp = ctx.sc.map.hexes[target].terrain == "swamp"
+    swamp = combat_terrain(ctx, target) == "swamp"
     for u in units:
         a = ctx.factors(u)[0]
         spec = ctx.spec(u)
-        feats = ctx.sc.map.side_features(ctx.at(u), target)
+        feats = water_features(ctx, ctx.at(u), target)
         row: dict[str, Any] = {"unit": u, "hex": ctx.at(u), "printed": a, "factor": a, "notes": []}
         if ctx.options["mountain_infantry"] and spec.type == "mountain" and ctx.sc.map.hexes[target].terrain == "hills" \
                 and ctx.sc.map.hexes[target].settlement != "city":
@@ -475,6 +668,9 @@ def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[
             row["notes"].append("armor attacking into swamp: halved (14.18)")
             halved += a
         else:
+            if spec.type in ARMOR and ctx.sc.map.hexes[target].terrain == "swamp":
+                w = weather_at(ctx, target)
+                row["notes"].append(f"not halved: swamp counts as clear in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
             plain += a
         rows.append(row)
     total = plain + (halve_round_up(halved) if halved else 0)
@@ -483,13 +679,14 @@ def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[
 
 def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
     """Column shifts of 14.11: terrain (14.16), settlements (14.22-14.23), rivers (14.19, 5.5),
-    Sivash/Kerch (14.20), mixed water (Ambiguity 40)."""
+    Sivash/Kerch (14.20), mixed water (Ambiguity 40); the weather of the defender's zone (Ambiguity
+    35): no river in F and S, no Sivash/Kerch in S, 1R for every Soviet prepared assault in S (13.7)."""
     shifts: list[Shift] = []
     h = ctx.sc.map.hexes[target]
-    if h.settlement != "city":  # 12.10: every city hex counts as clear
-        row = ctx.sc.charts.terrain[h.terrain]
-        if int(row.get("shift", 0)):
-            shifts.append(Shift(int(row["shift"]), "14.16", f"defender in {h.terrain}"))
+    terrain = combat_terrain(ctx, target)  # 12.10: every city hex counts as clear
+    row = ctx.sc.charts.terrain[terrain]
+    if int(row.get("shift", 0)):
+        shifts.append(Shift(int(row["shift"]), "14.16", f"defender in {terrain}"))
     if h.settlement:
         row = ctx.sc.charts.settlements[h.settlement]
         if int(row.get("shift", 0)):
@@ -498,8 +695,7 @@ def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
         shifts.append(Shift(1, "14.14", "concentric assault"))
     kinds = []
     for u in units:
-        feats = ctx.sc.map.side_features(ctx.at(u), target)
-        water = feats & {"river", "sivash", "kerch"}
+        water = water_features(ctx, ctx.at(u), target)
         if "river" in water and ctx.turn == 1 and ctx.spec(u).side == "german":
             water = water - {"river"}  # 5.5: German-side units ignore rivers on GT1
         kinds.append(water)
@@ -510,6 +706,8 @@ def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
             shifts.append(Shift(-2, "14.20", "every attacker attacks across the Sivash/Kerch"))
         elif ctx.options["mixed_water_shift"] == "1L":
             shifts.append(Shift(-1, "14.19", "every attacker across water of mixed types (Ambiguity 40)"))
+    if ctx.side == "soviet" and weather_at(ctx, target) == "S":
+        shifts.append(Shift(1, "13.7", "snow: every Soviet prepared assault"))
     return shifts
 
 
@@ -614,6 +812,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         ctx.emit("attack-skipped", "14.5", index=i, target=target,
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
+    reveal_untried(ctx, i, attackers, defenders)
     att_total, att_rows = attack_strength(ctx, attackers, target)
     def_rows: list[dict[str, Any]] = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
     def_total = sum(r["factor"] for r in def_rows)
@@ -646,17 +845,67 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
         att_loss, def_loss = new_att, new_def
     h = ctx.sc.map.hexes[target]
+    extra: dict[str, Any] = {}
+    if ctx.options.get("weather", False):  # the weather of the defender's zone (Ambiguity 35)
+        extra["weather"] = {"zone": h.zone, "weather": weather_at(ctx, target),
+                            "ignored": sorted({n for u in attackers for f in ctx.sc.map.side_features(ctx.at(u), target)
+                                               if (n := weather_ignores(ctx, f, target))})}
     ctx.emit("attack", "14.31", index=i, target=target, place=h.place, terrain=h.terrain, settlement=h.settlement,
              attackers=att_rows, defenders=def_rows, attack_total=att_total, defense_total=def_total,
              odds=odds.label, shifts=[{"label": s.label, "rule": s.rule, "reason": s.reason} for s in shifts],
              final=final.label, automatic=auto is not None, die=face, label=label, result=result.label,
              provisional=provisional, city=doubling,
-             outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}")
+             outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}", **extra)
     # 14.32: the defender always absorbs its full result before the attacker absorbs his.
     take_losses(ctx, enemy, "defender", defenders, def_loss, i, None, decisions)
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
     if not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
+
+
+def counter_pool(ctx: Ctx, unit: str) -> list[str]:
+    """2.15: the counters an untried unit may turn out to be: the printed attack-defense of every
+    Soviet 1-step counter of the scenario of its type, size and MF (what its back shows), less those
+    already drawn for tried units, eliminated ones included (each counter enters play once).
+    Sorted by attack, then defense."""
+    key = pool_key(ctx.spec(unit))
+    left: dict[str, int] = {}
+    for spec in ctx.sc.units.values():
+        if can_be_untried(spec) and pool_key(spec) == key:
+            left[counter_values(spec)] = left.get(counter_values(spec), 0) + 1
+    for u, st in ctx.units.items():
+        drawn = st.get("tried")
+        if drawn is not None and pool_key(ctx.spec(u)) == key and left.get(drawn, 0) > 0:
+            left[drawn] -= 1
+    pool = [v for v, n in left.items() for _ in range(n)]
+    return sorted(pool, key=lambda v: tuple(int(x) for x in v.split("-")))
+
+
+def reveal_untried(ctx: Ctx, i: int, attackers: list[str], defenders: list[str]) -> None:
+    """2.15: an untried unit is revealed when it first takes part in combat, attacking or
+    defending, at odds computation (14.7, Ambiguity 53): pbem draws which counter it is, without
+    replacement, from its pool (counter_pool), with one die of as many sides as counters are left
+    (none for a pool of one). Attackers first, then defenders, each by unit id."""
+    for role, units in (("attacker", attackers), ("defender", defenders)):
+        for u in sorted(units):
+            if not ctx.untried(u):
+                continue
+            pool = counter_pool(ctx, u)
+            if not pool:  # every unit of a pool is one of its counters, so one is always left
+                raise RuntimeError(f"no counter left in the pool of {u} (2.15)")
+            face: int | None = None
+            label = ""
+            drawn = pool[0]
+            if len(pool) > 1:
+                if ctx.dice is None:
+                    raise RuntimeError("a die is needed, but this is a check without dice")
+                label = f"2.15|{ctx.step}|attack {i + 1}|{u}|counter"
+                face = ctx.dice.roll(label, len(pool))
+                drawn = pool[face - 1]
+            ctx.units[u]["tried"] = drawn
+            spec = ctx.spec(u)
+            ctx.emit("reveal", "2.15", index=i, unit=u, role=role, type=spec.type, size=spec.size, mf=ctx.mf(u),
+                     pool=pool, die=face, label=label, counter=f"{drawn}-{ctx.mf(u)}")
 
 
 def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> None:
@@ -667,7 +916,7 @@ def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> No
     refused: list[dict[str, str]] = []
     limit = stacking_limit(ctx, target)
     for u in wanted:
-        feats = ctx.sc.map.side_features(ctx.at(u), target)
+        feats = water_features(ctx, ctx.at(u), target)  # 13.7: in snow the Sivash and Kerch are ignored
         if feats & {"sivash", "kerch"} and not ctx.options["advance_across_straits"]:
             refused.append({"unit": u, "why": "may not advance across the Sivash/Kerch (12.16)"})
             continue

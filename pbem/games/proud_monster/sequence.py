@@ -2,13 +2,17 @@
 
 A Game Turn: Mutual Reinforcement phase (automatic in the basic game), one player-turn sequence on
 GT1 and two on every other GT (5.4), each with the German player turn first (5.1), then the Victory
-Check (4.4-4.5). A player turn is one awaited step: its movement phase (12.0) and prepared-assault
-phase (14.0) are ordered in one order file and resolved in that order.
+Check (4.4-4.5). With the weather rules (full game) each player-turn sequence from GT7 opens with
+the automatic weather phase (13.2, digest A.3 II.A). A player turn is one awaited step: its
+movement phase (12.0) and prepared-assault phase (14.0) are ordered in one order file and resolved
+in that order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 SIDES = ("german", "soviet")  # 5.1: the German player turn always comes first
 
@@ -19,10 +23,14 @@ class PhaseSpec:
     rule: str
     who: str  # "auto" or "phasing"
     advanced: bool = False  # [ADV]: skipped in the basic game (A.4)
+    option: str = ""  # an [ADV] phase with its own option runs when that option is on, in either ruleset
+    first_turn: int = 1  # the first GT in which the phase takes place
 
 
 TURN_START = (PhaseSpec("mutual-reinforcement", "8.1", "auto"),)
-# The full game adds a weather phase (13.2) at the start of each player-turn sequence from GT7.
+# A.3 II.A/III.A: at the start of each player-turn sequence from GT7 (Sep II), before the German
+# player turn, the weather is determined (13.2).
+SEQUENCE_START = (PhaseSpec("weather", "13.2", "auto", advanced=True, option="weather", first_turn=7),)
 PLAYER_TURN = (
     PhaseSpec("replacement-withdrawal-refit", "8.13", "phasing", advanced=True),
     PhaseSpec("ground-support", "10.2", "phasing", advanced=True),
@@ -41,8 +49,14 @@ def step_name(turn: int, pts: int, side: str) -> str:
     return f"GT{turn}/{pts}/{side}"
 
 
-def phases(ruleset: str, group: tuple[PhaseSpec, ...]) -> tuple[PhaseSpec, ...]:
-    return tuple(p for p in group if ruleset == "full" or not p.advanced)
+def phases(options: Mapping[str, Any], group: tuple[PhaseSpec, ...], turn: int = 1) -> tuple[PhaseSpec, ...]:
+    """The phases of ``group`` that take place on GT ``turn`` under ``options``: every basic phase;
+    an [ADV] phase in the full game, or, when it has its own option, when that option is on (A.4)."""
+    def on(p: PhaseSpec) -> bool:
+        if not p.advanced:
+            return True
+        return bool(options.get(p.option)) if p.option else options.get("ruleset") == "full"
+    return tuple(p for p in group if on(p) and turn >= p.first_turn)
 
 
 def next_player_turn(turn: int, pts: int, side: str) -> tuple[int, int, str, bool]:
