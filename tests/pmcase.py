@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.engine.model import Submission
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, WEATHER_FLAGS, initial_weather
+from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, WEATHER_FLAGS, initial_weather, initial_works
 from pbem.mechanics.dice import ForcedDice
 
 CATALOG = Path(__file__).parent / "catalog" / "proud-monster"
@@ -57,6 +57,13 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
     for flag in WEATHER_FLAGS:  # 13.8-13.10: the permanent weather effects already in force
         if flag in p:
             position[flag] = bool(p[flag])
+    if case.get("options", {}).get("fortifications"):  # 14.24, 14.30: as a game with forts starts
+        position.update(initial_works(MODULE.scenario({"pbem": {"scenario": scenario}})))
+        position["forts"].update(p.get("forts", {}))
+        position["stalin"].update(p.get("stalin", {}))
+    for key in ("hedgehogs", "arko"):  # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed
+        if key in p:
+            position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")
     state = {
         "pbem": {"scenario": scenario, "module": "proud-monster", "game": "catalog"},

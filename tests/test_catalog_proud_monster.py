@@ -59,6 +59,12 @@ def test_case(path: Path) -> None:
         _subset({k: v for k, v in ea.items() if k != "shifts"}, e.data, f"attack[{i}]")
         if "shifts" in ea:
             assert [s["label"] + " " + s["rule"] for s in e.data["shifts"]] == ea["shifts"], f"attack[{i}] shifts"
+    for ea in exp.get("assault", []):  # one per mobile assault round (15.2, 15.6), by move index
+        found = [e for e in events if e.kind == "mobile-assault" and e.data["index"] == ea["move"] and e.data["round"] == ea.get("round", 1)]
+        assert found, f"no mobile assault in move {ea['move']} round {ea.get('round', 1)}"
+        _subset({k: v for k, v in ea.items() if k not in ("shifts", "move")}, found[-1].data, f"assault[{ea['move']}]")
+        if "shifts" in ea:
+            assert [s["label"] + " " + s["rule"] for s in found[-1].data["shifts"]] == ea["shifts"], f"assault[{ea['move']}] shifts"
     if "vp" in exp:
         assert state["position"]["vp"] == exp["vp"]
     for h, c in exp.get("control", {}).items():
@@ -72,6 +78,9 @@ def test_case(path: Path) -> None:
     if "rolled" in exp:
         assert got["rolled"] == exp["rolled"], "number of dice rolled"
     _subset(exp.get("position", {}), state["position"], "position")
+    for key in ("forts", "stalin"):  # 14.24-14.26, 14.30: the state of the works named
+        for h, v in exp.get(key, {}).items():
+            assert state["position"].get(key, {}).get(h) == v, f"{key}.{h}: expected {v}, got {state['position'].get(key, {}).get(h)}"
     for kind in exp.get("no_events", []):
         assert not [e for e in events if e.kind == kind], f"no {kind} event may occur"
     for ee in exp.get("events", []):

@@ -142,6 +142,12 @@ BROKEN: dict[str, tuple[list[Edit], list[tuple[str, str]]]] = {
     # hexes
     "vp on a town": (
         [("map.toml", 'town = "Mozhaisk" }', 'town = "Mozhaisk", vp = 1 }')], [("hex 4816N", "4.2")]),
+    "fort on a sea hex": (
+        [("map.toml", '"5219N" = { t = "sea" }', '"5219N" = { t = "sea", fort = "heavy" }')], [("hex 5219N", "14.24")]),
+    "Stalin Line on a lake hex": (
+        [("map.toml", '"5014N" = { t = "lake"', '"5014N" = { t = "lake", stalin = true')], [("hex 5014N", "14.24")]),
+    "fort line without a fort": (
+        [("map.toml", '"4612N" = { t = "clear" }', '"4612N" = { t = "clear", line = "Luga north" }')], [("hex 4612N", "14.24")]),
     "town on a sea hex": (
         [("map.toml", '"5219N" = { t = "sea" }', '"5219N" = { t = "sea", town = "Atlantis" }')], [("hex 5219N", "D.2")]),
     "city not clear": (

@@ -67,6 +67,9 @@ class HexSpec:
     vp: int = 0
     md: bool = False
     zone: str = "NZ"
+    fort: str = ""  # 14.24/14.28: "fort" | "heavy" (a Soviet fortification), "" for none
+    line: str = ""  # 14.24: the fort line the fort belongs to (the SPAT's lines start uncompleted)
+    stalin: bool = False  # 14.30: a Stalin Line hex
 
     @property
     def water(self) -> bool:
@@ -122,6 +125,18 @@ class WeatherTable:
 
 
 @dataclass(frozen=True)
+class Spat:
+    """17.3 SPAT: the GT at whose start each uncompleted fort line becomes active (14.25), and the
+    lines whose cancellation cancels others too (14.25: Luga north cancels Luga south)."""
+
+    lines: dict[str, int] = field(default_factory=dict)
+    cancels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    provisional: bool = True
+    known: frozenset[str] = frozenset()
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Charts:
     crt: ResultsTable
     victory: dict[int, int]
@@ -133,6 +148,7 @@ class Charts:
     settlements: dict[str, dict[str, Any]]
     stacking_limit: int
     weather: WeatherTable
+    spat: Spat = field(default_factory=Spat)
 
 
 @dataclass(frozen=True)
@@ -209,8 +225,19 @@ def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dic
         settlements=raw["settlements"],
         stacking_limit=int(raw["stacking"]["limit"]),
         weather=weather,
+        spat=_load_spat(raw.get("spat", {})),
     )
     return charts, raw
+
+
+def _load_spat(raw: dict[str, Any]) -> Spat:
+    return Spat(
+        lines={str(k): int(v) for k, v in raw.get("lines", {}).items()},
+        cancels={str(k): tuple(str(x) for x in v) for k, v in raw.get("cancels", {}).items()},
+        provisional=bool(raw.get("provisional", False)),
+        known=frozenset(str(x) for x in raw.get("known", [])),
+        note=str(raw.get("note", "")),
+    )
 
 
 def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[str, Any]]:
@@ -239,6 +266,9 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
             vp=int(h.get("vp", 0)),
             md=bool(h.get("md", False)),
             zone=h.get("zone", "NZ"),
+            fort=h.get("fort", ""),
+            line=h.get("line", ""),
+            stalin=bool(h.get("stalin", False)),
         )
     hexsides: dict[str, frozenset[str]] = {}
     written: dict[str, str] = {}
@@ -356,9 +386,19 @@ def load_scenario(name: str) -> Scenario:
     )
 
 
-def stacking_value(spec: UnitSpec) -> Fraction:
-    """Basic game: every unit counts 1 (6.1); 6.3/6.4 fractions are full-game rules."""
-    return Fraction(1)
+# 6.3: German-side sizes counting less than a full unit (with the option stacking_details).
+GERMAN_SIZE_VALUES = {"X": Fraction(1, 2), "III": Fraction(1, 4), "II": Fraction(1, 4)}
+SMALL_SIZES = frozenset({"III", "II"})  # 6.3: regiments and battalions
+
+
+def stacking_value(spec: UnitSpec, details: bool = False) -> Fraction:
+    """Basic game: every unit counts 1 (6.1). With ``details`` (option stacking_details): a German-side
+    brigade counts 1/2 and a regiment or battalion 1/4 (6.3); a corps (the Hungarian Fast Corps, each
+    Flak corps, the ArKo: 6.3 design note, 14.41) and a division count 1; every Soviet unit counts 1,
+    whatever its size (6.4)."""
+    if not details or spec.side == "soviet":
+        return Fraction(1)
+    return GERMAN_SIZE_VALUES.get(spec.size, Fraction(1))
 
 
 # --------------------------------------------------------------------------- untried Soviet units (2.15)
@@ -477,6 +517,12 @@ def _hex_problems(m: MapData) -> list[Problem]:
                                            "Germany, Hungary or Romania", "3.7"))
         if h.zone == "SZ" and h.id.endswith("N"):
             problems.append(Problem(where, "the Southern weather zone is on the South map only", "13.2"))
+        if (h.fort or h.stalin) and h.water:
+            problems.append(Problem(where, f"a {'Stalin Line hex' if h.stalin else h.fort.replace('heavy', 'heavy fort')} "
+                                           f"on an all-{h.terrain} hex; fortifications are on land", "14.24"))
+        if h.line and not h.fort:
+            problems.append(Problem(where, f"line \"{h.line}\" without fort: only a fort or heavy fort belongs to a "
+                                           "fort line", "14.24"))
     large = sorted(h.id for h in m.hexes.values() if h.settlement == "large_town" and h.country == "ussr"
                    and m.numbering.parse(h.id).col <= FRONTIER_LAST_COLUMN)
     if len(large) > FRONTIER_LARGE_TOWNS:

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import picture, render, rules
+from . import assault, picture, render, rules
 from .data import Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -37,6 +37,7 @@ AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "mutual-reinforcement": rules.reinforcements,  # 8.1
     "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
+    "fort-activation": rules.fort_activation,  # 14.25
 }
 
 
@@ -87,6 +88,10 @@ class ProudMonster:
             units[u] = {"at": hex_id, "steps": sc.units[u].steps}  # 3.8: full strength
         for _, u, _ in sc.reinforcements:
             units[u] = {"at": "track", "steps": sc.units[u].steps}
+        if opts.get("arko"):  # 14.41: the ArKo is held off the map until the German forms it
+            for u, spec in sorted(sc.units.items()):
+                if spec.side == "german" and spec.type == rules.ARKO_TYPE and u not in units:
+                    units[u] = {"at": "track", "steps": spec.steps}
         control = {}
         for h in sorted(sc.map.hexes.values(), key=lambda x: x.id):
             if h.settlement:  # 3.9: the Soviets control every town and city at the start
@@ -94,6 +99,8 @@ class ProudMonster:
         position = {"vp": 0, "moscow_rolled": False, "units": units, "control": control}  # 4.5: German VP = 0
         if opts.get("weather"):  # 13.2: no weather rolls before GT7, so Dry; the basic game keeps no weather
             position.update(rules.initial_weather())
+        if opts.get("fortifications"):  # 14.24, 14.30: the state of every fort and Stalin Line hex
+            position.update(rules.initial_works(sc))
         return {
             "options": opts,
             "clock": {"turn": sc.first_turn, "pts": 0, "side": "", "phase": "setup"},
@@ -161,11 +168,21 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
         problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
         return problems
+
+    def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+        """Orders carried out before the first move: the ArKo's formation, which belongs to the MR
+        phase (14.41, Ambiguity 49: `form_arko`), then the GT12 hedgehog declarations at the very
+        start of the German movement phase (14.40: `hedgehog`)."""
+        if "form_arko" in orders:
+            rules.form_arko(ctx, orders["form_arko"], problems)
+        if "hedgehog" in orders:
+            rules.declare_hedgehogs(ctx, list(orders["hedgehog"]), problems)
 
     def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
         problems = []
@@ -210,7 +227,7 @@ class ProudMonster:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
         tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u)})
         for i, mv in enumerate(moves):
-            rules.do_move(ctx, i, mv, tr, problems)
+            assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
             if ctx.result:
                 return
         if not problems:
@@ -248,6 +265,7 @@ class ProudMonster:
             if ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
+                self._start_of_movement(ctx, orders, problems)
                 self._movement(ctx, orders.get("move", []), problems)
                 if problems:  # check() simulated the same moves; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", problems)
@@ -379,6 +397,8 @@ class ProudMonster:
                 out.append({"item": "CRT 17.7", "status": "provisional", "note": crt.note})
             if sc.charts.victory_provisional:
                 out.append({"item": "German Victory Table 17.2", "status": "provisional", "note": sc.charts.victory_note})
+            if sc.charts.spat.provisional:
+                out.append({"item": "SPAT 17.3", "status": "provisional", "note": sc.charts.spat.note})
             if sc.charts.weather.provisional:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
             if sc.units_provisional:

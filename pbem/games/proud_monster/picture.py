@@ -248,7 +248,7 @@ class Picture:
                 if len(pts) > 1:
                     out.append(el("polyline", class_="move", data_units=" ".join(d["units"]), points=points(pts), fill="none",
                                   stroke="#1d4ed8", stroke_width=3, stroke_opacity=0.85, marker_end="url(#arrow-move)"))
-            elif e.kind == "attack":
+            elif e.kind in ("attack", "mobile-assault"):  # a mobile assault (15.2) is drawn as an attack
                 tx, ty = self.centre(d["target"])
                 for hx in sorted({r["hex"] for r in d["attackers"]}):
                     x, y = self.centre(hx)
@@ -309,7 +309,7 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
         d = e.data
         if e.kind == "move":
             touched += [d["from"], *d["path"]]
-        elif e.kind == "attack":
+        elif e.kind in ("attack", "mobile-assault"):
             touched += [d["target"], *(r["hex"] for r in d["attackers"])]
         elif e.kind in ("control", "advance"):
             touched.append(d["hex"])

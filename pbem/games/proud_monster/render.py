@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
@@ -12,7 +13,6 @@ if TYPE_CHECKING:
     from .module import ProudMonster
 
 MISSING_DATA = (
-    ("SPAT 17.3", "fort-line activation turns; only Luga = GT3 is known"),
     ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
     ("Refit Table 17.5", "not in the rulebook text"),
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known"),
@@ -49,6 +49,29 @@ def _weather_lines(d: dict[str, Any]) -> list[str]:
              f"- Weather in force: NZ {WEATHER_TEXT[d['nz']]}, SZ {WEATHER_TEXT[d['sz']]}."]
     lines += [f"- {WEATHER_FLAG_TEXT[f]}" for f in d["new"]]
     return lines
+
+
+def _fort_line(d: dict[str, Any]) -> str:
+    prov = " (provisional SPAT value)" if d.get("provisional") else ""
+    if d["state"] == "intact":
+        return (f"- Fort line {d['line']} activates at the start of GT{d['turn']} (SPAT GT{d['spat_turn']}{prov}): "
+                f"{', '.join(d['hexes'])} are intact forts (14.25, 17.3).")
+    why = f"with the {d['via']} line (14.25)" if d.get("via") else f"a German unit entered {d['by']} by {d['how']} before its activation"
+    return f"- Fort line {d['line']} is cancelled for good: {why} ({', '.join(d['hexes'])}; 14.25)."
+
+
+FORT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
+    "fort-line": _fort_line,
+    "fort-destroyed": lambda d: (f"- The {'heavy fort' if d['fort'] == 'heavy' else 'fort'} in {d['hex']} is destroyed, "
+                                 f"entered by {d['how']}; only its natural terrain counts from now on (14.26, Ambiguity 42)."),
+    "stalin-destroyed": lambda d: f"- The Stalin Line in {d['hex']} is destroyed, entered by {d['how']} (14.30, Ambiguity 44).",
+    "hedgehogs": lambda d: (f"- Hedgehogs (14.40): {', '.join(d['hexes']) or 'none'}"
+                            + (f"; declared {', '.join(d['declared'])}" if d["declared"] else "")
+                            + (f"; cancelled {', '.join(d['cancelled'])}" if d["cancelled"] else "") + "."),
+    "hedgehog-lost": lambda d: (f"- Hedgehog lost in {', '.join(d['hexes'])}: no German-nationality unit is left "
+                                f"(after {d['how']}; Ambiguity 48)."),
+    "arko-formed": lambda d: f"- The German forms {d['unit']} in {d['hex']} {d['place']} (14.41, MR phase of GT{d['turn']}).",
+}
 
 
 def _units(rows: list[dict[str, Any]]) -> str:
@@ -96,7 +119,8 @@ def event_lines(e: Event) -> list[str]:
         else:
             how = (f"die `{d['label']}` (d{len(d['pool'])}) = {d['die']} draws counter {d['die']} of the {len(d['pool'])} left "
                    f"({', '.join(d['pool'])})")
-        return [f"- {d['unit']} (untried {kind}) first fights, as {d['role']} in attack {d['index'] + 1}: {how}; "
+        fight = d.get("what") or f"attack {d['index'] + 1}"
+        return [f"- {d['unit']} (untried {kind}) first fights, as {d['role']} in {fight}: {how}; "
                 f"it is a {d['counter']} (2.15)."]
     if k == "weather":
         return _weather_lines(d)
@@ -121,8 +145,35 @@ def event_lines(e: Event) -> list[str]:
             prov = " — provisional CRT value" if d["provisional"] else ""
             lines.append(f"  - Die `{d['label']}` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
         if d["city"]:
-            lines.append(f"  - City: {d['city']['from']} becomes {d['outcome']} (losses doubled, 0 becomes 1, 14.23).")
+            c = d["city"]
+            lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
+                         "(losses doubled, 0 becomes 1, 14.23).")
+        if "arko" in d:
+            a = d["arko"]
+            lines.append(f"  - ArKo ({', '.join(a['units'])}): the defender's result {a['from']} becomes {a['to']} "
+                         f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
         return lines
+    if k in FORT_TEXT:
+        return [FORT_TEXT[k](d)]
+    if k == "mobile-assault":  # 15.2-15.14: shaped like a prepared assault's attack event
+        lines = event_lines(Event("attack", e.rule, d))
+        rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
+        lines[0] = (f"- **Mobile assault, move {d['index'] + 1}, from {d['launch']} into {d['target']}**"
+                    + (f" ({d['place']})" if d["place"] else "") + f", {d['settlement'].replace('_', ' ') or d['terrain']}{rnd} (15.2):")
+        return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)") for x in lines]
+    if k == "assault-cavalry":
+        what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else "reduced to 1 step") for x in d["losses"])
+        return [f"  - Soviet cavalry adding its attack factor: {what}, apart from the die loss (15.12)."]
+    if k == "assault-end":
+        mp = "; ".join(f"{u} {s} of {m} MP" for u, (s, m) in d["mp"].items())
+        if d["cleared"]:
+            return [f"  - {d['target']} is cleared: {', '.join(d['units'])} are in it and may go on moving ({mp}; 15.9)."]
+        if not d["units"]:
+            return ["  - The mobile assault fails and no assaulting unit is left (15.3)."]
+        return [f"  - The mobile assault fails: {', '.join(d['units'])} go back to {d['launch']}, where their move ends ({mp}; 15.6)."]
+    if k == "move-cancelled":
+        return [f"- Move {d['index'] + 1} ({', '.join(d['units'])}) is not made: {d['why']} (orders after a mobile assault are "
+                f"checked as if it cleared its hex; {e.rule})."]
     if k == "attack-skipped":
         return [f"- Attack {d['index'] + 1} on {d['target']} does not take place: {d['reason']} (14.5)."]
     if k == "losses":
@@ -174,6 +225,14 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
         w = pos["weather"]
         gone = [t for f, t in (("refits_ended", "refits ended (13.9)"), ("highway_gone", "highway gone (13.10)")) if pos.get(f)]
         lines.append(f"Weather: NZ {WEATHER_TEXT[w['NZ']]}, SZ {WEATHER_TEXT[w['SZ']]}" + (f"; {', '.join(gone)}" if gone else ""))
+    if "forts" in pos:  # only with the option fortifications (14.24-14.30)
+        states = sorted({*pos["forts"].values(), *(f"Stalin Line {v}" for v in pos.get("stalin", {}).values())})
+        lines.append("Forts: " + "; ".join(
+            f"{st}: " + ", ".join(sorted([h for h, v in pos["forts"].items() if v == st]
+                                         + [h for h, v in pos.get("stalin", {}).items() if f"Stalin Line {v}" == st]))
+            for st in states))
+    if pos.get("hedgehogs"):
+        lines.append(f"German hedgehogs (14.40): {', '.join(pos['hedgehogs'])}")
     if state.get("result"):
         r = state["result"]
         lines.append(f"Game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -259,6 +318,8 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         "# [[move]]",
         '# units = ["UNIT"]',
         '# path = ["HEX", "HEX"]',
+        '# assault = "HEX"              # option mobile_assault: the last hex of path is a mobile assault (15.2)',
+        '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)',
         "",
         "# Prepared assaults (14.x), resolved in this order.",
         "# [[attack]]",

@@ -60,6 +60,17 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Ambiguity 35: a modified SZ roll (NZ roll -2, 13.2) below 1 reads the table's row for 1.
     "sz_roll_below_table": "first-row",
     "untried_units": False,  # 2.15: a Soviet unit's counter is drawn when it first fights
+    "fortifications": False,  # 14.24-14.30: forts, heavy forts, fort lines (SPAT 17.3), the Stalin Line
+    "hedgehogs": False,  # 14.40: German hedgehogs on GT12
+    "arko": False,  # 14.41: the German ArKo (siege artillery)
+    "mobile_assault": False,  # 15.0: mechanized units attack during movement
+    "stacking_details": False,  # 6.3-6.5: fractional German-side values, 4-battalion cap, 10 in a city
+    "axis_allies": False,  # 7.1-7.5, 8.5: Italian, Romanian and Hungarian restrictions
+    # Ambiguity 13 (7.4): the Hungarian Fast Corps may not attack with non-German Axis units.
+    "hungarian_joint_attack": "may-not",
+    "gt1_restrictions": False,  # 5.3: Hungary and Romania on GT1
+    # Ambiguity 10 (5.3): on GT1 no German-side unit attacks out of Hungary or Romania either.
+    "gt1_no_attack_from": "hungary-romania",
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -77,6 +88,15 @@ OPTION_NOTES: dict[str, str] = {
     "weather": "[ADV] (13.2): a weather roll each player-turn sequence from GT7, with the effects of 13.3-13.10",
     "sz_roll_below_table": "Ambiguity 35 (13.2): a modified SZ roll below 1: 'first-row' reads the row for 1, 'dry' gives D",
     "untried_units": "(2.15): Soviet 1-step units are untried; their counter is drawn from its pool when they first fight",
+    "fortifications": "[ADV] (14.24/14.27/14.30): forts 1L, heavy forts 2L, Stalin Line +1 defense; lines activate per the SPAT",
+    "hedgehogs": "[ADV] (14.40): on GT12 the German may declare hedgehogs (2L, no attack, no concentric shift against)",
+    "arko": "[ADV] (14.41): the German may form the ArKo, which adds 1 to the defender's result in a PA on a city or fort",
+    "mobile_assault": "[ADV] (15.0): mechanized units (and Soviet cavalry) may attack during movement: `assault` in a [[move]]",
+    "stacking_details": "[ADV] (6.3/6.4/6.5): German-side brigade 1/2, regiment/battalion 1/4, at most 4 of these; 10 in a city",
+    "axis_allies": "[ADV] (7.1/7.5/8.5): Axis allies' stacking, North-map and joint-attack limits; 8.5 Romania/Hungary",
+    "hungarian_joint_attack": "Ambiguity 13 (7.4): the Hungarian Fast Corps 'may-not' or 'may' attack with non-German Axis units",
+    "gt1_restrictions": "[ADV] (5.3): on GT1 no attack from the Hungarian/Romanian ZOMO, no Soviet into Hungary/Romania",
+    "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -90,6 +110,13 @@ FULL_GAME: dict[str, Any] = {
     "fog_of_war": True,
     "weather": True,
     "untried_units": True,
+    "fortifications": True,
+    "hedgehogs": True,
+    "arko": True,
+    "mobile_assault": True,
+    "stacking_details": True,
+    "axis_allies": True,
+    "gt1_restrictions": True,
 }
 
 # The values each option may take (the first is the default).
@@ -108,6 +135,15 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "weather": (False, True),
     "sz_roll_below_table": ("first-row", "dry"),
     "untried_units": (False, True),
+    "fortifications": (False, True),
+    "hedgehogs": (False, True),
+    "arko": (False, True),
+    "mobile_assault": (False, True),
+    "stacking_details": (False, True),
+    "axis_allies": (False, True),
+    "hungarian_joint_attack": ("may-not", "may"),
+    "gt1_restrictions": (False, True),
+    "gt1_no_attack_from": ("hungary-romania", "set-up"),
 }
 
 
@@ -204,7 +240,9 @@ def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
 
     4.2-4.3: VP are gained or lost at once. 4.6: the first German capture of both Moscow hexes
     triggers the sudden-death roll (even: the German wins at once).
+    14.25-14.26, 14.30 (option fortifications): a German entry cancels or destroys works (enter_works).
     """
+    enter_works(ctx, side, hex_id, how)
     h = ctx.sc.map.hexes[hex_id]
     control: dict[str, str] = ctx.position["control"]
     if not h.settlement or control.get(hex_id) == side:
@@ -331,6 +369,257 @@ def weather_phase(ctx: Ctx, turn: int) -> None:
     ctx.emit("weather", "13.2", nz=nz, sz=sz, **data)
 
 
+# --- fortifications (14.24-14.30), hedgehogs (14.40), the ArKo (14.41) --------------------------
+
+FORT_STATES = ("uncompleted", "intact", "destroyed", "cancelled")  # 14.24; "cancelled": 14.25
+HEDGEHOG_TURNS = (12,)  # 14.40: the December game turns; the game has only GT12 (Ambiguity 3)
+HEDGEHOG_SETTLEMENTS = ("town", "large_town", "city")  # 14.40
+ARKO_TYPE = "siege-artillery"  # 14.41: the ArKo, 0-1-4 siege artillery
+ARKO_HEXES = ("city", "large_town")  # 14.41: where it is formed, and the settlements its +1 applies to
+
+
+def initial_works(sc: Scenario) -> dict[str, Any]:
+    """14.24: the forts of the lines the SPAT lists (17.3: Luga, Leningrad, Vyazma, Mozhaisk,
+    Moscow) start uncompleted, every other fort and heavy fort intact; 14.30: the Stalin Line starts
+    intact. The position keeps them only with the option fortifications."""
+    hexes = sorted(sc.map.hexes.values(), key=lambda x: x.id)
+    return {"forts": {h.id: "uncompleted" if h.line in sc.charts.spat.lines else "intact" for h in hexes if h.fort},
+            "stalin": {h.id: "intact" for h in hexes if h.stalin}}
+
+
+def fort_state(ctx: Ctx, hex_id: str) -> str:
+    """The state of a hex's fort or heavy fort (14.24), "" for none or with the option off."""
+    if not ctx.options.get("fortifications") or not ctx.sc.map.hexes[hex_id].fort:
+        return ""
+    return str(ctx.position.get("forts", {}).get(hex_id, ""))
+
+
+def intact_fort(ctx: Ctx, hex_id: str) -> str:
+    """"fort" or "heavy" for an intact fort or heavy fort (14.27, 14.28); a destroyed, cancelled or
+    uncompleted one has no effect (14.25, 14.26: only the natural terrain counts)."""
+    return ctx.sc.map.hexes[hex_id].fort if fort_state(ctx, hex_id) == "intact" else ""
+
+
+def intact_stalin(ctx: Ctx, hex_id: str) -> bool:
+    """14.30: an intact Stalin Line hex (option fortifications)."""
+    return bool(ctx.options.get("fortifications")) and ctx.sc.map.hexes[hex_id].stalin \
+        and ctx.position.get("stalin", {}).get(hex_id) == "intact"
+
+
+def _spat_data(ctx: Ctx, line: str) -> dict[str, Any]:
+    spat = ctx.sc.charts.spat
+    return {"spat_turn": spat.lines.get(line), "provisional": spat.provisional and line not in spat.known}
+
+
+def fort_activation(ctx: Ctx, turn: int) -> None:
+    """14.25: at the very start of the GT the SPAT (17.3) gives for it, each uncompleted line that has
+    not been cancelled becomes active: its forts are intact from then on (an automatic phase before
+    the Mutual Reinforcement phase, sequence.py). A line whose GT has passed (a scenario starting
+    later) activates at the start of the scenario's first GT."""
+    spat = ctx.sc.charts.spat
+    forts: dict[str, str] = ctx.position.setdefault("forts", {})
+    by_line: dict[str, list[str]] = {}
+    for h, st in sorted(forts.items()):
+        line = ctx.sc.map.hexes[h].line
+        if st == "uncompleted" and line in spat.lines and spat.lines[line] <= turn:
+            by_line.setdefault(line, []).append(h)
+    for line, hexes in sorted(by_line.items()):
+        for h in hexes:
+            forts[h] = "intact"
+        ctx.emit("fort-line", "14.25", line=line, state="intact", hexes=hexes, turn=turn, **_spat_data(ctx, line))
+
+
+def cancel_line(ctx: Ctx, line: str, hex_id: str, how: str) -> None:
+    """14.25: a German ground unit entering any hex of an uncompleted line, at any time before the
+    start of its activation GT (Ambiguity 43), cancels the whole line for good; cancelling a line
+    the SPAT names in `cancels` cancels those too (Luga north cancels Luga south, not the reverse)."""
+    forts: dict[str, str] = ctx.position["forts"]
+    todo, done = [line], set()
+    while todo:
+        ln = todo.pop(0)
+        if ln in done:
+            continue
+        done.add(ln)
+        hexes = sorted(h for h, st in forts.items() if st == "uncompleted" and ctx.sc.map.hexes[h].line == ln)
+        for h in hexes:
+            forts[h] = "cancelled"
+        if hexes:
+            ctx.emit("fort-line", "14.25", line=ln, state="cancelled", hexes=hexes, turn=ctx.turn, by=hex_id, how=how,
+                     via="" if ln == line else line, **_spat_data(ctx, ln))
+        todo += ctx.sc.charts.spat.cancels.get(ln, ())
+
+
+def enter_works(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
+    """A German-side ground unit enters a hex (movement, advance after combat, placement; option
+    fortifications). 14.25: a fort of an uncompleted line cancels the line (cancel_line). 14.26 with
+    the expert note under 14.30 (Ambiguities 42, 44): an intact fort, heavy fort or Stalin Line hex
+    free of Soviet units is destroyed the moment it is entered; after a PA that eliminated every
+    defender, by the advance after combat. Entering again changes nothing."""
+    if side != "german" or not ctx.options.get("fortifications") or ctx.occupants(hex_id, "soviet"):
+        return
+    h = ctx.sc.map.hexes[hex_id]
+    state = fort_state(ctx, hex_id)
+    if state == "uncompleted":
+        cancel_line(ctx, h.line, hex_id, how)
+    elif state == "intact":
+        ctx.position["forts"][hex_id] = "destroyed"
+        ctx.emit("fort-destroyed", "14.26", hex=hex_id, fort=h.fort, line=h.line, how=how)
+    if intact_stalin(ctx, hex_id):
+        ctx.position["stalin"][hex_id] = "destroyed"
+        ctx.emit("stalin-destroyed", "14.30", hex=hex_id, how=how)
+
+
+def in_hedgehog(ctx: Ctx, hex_id: str) -> bool:
+    """14.40 (option hedgehogs): a German hedgehog is declared in the hex."""
+    return bool(ctx.options.get("hedgehogs")) and hex_id in ctx.position.get("hedgehogs", [])
+
+
+def german_nationals(ctx: Ctx, hex_id: str) -> list[str]:
+    return [u for u in ctx.occupants(hex_id, "german") if ctx.spec(u).nat == "german"]
+
+
+def declare_hedgehogs(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> None:
+    """14.40: at the very start of each German movement phase of GT12 the German declares or cancels
+    hedgehogs: `hedgehog` in his orders lists every hex that is to be a hedgehog from now on (a hex
+    left out is cancelled; without the key the hedgehogs in force stay). Only a town, large town or
+    city hex holding a German-nationality unit qualifies (Axis allies only stacked with one); supply
+    and Soviet adjacency do not matter."""
+    where = "hedgehog"
+    if not ctx.options.get("hedgehogs"):
+        problems.append(Problem(where, "hedgehogs are a full-game rule (option hedgehogs is off)", "14.40"))
+        return
+    if ctx.side != "german":
+        problems.append(Problem(where, "only the German forms hedgehogs", "14.40"))
+        return
+    if ctx.turn not in HEDGEHOG_TURNS:
+        problems.append(Problem(where, f"hedgehogs are declared only in December game turns (GT12), not GT{ctx.turn}", "14.40"))
+        return
+    chosen: list[str] = []
+    for j, raw in enumerate(hexes):
+        w = f"{where}[{j}]"
+        h = ctx.sc.map.canonical(str(raw))
+        if h is None:
+            problems.append(Problem(w, f"'{raw}' is not a hex of the map", "14.40"))
+            continue
+        spec = ctx.sc.map.hexes[h]
+        if h in chosen:
+            problems.append(Problem(w, f"{h} is listed twice", "14.40"))
+        elif spec.settlement not in HEDGEHOG_SETTLEMENTS:
+            problems.append(Problem(w, f"{h} is not a town, large town or city hex", "14.40"))
+        elif not german_nationals(ctx, h):
+            allies = ctx.occupants(h, "german")
+            problems.append(Problem(w, f"{h} holds no German-nationality unit" + (
+                f" ({', '.join(allies)} cannot form a hedgehog on their own)" if allies else ""), "14.40"))
+        else:
+            chosen.append(h)
+    if problems:
+        return
+    before = list(ctx.position.get("hedgehogs", []))
+    ctx.position["hedgehogs"] = sorted(chosen)
+    ctx.emit("hedgehogs", "14.40", hexes=sorted(chosen), declared=sorted(set(chosen) - set(before)),
+             cancelled=sorted(set(before) - set(chosen)), step=ctx.step)
+
+
+def check_hedgehogs(ctx: Ctx, how: str) -> None:
+    """Ambiguity 48: a hedgehog is lost as soon as no German-nationality unit remains in its hex."""
+    if not ctx.options.get("hedgehogs") or not ctx.position.get("hedgehogs"):
+        return
+    lost = [h for h in ctx.position["hedgehogs"] if not german_nationals(ctx, h)]
+    if lost:
+        ctx.position["hedgehogs"] = [h for h in ctx.position["hedgehogs"] if h not in lost]
+        ctx.emit("hedgehog-lost", "14.40", hexes=lost, how=how)
+
+
+def is_arko(ctx: Ctx, unit: str) -> bool:
+    spec = ctx.spec(unit)
+    return spec.side == "german" and spec.type == ARKO_TYPE
+
+
+def arko_fixed(ctx: Ctx, unit: str) -> bool:
+    """14.41: the ArKo may not move in the first player-turn sequence after it appears (formed in
+    the MR phase of GT n: sequence 1 of GT n)."""
+    return bool(ctx.options.get("arko")) and ctx.position.get("arko", {}).get(unit) == ctx.turn and ctx.pts == 1
+
+
+def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
+    """14.41 (option arko): the German may form the ArKo at the start of any GT, i.e. in the MR phase
+    (Ambiguity 49). pbem has no German order in the automatic MR phase, so `form_arko = "HEX"` is
+    given in the German's orders of the GT's first player turn and carried out first, before any
+    movement, on the position the MR phase left. The hex: a German-controlled city or large town not
+    adjacent to a Soviet unit (the supply condition is not checked: supply is not implemented). The
+    ArKo is a unit of the scenario of type siege-artillery held off the map (`track`) and not in the
+    reinforcement schedule; once formed it stays until eliminated."""
+    where = "form_arko"
+    if not ctx.options.get("arko"):
+        problems.append(Problem(where, "the ArKo is a full-game rule (option arko is off)", "14.41"))
+        return
+    if ctx.side != "german" or ctx.pts != 1:
+        problems.append(Problem(where, "the ArKo is formed at the start of a GT (the MR phase): in the German's orders "
+                                       "of the GT's first player-turn sequence", "14.41"))
+        return
+    scheduled = {u for _, u, _ in ctx.sc.reinforcements}
+    held = [u for u in sorted(ctx.units) if is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled]
+    if not held:
+        problems.append(Problem(where, "no ArKo is waiting to be formed (it is formed once and stays until eliminated)", "14.41"))
+        return
+    h = ctx.sc.map.canonical(str(raw))
+    if h is None:
+        problems.append(Problem(where, f"'{raw}' is not a hex of the map", "14.41"))
+        return
+    spec = ctx.sc.map.hexes[h]
+    near = sorted({u for n in (h, *ctx.sc.map.neighbours(h)) for u in ctx.occupants(n, "soviet")})
+    if spec.settlement not in ARKO_HEXES:
+        problems.append(Problem(where, f"{h} is not a city or large town", "14.41"))
+    elif ctx.position["control"].get(h) != "german":
+        problems.append(Problem(where, f"{h} {spec.place} is not German-controlled", "14.41"))
+    elif near:
+        problems.append(Problem(where, f"{h} {spec.place} is next to Soviet units ({', '.join(near)})", "14.41"))
+    if problems:
+        return
+    u = held[0]
+    ctx.units[u]["at"] = h
+    ctx.position.setdefault("arko", {})[u] = ctx.turn
+    ctx.emit("arko-formed", "14.41", unit=u, hex=h, place=spec.place, turn=ctx.turn)
+
+
+def arko_bonus(ctx: Ctx, attackers: list[str], target: str) -> list[str]:
+    """14.41 (option arko): the ArKo units stacked with other units of a PA against a city, large
+    town or intact fort or heavy fort hex; they raise the defender's result by 1 (once)."""
+    if not ctx.options.get("arko"):
+        return []
+    if ctx.sc.map.hexes[target].settlement not in ARKO_HEXES and not intact_fort(ctx, target):
+        return []
+    return [u for u in attackers if is_arko(ctx, u)
+            and any(o != u and not is_arko(ctx, o) and ctx.at(o) == ctx.at(u) for o in attackers)]
+
+
+def works_shifts(ctx: Ctx, target: str) -> list[Shift]:
+    """14.27/14.28: Soviet units defending an intact fort get 1L, an intact heavy fort 2L; 14.40:
+    a German hedgehog gives the defender 2L. Both add to every other modifier of the hex."""
+    shifts: list[Shift] = []
+    kind = intact_fort(ctx, target)
+    if ctx.side == "german" and kind == "fort":
+        shifts.append(Shift(-1, "14.27", "Soviet defender in an intact fort"))
+    elif ctx.side == "german" and kind == "heavy":
+        shifts.append(Shift(-2, "14.28", "Soviet defender in an intact heavy fort"))
+    if ctx.side == "soviet" and in_hedgehog(ctx, target):
+        shifts.append(Shift(-2, "14.40", "German hedgehog (no concentric assault against it, 14.14)"))
+    return shifts
+
+
+def defense_rows(ctx: Ctx, defenders: list[str], target: str) -> list[dict[str, Any]]:
+    """Defense factors (14.8); 14.30: each Soviet unit defending an intact Stalin Line hex adds 1."""
+    stalin = intact_stalin(ctx, target)
+    rows: list[dict[str, Any]] = []
+    for u in defenders:
+        d = ctx.factors(u)[1]
+        if stalin and ctx.spec(u).side == "soviet":
+            rows.append({"unit": u, "factor": d + 1, "printed": d, "notes": ["Stalin Line +1 (14.30)"]})
+        else:
+            rows.append({"unit": u, "factor": d})
+    return rows
+
+
 # --- movement (12.x) ---------------------------------------------------------------------------
 
 def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, str, list[str]]:
@@ -413,6 +702,8 @@ class MoveTracker:
     open_group: str | None = None
     closed: set[str] = field(default_factory=set)
     last_order: dict[str, int] = field(default_factory=dict)  # the [[move]] that last moved each unit
+    ended: dict[str, int] = field(default_factory=dict)  # 15.6: the [[move]] whose failed MA ended each unit's move
+    assaults: int = 0  # mobile assaults resolved so far in the phase (15.2)
 
 
 def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
@@ -432,6 +723,17 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         elif not ctx.on_map(u):
             problems.append(Problem(where, f"{u} is not on the map ({ctx.at(u)})", "12.22"))
             bad = True
+        elif arko_fixed(ctx, u):
+            problems.append(Problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
+                                           "after it appears", "14.41"))
+            bad = True
+        elif u in tr.ended:
+            problems.append(Problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
+            bad = True
+    if "assault" in order and not ctx.options.get("mobile_assault", False):
+        problems.append(Problem(f"{where}.assault", "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
+                                "Attack the hex in the prepared-assault phase instead."))
+        bad = True
     if len(set(units)) != len(units):
         problems.append(Problem(where, "a unit is listed twice", "12.5"))
         bad = True
@@ -445,7 +747,8 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         return
     starts = {tr.start[u] for u in units}
     if len(starts) > 1:
-        problems.append(Problem(where, "units that did not begin the phase stacked together cannot move as one stack", "12.5"))
+        problems.append(Problem(where, "units that did not begin the phase stacked together cannot move as one stack"
+                                + (" or make an MA together" if "assault" in order else ""), "15.8" if "assault" in order else "12.5"))
         return
     group = starts.pop()
     if group in tr.closed:
@@ -467,18 +770,27 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     if not path:
         problems.append(Problem(where, "the path is empty: list every hex entered, in order", "12.1"))
         return
+    assault = ctx.sc.map.canonical(str(order["assault"])) if "assault" in order else None
+    if "assault" in order and assault != path[-1]:
+        problems.append(Problem(f"{where}.assault", f"the assaulted hex '{order['assault']}' must be the last hex of the path", "15.2"))
+        return
+    walk = path[:-1] if assault else path  # 15.2: the last hex is entered by the mobile assault
     enemy = other(side)
     mark = len(ctx.events)
     costs: dict[str, list[int]] = {u: [] for u in units}
     minimum = False
     notes: list[str] = []
-    for j, nxt in enumerate(path):
+    for j, nxt in enumerate(walk):
         w = f"{where}.path[{j}] {current}->{nxt}"
         if nxt not in ctx.sc.map.neighbours(current):
             problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
             return
         if ctx.occupants(nxt, enemy):
             problems.append(Problem(w, f"{nxt} holds enemy units", "12.4", "Attack it in the prepared-assault phase instead."))
+            return
+        barred = [rt for u in units for rt in entry_problems(ctx, u, nxt)]  # 5.3, 7.2-7.4, 8.5
+        if barred:
+            problems.extend(Problem(w, text, rule) for rule, text in barred)
             return
         for u in units:
             spec = ctx.spec(u)
@@ -510,7 +822,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
                                                + (f" (movement factor {ctx.mf(u)} - 1 in rain)" if rain else ""),
                                             "13.4" if rain else "12.1",
-                                            route_hint(ctx, u, origin, path[-1], mf - start_spent.get(u, 0))))
+                                            route_hint(ctx, u, origin, walk[-1], mf - start_spent.get(u, 0))))
                     return
             tr.spent[u] = spent + cost
             costs[u].append(cost)
@@ -518,15 +830,22 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             ctx.units[u]["at"] = nxt
             tr.moved.add(u)
             tr.last_order[u] = index
-        if ctx.options["control_on_pass_through"] or j == len(path) - 1:
+        enter_works(ctx, side, nxt, "movement")  # 14.25, 14.26: every hex entered, passed through or not
+        if ctx.options["control_on_pass_through"] or j == len(walk) - 1:
             enter_hex(ctx, side, nxt, "movement")
         if ctx.result:
             break
         current = nxt
-    ctx.events.insert(mark, Event("move", "12.1", {
-        "index": index, "units": units, "from": origin, "path": path, "costs": costs,
-        "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in units}, "minimum": minimum,
-        "notes": notes}))
+    if walk:
+        ctx.events.insert(mark, Event("move", "12.1", {
+            "index": index, "units": units, "from": origin, "path": walk, "costs": costs,
+            "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in units}, "minimum": minimum,
+            "notes": notes}))
+    if assault and not ctx.result:
+        from .assault import mobile_assault  # 15.0 (the assault module builds on this one)
+
+        mobile_assault(ctx, index, order, units, current, assault, tr, problems)
+    check_hedgehogs(ctx, "movement")  # Ambiguity 48
 
 
 def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
@@ -551,8 +870,84 @@ def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
 
 
 def stacking_limit(ctx: Ctx, hex_id: str) -> int:
-    """6.1: 5 units per hex (the 10-unit city limit of 6.5 is a full-game rule)."""
+    """6.1: 5 units per hex; 6.5 (option stacking_details): 10 in a city hex, for both sides and only
+    for units in the city."""
+    if ctx.options.get("stacking_details", False) and ctx.sc.map.hexes[hex_id].settlement == "city":
+        return CITY_STACKING_LIMIT
     return ctx.sc.charts.stacking_limit
+
+
+CITY_STACKING_LIMIT = 10  # 6.5
+SMALL_UNITS_CAP = 4  # 6.3: battalions and regiments in one hex when stacking is enforced
+GERMAN_LIKE = frozenset({"german", "croatian", "french", "spanish"})  # 7.5: they count as German
+AXIS_ALLIES = {"italian": "7.2", "romanian": "7.3", "hungarian": "7.4"}  # 7.1: never together
+HUNGARY_ROMANIA = frozenset({"hungary", "romania"})  # 5.3, 8.5
+BARRED_COUNTRY = {"romanian": "hungary", "hungarian": "romania"}  # 8.5
+COUNTRY_NAMES = {"hungary": "Hungary", "romania": "Romania"}
+COUNTRY_ADJECTIVES = {"hungary": "Hungarian", "romania": "Romanian"}
+
+
+def unit_stacking(ctx: Ctx, unit: str) -> Fraction:
+    """A unit's stacking value: 1 (6.1), or the 6.3/6.4 value with the option stacking_details."""
+    return stacking_value(ctx.spec(unit), bool(ctx.options.get("stacking_details", False)))
+
+
+def _count(v: Fraction) -> str:
+    whole, part = divmod(v, 1)
+    return str(int(whole)) if not part else (f"{int(whole)} {part}" if whole else str(part))
+
+
+def on_north_map(hex_id: str) -> bool:
+    """7.2-7.4: a hex of the North map; a canonical id of the 2.4 join row (26N = 00S) ends in N,
+    so that row counts as North."""
+    return hex_id.endswith("N")
+
+
+def stack_problems(ctx: Ctx, hex_id: str, units: list[str]) -> list[tuple[str, str]]:
+    """What is wrong with ``units`` (one side's) stacked in ``hex_id``, as (rule, text): the limit
+    (6.1; 6.3/6.4 values and the 6.5 city limit with the option stacking_details), at most 4
+    German-side battalions/regiments (6.3), and with the option axis_allies no two of Romanian,
+    Hungarian and Italian units together (7.1) and at most one German unit (7.5: French, Croatian and
+    Spanish ones included) with Italian (7.2) or Romanian (7.3) units."""
+    out: list[tuple[str, str]] = []
+    for o in overstacked([(hex_id, units)], lambda u: unit_stacking(ctx, u), lambda h: stacking_limit(ctx, h)):
+        rule = "6.5" if o.limit == CITY_STACKING_LIMIT and o.limit != ctx.sc.charts.stacking_limit else "6.1"
+        out.append((rule, f"{_count(o.value)} units; the limit is {o.limit}"))
+    specs = {u: ctx.spec(u) for u in units}
+    if ctx.options.get("stacking_details", False):
+        small = sorted(u for u, sp in specs.items() if sp.side == "german" and sp.size in ("III", "II"))
+        if len(small) > SMALL_UNITS_CAP:
+            out.append(("6.3", f"{len(small)} battalions/regiments ({', '.join(small)}); at most {SMALL_UNITS_CAP}"))
+    if ctx.options.get("axis_allies", False):
+        allies = sorted({sp.nat for sp in specs.values() if sp.side == "german" and sp.nat in AXIS_ALLIES})
+        if len(allies) > 1:
+            out.append(("7.1", f"{' and '.join(a.capitalize() for a in allies)} units together; Romanian, Hungarian and Italian units "
+                               "may not stack with one another"))
+        germans = sorted(u for u, sp in specs.items() if sp.side == "german" and sp.nat in GERMAN_LIKE)
+        for nat in ("italian", "romanian"):
+            if nat in allies and len(germans) > 1:
+                out.append((AXIS_ALLIES[nat], f"{len(germans)} German units ({', '.join(germans)}) with {nat.capitalize()} units; "
+                                              "only one may stack with them"))
+    return out
+
+
+def entry_problems(ctx: Ctx, unit: str, hex_id: str) -> list[tuple[str, str]]:
+    """Hexes a unit may not enter, as (rule, text): with the option axis_allies Italian, Romanian
+    and Hungarian units not onto the North map (7.2-7.4), Romanian units not into Hungary and
+    Hungarian units not into Romania (8.5); with the option gt1_restrictions no Soviet unit into
+    Hungary or Romania on GT1 (5.3)."""
+    spec = ctx.spec(unit)
+    country = ctx.sc.map.hexes[hex_id].country
+    out: list[tuple[str, str]] = []
+    if ctx.options.get("axis_allies", False) and spec.side == "german":
+        if spec.nat in AXIS_ALLIES and on_north_map(hex_id):
+            out.append((AXIS_ALLIES[spec.nat], f"{unit} is {spec.nat.capitalize()} and may not move onto the North map ({hex_id})"))
+        if BARRED_COUNTRY.get(spec.nat) == country:
+            out.append(("8.5", f"{unit} is {spec.nat.capitalize()} and may never enter {COUNTRY_NAMES[country]} ({hex_id})"))
+    if ctx.options.get("gt1_restrictions", False) and ctx.turn == 1 and spec.side == "soviet" \
+            and country in HUNGARY_ROMANIA:
+        out.append(("5.3", f"on GT1 no Soviet unit may move into {COUNTRY_NAMES[country]} ({hex_id})"))
+    return out
 
 
 def check_lake_ends(ctx: Ctx, side: str, tr: MoveTracker, problems: list[Problem]) -> None:
@@ -567,10 +962,12 @@ def check_lake_ends(ctx: Ctx, side: str, tr: MoveTracker, problems: list[Problem
 
 
 def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> None:
-    """6.2: stacking is enforced at the end of every movement phase (Ambiguity 55: reject)."""
-    for o in overstacked(ctx.stacks(side).items(), lambda u: stacking_value(ctx.spec(u)), lambda h: stacking_limit(ctx, h)):
-        problems.append(Problem(where, f"{o.hex} would hold {o.value} units at the end of the movement phase; the limit is {o.limit}", "6.1",
-                                "Move some units elsewhere."))
+    """6.2: stacking is enforced at the end of every movement phase (Ambiguity 55: reject); what is
+    checked: stack_problems (6.1, 6.3-6.5, 7.1-7.3)."""
+    for hex_id, units in ctx.stacks(side).items():
+        for rule, text in stack_problems(ctx, hex_id, units):
+            problems.append(Problem(where, f"at the end of the movement phase {hex_id} would hold {text}", rule,
+                                    "Move some units elsewhere."))
 
 
 # --- prepared assaults (14.x) ------------------------------------------------------------------
@@ -595,9 +992,14 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
         units = list(a.get("units", []))
         if not units:
             problems.append(Problem(where, "no attacking units", "14.3"))
+        elif ctx.options.get("arko") and all(u in ctx.units and is_arko(ctx, u) for u in units):
+            problems.append(Problem(where, "the ArKo never attacks on its own", "14.41"))
         for u in units:
             if u not in ctx.units:
                 problems.append(Problem(where, f"unknown unit '{u}'", "14.3"))
+                continue
+            if ctx.spec(u).side == side and ctx.on_map(u) and in_hedgehog(ctx, ctx.at(u)):
+                problems.append(Problem(where, f"{u} is in the hedgehog {ctx.at(u)}; units in a hedgehog may not attack", "14.40"))
                 continue
             if ctx.spec(u).side != side:
                 problems.append(Problem(where, f"{u} is not a {side} unit", "14.1"))
@@ -623,6 +1025,8 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
                                                + (" (not even in snow, when it may be crossed)" if snow else ""),
                                         "13.7" if snow else rule))
                 break
+        own = [u for u in dict.fromkeys(units) if u in ctx.units and ctx.spec(u).side == side and ctx.on_map(u)]
+        problems += attack_restriction_problems(ctx, where, t, own)  # 5.3, 7.2-7.4
         for key in ("losses", "advance"):
             for u in a.get(key, []):
                 if u not in units:
@@ -630,6 +1034,66 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
         pol = a.get("loss_policy")
         if pol is not None and pol not in LOSS_POLICIES:
             problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+    return problems
+
+
+def phase_origin(ctx: Ctx, unit: str) -> str:
+    """Where a unit began this movement phase: the start of its first move (12.1), else its hex."""
+    for e in ctx.events:
+        if e.kind == "move" and unit in e.data["units"]:
+            return str(e.data["from"])
+    return ctx.at(unit)
+
+
+def gt1_barred(ctx: Ctx, unit: str) -> str:
+    """5.3 (option gt1_restrictions): why a German-side unit may not attack on GT1, or "": it set up
+    in the Hungarian or Romanian ZOMO (its scenario set-up hex; for a position without a set-up list,
+    the hex where it began the GT1 movement phase); Ambiguity 10 (option gt1_no_attack_from =
+    "hungary-romania"): nor may any unit attacking from a hex of Hungary or Romania, such as units
+    that entered from the South OKH area."""
+    hexes = ctx.sc.map.hexes
+    setup = dict(ctx.sc.setup).get(unit)
+    if setup is None and unit not in {r for _, r, _ in ctx.sc.reinforcements}:
+        setup = phase_origin(ctx, unit)
+    if setup is not None and hexes[setup].zomo and hexes[setup].country in HUNGARY_ROMANIA:
+        return f"set up in the {COUNTRY_ADJECTIVES[hexes[setup].country]} ZOMO ({setup})"
+    here = hexes[ctx.at(unit)]
+    if ctx.options.get("gt1_no_attack_from", "hungary-romania") == "hungary-romania" and here.country in HUNGARY_ROMANIA:
+        return f"attacks from {COUNTRY_NAMES[here.country]} ({here.id}; Ambiguity 10)"
+    return ""
+
+
+def attack_restriction_problems(ctx: Ctx, where: str, target: str, units: list[str]) -> list[Problem]:
+    """Who may not attack, or not together: with the option axis_allies, Italian, Romanian and
+    Hungarian units not into the North map (7.2-7.4), Italians and Romanians not together with
+    non-German Axis units (7.2, 7.3; French, Croatian and Spanish units count as German, 7.5), nor
+    the Hungarians (7.4, Ambiguity 13: option hungarian_joint_attack); with the option
+    gt1_restrictions on GT1, no Soviet attack into Hungary or Romania and no attack by German-side
+    units set up in their ZOMO (5.3; gt1_barred)."""
+    problems: list[Problem] = []
+    specs = {u: ctx.spec(u) for u in units}
+    if ctx.options.get("axis_allies", False):
+        for u, sp in specs.items():
+            if sp.side == "german" and sp.nat in AXIS_ALLIES and on_north_map(target):
+                problems.append(Problem(where, f"{u} is {sp.nat.capitalize()} and may not attack into the North map ({target})",
+                                        AXIS_ALLIES[sp.nat]))
+        for nat, rule in AXIS_ALLIES.items():
+            if nat == "hungarian" and ctx.options.get("hungarian_joint_attack", "may-not") == "may":
+                continue
+            mine = sorted(u for u, sp in specs.items() if sp.nat == nat)
+            others = sorted(u for u, sp in specs.items() if sp.side == "german" and sp.nat not in GERMAN_LIKE | {nat})
+            if mine and others:
+                problems.append(Problem(where, f"{nat.capitalize()} units ({', '.join(mine)}) may not attack together with "
+                                               f"non-German Axis units ({', '.join(others)})", rule))
+    if ctx.options.get("gt1_restrictions", False) and ctx.turn == 1:
+        country = ctx.sc.map.hexes[target].country
+        if ctx.side == "soviet" and country in HUNGARY_ROMANIA:
+            problems.append(Problem(where, f"on GT1 no Soviet unit may attack into {COUNTRY_NAMES[country]} ({target})",
+                                    "5.3"))
+        for u, sp in specs.items():
+            why = gt1_barred(ctx, u) if sp.side == "german" else ""
+            if why:
+                problems.append(Problem(where, f"{u} {why}: it may not attack on GT1", "5.3"))
     return problems
 
 
@@ -691,7 +1155,9 @@ def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
         row = ctx.sc.charts.settlements[h.settlement]
         if int(row.get("shift", 0)):
             shifts.append(Shift(int(row["shift"]), str(row.get("rule", "")), f"defender in a {h.settlement.replace('_', ' ')}"))
-    if ctx.options["concentric_assault"] and concentric(ctx, units, target):
+    shifts += works_shifts(ctx, target)  # 14.27, 14.28, 14.40
+    if ctx.options["concentric_assault"] and concentric(ctx, units, target) \
+            and not (ctx.side == "soviet" and in_hedgehog(ctx, target)):  # 14.14: not against a hedgehog
         shifts.append(Shift(1, "14.14", "concentric assault"))
     kinds = []
     for u in units:
@@ -758,9 +1224,10 @@ def allocate_with(alive: list[tuple[str, int]], loss: int, order: list[str], pol
 
 
 def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | None, attack_index: int,
-                attack: dict[str, Any] | None, decisions: dict[str, Any]) -> list[Loss]:
+                attack: dict[str, Any] | None, decisions: dict[str, Any], ask_fallback: bool = False) -> list[Loss]:
     """14.32/14.35 (first paragraph): a result is absorbed by step losses, divided as the owner
-    chooses; E eliminates every participating defender (14.38)."""
+    chooses; E eliminates every participating defender (14.38). With ``ask_fallback`` (a mobile
+    assault, resolved during movement) a choice left open is made fewest-steps-first, not asked."""
     alive = [(u, ctx.steps(u)) for u in units if ctx.on_map(u)]
     r = loss_rules(ctx, side, role, [u for u, _ in alive])
     if loss is None:
@@ -778,10 +1245,13 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
             try:
                 losses = allocate_with(alive, loss, order, policy, r)
             except NeedsDecision as e:
-                raise Decision(side, attack_index, role, {
-                    "kind": "losses", "rule": "14.35", "loss": loss, "steps": min(loss, sum(s for _, s in alive)),
-                    "units": {u: s for u, s in alive}, "constraints": r, "text": str(e),
-                }) from e
+                if not ask_fallback:
+                    raise Decision(side, attack_index, role, {
+                        "kind": "losses", "rule": "14.35", "loss": loss, "steps": min(loss, sum(s for _, s in alive)),
+                        "units": {u: s for u, s in alive}, "constraints": r, "text": str(e),
+                    }) from e
+                losses = allocate_with(alive, loss, order, "fewest-steps-first", r)
+                policy = "fewest-steps-first (no reply during movement)"
             if policy == "ask" and not order:
                 source = "the only allocation the rules allow"
             elif policy != "ask":
@@ -814,7 +1284,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         return
     reveal_untried(ctx, i, attackers, defenders)
     att_total, att_rows = attack_strength(ctx, attackers, target)
-    def_rows: list[dict[str, Any]] = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
+    def_rows = defense_rows(ctx, defenders, target)  # 14.30: the Stalin Line
     def_total = sum(r["factor"] for r in def_rows)
     odds = Odds.of(att_total, def_total)
     shifts = attack_shifts(ctx, attackers, target)
@@ -846,6 +1316,15 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         att_loss, def_loss = new_att, new_def
     h = ctx.sc.map.hexes[target]
     extra: dict[str, Any] = {}
+    arko = arko_bonus(ctx, attackers, target)
+    if arko:  # 14.41: the defender's result +1, after the city doubling (Ambiguity 41); E stays E
+        extra["arko"] = {"units": arko, "from": "E" if def_loss is None else def_loss,
+                         "to": "E" if def_loss is None else def_loss + 1}
+        def_loss = None if def_loss is None else def_loss + 1
+    if fort_state(ctx, target):
+        extra["fort"] = {"kind": h.fort, "state": fort_state(ctx, target), "line": h.line}
+    if ctx.options.get("fortifications") and h.stalin:
+        extra["stalin"] = ctx.position.get("stalin", {}).get(target, "")
     if ctx.options.get("weather", False):  # the weather of the defender's zone (Ambiguity 35)
         extra["weather"] = {"zone": h.zone, "weather": weather_at(ctx, target),
                             "ignored": sorted({n for u in attackers for f in ctx.sc.map.side_features(ctx.at(u), target)
@@ -861,6 +1340,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
     if not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
+    check_hedgehogs(ctx, f"attack {i + 1}")  # Ambiguity 48
 
 
 def counter_pool(ctx: Ctx, unit: str) -> list[str]:
@@ -881,7 +1361,7 @@ def counter_pool(ctx: Ctx, unit: str) -> list[str]:
     return sorted(pool, key=lambda v: tuple(int(x) for x in v.split("-")))
 
 
-def reveal_untried(ctx: Ctx, i: int, attackers: list[str], defenders: list[str]) -> None:
+def reveal_untried(ctx: Ctx, i: int, attackers: list[str], defenders: list[str], what: str = "") -> None:
     """2.15: an untried unit is revealed when it first takes part in combat, attacking or
     defending, at odds computation (14.7, Ambiguity 53): pbem draws which counter it is, without
     replacement, from its pool (counter_pool), with one die of as many sides as counters are left
@@ -899,13 +1379,13 @@ def reveal_untried(ctx: Ctx, i: int, attackers: list[str], defenders: list[str])
             if len(pool) > 1:
                 if ctx.dice is None:
                     raise RuntimeError("a die is needed, but this is a check without dice")
-                label = f"2.15|{ctx.step}|attack {i + 1}|{u}|counter"
+                label = f"2.15|{ctx.step}|{what or f'attack {i + 1}'}|{u}|counter"
                 face = ctx.dice.roll(label, len(pool))
                 drawn = pool[face - 1]
             ctx.units[u]["tried"] = drawn
             spec = ctx.spec(u)
             ctx.emit("reveal", "2.15", index=i, unit=u, role=role, type=spec.type, size=spec.size, mf=ctx.mf(u),
-                     pool=pool, die=face, label=label, counter=f"{drawn}-{ctx.mf(u)}")
+                     pool=pool, die=face, label=label, counter=f"{drawn}-{ctx.mf(u)}", **({"what": what} if what else {}))
 
 
 def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> None:
@@ -920,9 +1400,12 @@ def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> No
         if feats & {"sivash", "kerch"} and not ctx.options["advance_across_straits"]:
             refused.append({"unit": u, "why": "may not advance across the Sivash/Kerch (12.16)"})
             continue
-        here = sum(stacking_value(ctx.spec(x)) for x in ctx.occupants(target, ctx.side))
-        if here + stacking_value(ctx.spec(u)) > limit:
-            refused.append({"unit": u, "why": f"the hex would exceed the stacking limit of {limit} (6.1)"})
+        why = [f"{text} ({rule})" for rule, text in entry_problems(ctx, u, target)]  # 7.2-7.4, 8.5
+        for rule, text in stack_problems(ctx, target, ctx.occupants(target, ctx.side) + [u]):
+            why.append(f"the hex would exceed the stacking limit of {limit} ({rule})" if rule in ("6.1", "6.5")
+                       else f"the hex would hold {text} ({rule})")
+        if why:
+            refused.append({"unit": u, "why": "; ".join(why)})
             continue
         ctx.units[u]["at"] = target
         moved.append(u)
@@ -947,8 +1430,12 @@ def reinforcements(ctx: Ctx, turn: int) -> None:
         if ctx.occupants(hex_id, other(side)):
             ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why="the entry hex holds enemy units; delayed")
             continue
-        if len(here) + 1 > stacking_limit(ctx, hex_id):
-            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why="the entry hex is full (6.1); delayed")
+        full = stack_problems(ctx, hex_id, here + [u])  # 6.1, 6.3-6.5, 7.1-7.3
+        if full:
+            rule, text = full[0]
+            why = f"the entry hex is full ({rule}); delayed" if rule in ("6.1", "6.5") else \
+                f"the entry hex would hold {text} ({rule}); delayed"
+            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why=why)
             continue
         ctx.units[u]["at"] = hex_id
         ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=True, why="")

@@ -1,6 +1,7 @@
 """The sequence of play as data (5.0, digest A.3) and the names of awaited steps.
 
-A Game Turn: Mutual Reinforcement phase (automatic in the basic game), one player-turn sequence on
+A Game Turn: (with fortifications) the activation of fort lines (14.25), Mutual Reinforcement
+phase (automatic in the basic game), one player-turn sequence on
 GT1 and two on every other GT (5.4), each with the German player turn first (5.1), then the Victory
 Check (4.4-4.5). With the weather rules (full game) each player-turn sequence from GT7 opens with
 the automatic weather phase (13.2, digest A.3 II.A). A player turn is one awaited step: its
@@ -27,7 +28,13 @@ class PhaseSpec:
     first_turn: int = 1  # the first GT in which the phase takes place
 
 
-TURN_START = (PhaseSpec("mutual-reinforcement", "8.1", "auto"),)
+# 14.25 (option fortifications): the fort lines of the SPAT (17.3) whose GT has come activate at
+# the very start of the GT, before the Mutual Reinforcement phase (a German entry up to then still
+# cancels the line, Ambiguity 43).
+TURN_START = (
+    PhaseSpec("fort-activation", "14.25", "auto", advanced=True, option="fortifications"),
+    PhaseSpec("mutual-reinforcement", "8.1", "auto"),
+)
 # A.3 II.A/III.A: at the start of each player-turn sequence from GT7 (Sep II), before the German
 # player turn, the weather is determined (13.2).
 SEQUENCE_START = (PhaseSpec("weather", "13.2", "auto", advanced=True, option="weather", first_turn=7),)

@@ -1,0 +1,274 @@
+"""Proud Monster mobile assault (15.0-15.14; option ``mobile_assault``, full game): an attack made
+during movement by the last hex of a [[move]]'s path (``assault = "HEX"``).
+
+Orders are checked before any die is rolled, assuming every mobile assault clears its hex; when a
+mobile assault fails, the later moves its result makes impossible are cancelled (``move-cancelled``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.errors import Problem
+from pbem.mechanics.odds import Odds, Shift, apply_shifts
+from pbem.mechanics.stacking import overstacked
+
+from .data import ARMOR, stacking_value
+from .rules import (
+    Ctx,
+    MoveTracker,
+    attack_shifts,
+    attack_strength,
+    combat_terrain,
+    do_move,
+    enter_hex,
+    hexside_cost,
+    movement_allowance,
+    reveal_untried,
+    stacking_limit,
+    take_losses,
+    weather_at,
+    weather_ignores,
+)
+from .sequence import other
+
+NO_MA_NATIONS = frozenset({"italian", "hungarian", "romanian"})  # 15.1
+# Shifts of a prepared assault that an MA does not take: concentric (15.3), the PA water shifts
+# (an MA has its own river shift, 15.10), the Soviet snow PA shift (13.7; no MA in snow anyway).
+PA_ONLY_SHIFTS = frozenset({"14.14", "14.19", "14.20", "13.7"})
+
+
+def ma_cost(ctx: Ctx, side: str) -> tuple[int, str]:
+    """15.2: an MA costs a German 7 MP (6 on GT1, 5.6/15.6) and a Soviet 4, whatever the terrain."""
+    if side == "soviet":
+        return 4, "15.2"
+    return (6, "5.6") if ctx.turn == 1 else (7, "15.2")
+
+
+def is_soviet_cavalry(ctx: Ctx, unit: str) -> bool:
+    spec = ctx.spec(unit)
+    return spec.side == "soviet" and spec.type == "cavalry"
+
+
+def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+                     tr: MoveTracker) -> list[Problem]:
+    """The limits of 15.1-15.3, 15.6-15.8 and 12.3 on an MA from ``launch`` into ``target``."""
+    where = f"move[{index}].assault"
+    side = ctx.side
+    problems: list[Problem] = []
+    h = ctx.sc.map.hexes[target]
+    if target not in ctx.sc.map.neighbours(launch):
+        return [Problem(where, f"{target} is not adjacent to {launch}", "15.2")]
+    if not ctx.occupants(target, other(side)):
+        return [Problem(where, f"{target} holds no enemy unit to assault; enter it by normal movement", "15.2")]
+    for u in units:
+        spec = ctx.spec(u)
+        if spec.nat in NO_MA_NATIONS:
+            problems.append(Problem(where, f"{u} is {spec.nat.capitalize()}: Italian, Hungarian and Romanian units never take part in an MA", "15.1"))
+        elif spec.type == "flak":
+            problems.append(Problem(where, f"{u} is Flak, which may not take part in an MA", "15.1"))
+        elif not spec.mechanized and not is_soviet_cavalry(ctx, u):
+            problems.append(Problem(where, f"{u} is not mechanized; only mechanized units (and Soviet cavalry, 15.12) make an MA", "15.1"))
+    if any(ctx.spec(u).type == "motorized" for u in units) and not any(ctx.spec(u).type in ARMOR for u in units):
+        problems.append(Problem(where, "motorized infantry may take part only with a tank, assault-gun or armored-recon unit in the same MA", "15.1"))
+    if combat_terrain(ctx, target) == "swamp":
+        problems.append(Problem(where, f"{target} is a swamp hex; no MA may be made against swamp", "15.3"))
+    w = weather_at(ctx, target)
+    if w in ("M", "S"):
+        problems.append(Problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({target}'s zone {h.zone})", "15.3"))
+    if h.settlement == "city" and ctx.sc.map.hexes[launch].settlement == "city":
+        problems.append(Problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
+    feats = ctx.sc.map.side_features(launch, target)
+    if feats & {"sivash", "kerch"}:
+        problems.append(Problem(where, f"no MA across the Sivash or Kerch hexside {launch}-{target}", "15.3"))
+    elif feats & {"sea", "lake"}:
+        problems.append(Problem(where, f"the hexside {launch}-{target} may not be crossed", "15.2"))
+    else:
+        cost, rule = ma_cost(ctx, side)
+        for u in units:
+            side_cost, _, _ = hexside_cost(ctx, ctx.spec(u), launch, target)
+            need = cost + (int(side_cost) if isinstance(side_cost, int) else 0)
+            mf, _ = movement_allowance(ctx, u, tr.start[u])
+            left = mf - tr.spent.get(u, 0)
+            if need > left:
+                minimum = " (the one-hex minimum move does not permit an MA, 12.3)" if u not in tr.moved else ""
+                problems.append(Problem(where, f"{u} needs {need} MP for the MA ({cost} for the MA ({rule}) + {need - cost} for the hexside) "
+                                               f"but has {left} of {mf} left{minimum}", "15.3" if minimum else "15.2"))
+    over = overstacked([(launch, ctx.occupants(launch, side))], lambda u: stacking_value(ctx.spec(u)),
+                       lambda x: stacking_limit(ctx, x))
+    for o in over:
+        problems.append(Problem(where, f"the launch hex {o.hex} holds {o.value} units when the MA begins; the limit is {o.limit}", "15.7"))
+    rounds = order.get("rounds", 1)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+        problems.append(Problem(f"move[{index}].rounds", f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))
+    elif rounds > 1 and not (ctx.turn == 1 and side == "german"):
+        problems.append(Problem(f"move[{index}].rounds", "only German MAs on GT1 may run more than one round", "15.6"))
+    if order.get("on_failure", "return") != "return":
+        problems.append(Problem(f"move[{index}].on_failure", f"'{order['on_failure']}' is not a choice: a failed MA returns "
+                                "the force to the hex it attacked from and its move ends", "15.6"))
+    for u in order.get("losses", []):
+        if u not in units:
+            problems.append(Problem(f"move[{index}].losses", f"{u} is not one of this MA's units", "14.35"))
+    return problems
+
+
+def ma_shifts(ctx: Ctx, units: list[str], launch: str, target: str) -> list[Shift]:
+    """15.14: the defender's hex shifts as for a PA (attack_shifts), less those of PAs only: never
+    concentric (15.3); 15.10 river shift if the force entered across a river (not ignored by the
+    weather, 13.6-13.7, nor by Germans on GT1, 5.5); 15.11 forest 1L."""
+    shifts = [s for s in attack_shifts(ctx, units, target) if s.rule not in PA_ONLY_SHIFTS]
+    river = "river" in ctx.sc.map.side_features(launch, target) and not weather_ignores(ctx, "river", target)
+    if river and not (ctx.turn == 1 and ctx.side == "german"):
+        shifts.append(Shift(-1, "15.10", "the MA force entered across a river"))
+    if combat_terrain(ctx, target) == "forest":
+        shifts.append(Shift(-1, "15.11", "MA against a forest hex"))
+    return shifts
+
+
+def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+                  rnd: int) -> bool:
+    """One MA round, resolved like a PA (15.14): untried units drawn (2.15), odds, shifts, the CRT
+    roll or automatic result, city doubling (14.23); the defender cannot retreat and both sides take
+    step losses, the defender first (15.3, 14.32); Soviet cavalry that add their attack factor are
+    eliminated at once, a full-strength 2-step Guards cavalry unit reduced (15.12), apart from the
+    die loss. Returns whether the hex was cleared."""
+    side = ctx.side
+    enemy = other(side)
+    attackers = [u for u in units if ctx.on_map(u)]
+    defenders = ctx.occupants(target, enemy)
+    reveal_untried(ctx, index, attackers, defenders, what=f"move {index + 1}")
+    att_total, att_rows = attack_strength(ctx, attackers, target)
+    def_rows: list[dict[str, Any]] = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
+    def_total = sum(r["factor"] for r in def_rows)
+    odds = Odds.of(att_total, def_total)
+    shifts = ma_shifts(ctx, attackers, launch, target)
+    final = apply_shifts(odds, shifts)
+    crt = ctx.sc.charts.crt
+    auto = crt.automatic(final)
+    face: int | None = None
+    label = ""
+    provisional = False
+    if auto is not None:
+        result = auto
+    else:
+        if ctx.dice is None:
+            raise RuntimeError("a die is needed, but this is a check without dice")
+        label = f"{'15.2' if rnd == 1 else '15.6'}|{ctx.step}|move {index + 1}|{target}|CRT" + (f" round {rnd}" if rnd > 1 else "")
+        face = ctx.dice.roll(label)
+        result = crt.lookup(final, face)
+        provisional = crt.cell_is_provisional(final, face)
+    att_loss, def_loss = result.attacker, result.defender
+    h = ctx.sc.map.hexes[target]
+    doubling = None
+    if h.settlement == "city":  # 14.23, as in a PA (15.14)
+        below = final < crt.first
+        new_att = att_loss * 2 if (att_loss or below) else 1
+        if auto is not None and final > crt.last and not ctx.options["city_doubling_above_7_1"]:
+            new_att = att_loss * 2
+        new_def = None if def_loss is None else (def_loss * 2 if (def_loss or below) else 1)
+        doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
+        att_loss, def_loss = new_att, new_def
+    ctx.emit("mobile-assault", "15.2", index=index, round=rnd, launch=launch, target=target, place=h.place,
+             terrain=h.terrain, settlement=h.settlement, attackers=att_rows, defenders=def_rows, attack_total=att_total,
+             defense_total=def_total, odds=odds.label,
+             shifts=[{"label": s.label, "rule": s.rule, "reason": s.reason} for s in shifts],
+             final=final.label, automatic=auto is not None, die=face, label=label, result=result.label,
+             provisional=provisional, city=doubling, outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}")
+    cavalry = [u for u in attackers if is_soviet_cavalry(ctx, u) and ctx.factors(u)[0] > 0]
+    if cavalry:  # 15.12: at once, apart from the die loss
+        gone = []
+        for u in cavalry:
+            if ctx.spec(u).steps == 2 and ctx.steps(u) == 2:
+                ctx.units[u]["steps"] = 1
+                gone.append({"unit": u, "steps": 1, "eliminated": False})
+            else:
+                gone.append({"unit": u, "steps": ctx.steps(u), "eliminated": True})
+                ctx.units[u]["steps"] = 0
+                ctx.units[u]["at"] = "dead"
+        ctx.emit("assault-cavalry", "15.12", index=index, losses=gone)
+    # 14.32: the defender absorbs its full result first; no retreat after an MA (15.3, 14.33 note).
+    key = -1 - index  # decisions of mobile assaults are never awaited (ask_fallback)
+    take_losses(ctx, enemy, "defender", defenders, def_loss, key, None, {}, ask_fallback=True)
+    take_losses(ctx, side, "attacker", [u for u in attackers if ctx.on_map(u)], att_loss, key, order, {}, ask_fallback=True)
+    return not ctx.occupants(target, enemy)
+
+
+def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+                   tr: MoveTracker, problems: list[Problem]) -> None:
+    """An MA by the force of a [[move]] from ``launch`` into ``target`` (15.2): legality, MP, then
+    the round(s). Cleared: the force is in the hex (15.9: no advance, it may go on moving with the
+    MP left; control and VP, 3.9). Not cleared: the force stays in the hex it attacked from and its
+    move ends (15.6 option 2), unless a GT1 German force with 6 MP left makes another round, up to
+    the order's ``rounds`` (15.6 option 1, Ambiguity 50). Checking without dice assumes success."""
+    found = assault_problems(ctx, index, order, units, launch, target, tr)
+    if found:
+        problems.extend(found)
+        return
+    cost, rule = ma_cost(ctx, ctx.side)
+    first = {u: cost + int(c) for u in units
+             for c in [hexside_cost(ctx, ctx.spec(u), launch, target)[0]] if isinstance(c, int)}
+    rounds = int(order.get("rounds", 1))
+    tr.assaults += 1
+    cleared = True
+    rnd = 0
+    while True:
+        rnd += 1
+        alive = [u for u in units if ctx.on_map(u)]
+        for u in alive:
+            tr.spent[u] = tr.spent.get(u, 0) + (first[u] if rnd == 1 else cost)
+            tr.moved.add(u)
+            tr.last_order[u] = index
+        if ctx.dice is None:
+            break  # a check: the orders after an MA are checked as if it cleared the hex
+        cleared = assault_round(ctx, index, order, alive, launch, target, rnd)
+        alive = [u for u in units if ctx.on_map(u)]
+        if cleared or not alive or rnd >= rounds:
+            break
+        if any(movement_allowance(ctx, u, tr.start[u])[0] - tr.spent[u] < cost for u in alive):
+            break  # 15.6: another round only while the same force still has 6 MP
+    alive = [u for u in units if ctx.on_map(u)]
+    mp = {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in alive}
+    if ctx.dice is None:
+        for u in alive:
+            ctx.units[u]["at"] = target
+        return
+    if cleared and alive:
+        for u in alive:
+            ctx.units[u]["at"] = target
+        ctx.emit("assault-end", "15.9", index=index, target=target, launch=launch, units=alive, cleared=True, rounds=rnd,
+                 mp=mp, cost_rule=rule)
+        enter_hex(ctx, ctx.side, target, "mobile assault")
+        return
+    for u in alive:
+        tr.ended[u] = index
+    ctx.emit("assault-end", "15.6", index=index, target=target, launch=launch, units=alive, cleared=cleared, rounds=rnd,
+             mp=mp, cost_rule=rule)
+
+
+def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
+    """A [[move]] in the movement phase. After a mobile assault has been resolved (with dice), the
+    orders were checked as if it had cleared its hex: units it eliminated are left out of later
+    moves, and a move its result makes impossible is not made (``move-cancelled``)."""
+    if ctx.dice is None or not tr.assaults:
+        do_move(ctx, index, order, tr, problems)
+        return
+    units = [u for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
+    if not units:
+        ctx.emit("move-cancelled", "15.2", index=index, units=list(order.get("units", [])),
+                 why="every unit of the move was eliminated in a mobile assault")
+        return
+    saved_pos = {u: dict(s) for u, s in ctx.units.items()}
+    saved_control = dict(ctx.position["control"])
+    saved_vp = ctx.position["vp"]
+    saved_tr = (dict(tr.spent), set(tr.moved), tr.open_group, set(tr.closed), dict(tr.last_order), dict(tr.ended))
+    mark = len(ctx.events)
+    found: list[Problem] = []
+    do_move(ctx, index, {**order, "units": units}, tr, found)
+    if not found:
+        return
+    ctx.position["units"] = saved_pos
+    ctx.position["control"] = saved_control
+    ctx.position["vp"] = saved_vp
+    tr.spent, tr.moved, tr.open_group, tr.closed, tr.last_order, tr.ended = saved_tr
+    del ctx.events[mark:]
+    ctx.emit("move-cancelled", found[0].rule, index=index, units=units, why=found[0].message)
