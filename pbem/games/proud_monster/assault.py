@@ -11,12 +11,12 @@ from typing import Any
 
 from pbem.errors import Problem
 from pbem.mechanics.odds import Odds, Shift, apply_shifts
-from pbem.mechanics.stacking import overstacked
 
-from .data import ARMOR, stacking_value
+from .data import ARMOR
 from .rules import (
     Ctx,
     MoveTracker,
+    attack_restriction_problems,
     attack_shifts,
     attack_strength,
     combat_terrain,
@@ -25,7 +25,7 @@ from .rules import (
     hexside_cost,
     movement_allowance,
     reveal_untried,
-    stacking_limit,
+    stack_problems,
     take_losses,
     weather_at,
     weather_ignores,
@@ -94,10 +94,11 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
                 minimum = " (the one-hex minimum move does not permit an MA, 12.3)" if u not in tr.moved else ""
                 problems.append(Problem(where, f"{u} needs {need} MP for the MA ({cost} for the MA ({rule}) + {need - cost} for the hexside) "
                                                f"but has {left} of {mf} left{minimum}", "15.3" if minimum else "15.2"))
-    over = overstacked([(launch, ctx.occupants(launch, side))], lambda u: stacking_value(ctx.spec(u)),
-                       lambda x: stacking_limit(ctx, x))
-    for o in over:
-        problems.append(Problem(where, f"the launch hex {o.hex} holds {o.value} units when the MA begins; the limit is {o.limit}", "15.7"))
+    # 15.7 / 6.2: the launch hex is a stacking checkpoint (with the full game's 6.3-6.5 and 7.x limits)
+    for rule, text in stack_problems(ctx, launch, ctx.occupants(launch, side)):
+        problems.append(Problem(where, f"when the MA begins, the launch hex holds {text} ({rule})", "15.7"))
+    # who may not attack, or not together (7.2-7.4, 5.3), applies to an MA as to a PA (15.14)
+    problems += attack_restriction_problems(ctx, where, target, units)
     rounds = order.get("rounds", 1)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
         problems.append(Problem(f"move[{index}].rounds", f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))

@@ -485,6 +485,7 @@ def declare_hedgehogs(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> No
     city hex holding a German-nationality unit qualifies (Axis allies only stacked with one); supply
     and Soviet adjacency do not matter."""
     where = "hedgehog"
+    known = len(problems)
     if not ctx.options.get("hedgehogs"):
         problems.append(Problem(where, "hedgehogs are a full-game rule (option hedgehogs is off)", "14.40"))
         return
@@ -512,7 +513,7 @@ def declare_hedgehogs(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> No
                 f" ({', '.join(allies)} cannot form a hedgehog on their own)" if allies else ""), "14.40"))
         else:
             chosen.append(h)
-    if problems:
+    if len(problems) > known:
         return
     before = list(ctx.position.get("hedgehogs", []))
     ctx.position["hedgehogs"] = sorted(chosen)
@@ -550,6 +551,7 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     ArKo is a unit of the scenario of type siege-artillery held off the map (`track`) and not in the
     reinforcement schedule; once formed it stays until eliminated."""
     where = "form_arko"
+    known = len(problems)
     if not ctx.options.get("arko"):
         problems.append(Problem(where, "the ArKo is a full-game rule (option arko is off)", "14.41"))
         return
@@ -574,7 +576,7 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
         problems.append(Problem(where, f"{h} {spec.place} is not German-controlled", "14.41"))
     elif near:
         problems.append(Problem(where, f"{h} {spec.place} is next to Soviet units ({', '.join(near)})", "14.41"))
-    if problems:
+    if len(problems) > known:
         return
     u = held[0]
     ctx.units[u]["at"] = h
