@@ -178,11 +178,12 @@ class ProudMonster:
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
         """Orders carried out before the first move: the ArKo's formation, which belongs to the MR
         phase (14.41, Ambiguity 49: `form_arko`), then the GT12 hedgehog declarations at the very
-        start of the German movement phase (14.40: `hedgehog`)."""
-        if "form_arko" in orders:
-            rules.form_arko(ctx, orders["form_arko"], problems)
-        if "hedgehog" in orders:
-            rules.declare_hedgehogs(ctx, list(orders["hedgehog"]), problems)
+        start of the German movement phase (14.40: `hedgehog`), both in the orders' `[declare]` table."""
+        declare = orders.get("declare", {})
+        if "form_arko" in declare:
+            rules.form_arko(ctx, declare["form_arko"], problems)
+        if "hedgehog" in declare:
+            rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
     def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
         problems = []

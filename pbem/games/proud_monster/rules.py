@@ -484,7 +484,7 @@ def declare_hedgehogs(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> No
     left out is cancelled; without the key the hedgehogs in force stay). Only a town, large town or
     city hex holding a German-nationality unit qualifies (Axis allies only stacked with one); supply
     and Soviet adjacency do not matter."""
-    where = "hedgehog"
+    where = "declare.hedgehog"
     known = len(problems)
     if not ctx.options.get("hedgehogs"):
         problems.append(Problem(where, "hedgehogs are a full-game rule (option hedgehogs is off)", "14.40"))
@@ -550,7 +550,7 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     adjacent to a Soviet unit (the supply condition is not checked: supply is not implemented). The
     ArKo is a unit of the scenario of type siege-artillery held off the map (`track`) and not in the
     reinforcement schedule; once formed it stays until eliminated."""
-    where = "form_arko"
+    where = "declare.form_arko"
     known = len(problems)
     if not ctx.options.get("arko"):
         problems.append(Problem(where, "the ArKo is a full-game rule (option arko is off)", "14.41"))
