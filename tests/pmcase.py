@@ -93,7 +93,7 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     out = t.state
     for reply in case.get("reply", []):
         nxt = {**state, **out}
-        rsub = Submission("reply", nxt["awaits"]["from"][0], {"reply": {"losses": reply["losses"]}}, "sha256:reply")
+        rsub = Submission("reply", nxt["awaits"]["from"][0], {"reply": dict(reply)}, "sha256:reply")
         rp = MODULE.check(nxt, rsub)
         if rp:
             return {"problems": rp, "state": nxt, "events": events}

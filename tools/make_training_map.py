@@ -637,9 +637,17 @@ for key, feats in sides.items():
     if feats == ["border"] and parse_id(a)[1] >= 17 and parse_id(b)[1] >= 17 and parse_id(a)[0] == 18:
         feats.insert(0, "river")
 
+# --------------------------------------------------------------------------- supply sources (9.10)
+# The map ends at column 51, short of the rulebook's east edge (column 60): every land hex of its
+# east edge is marked as a Soviet supply source. The German sources are the ZOMO hexes (9.11).
+EAST_EDGE = max(c for c, _ in hexes)
+for k in sorted(hexes):
+    if k[0] == EAST_EDGE and land(k):
+        hexes[k]["supply"] = "soviet"
+
 # --------------------------------------------------------------------------- output
 
-FIELDS = ["t", "country", "zomo", "town", "large_town", "city", "vp", "md", "port", "name", "zone"]
+FIELDS = ["t", "country", "zomo", "town", "large_town", "city", "vp", "md", "port", "name", "zone", "supply"]
 
 
 def value(v: object) -> str:

@@ -20,6 +20,7 @@ from .rules import (
     attack_shifts,
     attack_strength,
     combat_terrain,
+    defense_total,
     do_move,
     enter_hex,
     hexside_cost,
@@ -31,6 +32,7 @@ from .rules import (
     weather_ignores,
 )
 from .sequence import other
+from .supply import ma_oos
 
 NO_MA_NATIONS = frozenset({"italian", "hungarian", "romanian"})  # 15.1
 # Shifts of a prepared assault that an MA does not take: concentric (15.3), the PA water shifts
@@ -138,9 +140,13 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     attackers = [u for u in units if ctx.on_map(u)]
     defenders = ctx.occupants(target, enemy)
     reveal_untried(ctx, index, attackers, defenders, what=f"move {index + 1}")
-    att_total, att_rows = attack_strength(ctx, attackers, target)
+    oos = ma_oos(ctx, index, attackers, defenders)  # 15.4, 9.7 (option supply)
+    att_total, att_rows = attack_strength(ctx, attackers, target, oos)
     def_rows: list[dict[str, Any]] = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
-    def_total = sum(r["factor"] for r in def_rows)
+    for r in def_rows:
+        if r["unit"] in oos:
+            r.update(oos=True, notes=["out of supply: halved (9.7)"])
+    def_total = defense_total(def_rows)
     odds = Odds.of(att_total, def_total)
     shifts = ma_shifts(ctx, attackers, launch, target)
     final = apply_shifts(odds, shifts)

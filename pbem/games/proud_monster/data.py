@@ -70,6 +70,7 @@ class HexSpec:
     fort: str = ""  # 14.24/14.28: "fort" | "heavy" (a Soviet fortification), "" for none
     line: str = ""  # 14.24: the fort line the fort belongs to (the SPAT's lines start uncompleted)
     stalin: bool = False  # 14.30: a Stalin Line hex
+    supply: str = ""  # 9.10/9.11: "soviet" or "german", a supply source the map marks; "" the rulebook's rule
 
     @property
     def water(self) -> bool:
@@ -269,6 +270,7 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
             fort=h.get("fort", ""),
             line=h.get("line", ""),
             stalin=bool(h.get("stalin", False)),
+            supply=h.get("supply", ""),
         )
     hexsides: dict[str, frozenset[str]] = {}
     written: dict[str, str] = {}

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, picture, render, rules
+from . import assault, picture, render, rules, supply
 from .data import Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -140,6 +140,7 @@ class ProudMonster:
 
     def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
         out = {"options": state["options"]}
+        supply.markers(ctx)  # 9.2-9.3 (option supply): the OOS markers shown in reports
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
@@ -190,6 +191,12 @@ class ProudMonster:
         pol = st.get("loss_policy")
         if pol is not None and pol not in rules.LOSS_POLICIES:
             problems.append(Problem("standing.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
+        ret = st.get("retreat")
+        if ret is not None and ret not in rules.RETREAT_POLICIES:
+            problems.append(Problem("standing.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
+        for h in st.get("retreat_hexes", []):
+            if ctx.sc.map.canonical(str(h)) is None:
+                problems.append(Problem("standing.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
         for u in st.get("loss_order", []):
             if u not in ctx.units:
                 problems.append(Problem("standing.loss_order", f"unknown unit '{u}'", "14.35"))
@@ -202,6 +209,14 @@ class ProudMonster:
             if not submission.digest:  # no reply by the deadline: the referee applies the default
                 return []
             return [Problem("reply", "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
+        if q.get("kind") == "retreat":  # 14.32: `retreat` = one of the hexes offered, or "no"
+            ans = submission.body["reply"].get("retreat")
+            hexes = list(q["hexes"])
+            canon = self.scenario(state).map.canonical(str(ans)) if ans is not None else None
+            if ans != "no" and canon not in hexes:
+                return [Problem("reply.retreat", f"{ans!r} is not one of {', '.join(hexes)} or \"no\"", q["rule"],
+                                'Write retreat = "HEX" with a hex offered, or retreat = "no".')]
+            return []
         losses = list(submission.body.get("reply", {}).get("losses", []))
         problems = []
         for u in sorted(set(losses)):
@@ -245,6 +260,13 @@ class ProudMonster:
             pending = copy.deepcopy(state["pending"])
             ctx = self._ctx(state, None)
             q = pending["question"]
+            if q.get("kind") == "retreat":  # 14.32: a hex, or "no"; unanswered: the first hex offered
+                answer: Any = str(sub.body.get("reply", {}).get("retreat", q["hexes"][0]))
+                answer = self.scenario(state).map.canonical(answer) or answer
+                pending["decisions"][f"{q['attack']}/retreat"] = answer
+                ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
+                ctx.emit("reply", "5.1", side=sub.side, question=q, answer=[answer])
+                return self._player_turn(state, ctx, {"attack": pending["attacks"]}, "prepared-assault", pending)
             if "reply" not in sub.body:  # no reply by the deadline (referee): the documented default
                 sub = Submission(sub.kind, sub.side, {"reply": {"losses": default_losses(q)}}, sub.digest)
             pending["decisions"][f"{q['attack']}/{q['role']}"] = list(sub.body["reply"]["losses"])
@@ -278,6 +300,7 @@ class ProudMonster:
                 stopped = self._assaults(state, ctx, attacks, start, pending)
                 if stopped is not None:
                     return stopped
+                ctx.position.pop("retreated", None)  # 14.34: kept for one combat phase only
             if ctx.result:
                 return self._finish(state, ctx, None)
         return self._end_player_turn(state, ctx)
@@ -303,7 +326,7 @@ class ProudMonster:
                         faces[r.label] = r.face
                 keep = ctx.events[mark:]
                 del ctx.events[mark:]
-                ctx.events.extend(e for e in keep if e.kind in ("reveal", "attack"))
+                ctx.events.extend(e for e in keep if e.kind in ("reveal", "supply", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
                 new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
@@ -367,6 +390,8 @@ class ProudMonster:
                 hidden[hex_id] = len(units) - 1
         if hidden:
             pos["hidden"] = hidden
+        if "oos" in pos:  # 14.7: no OOS marker of a unit the side does not see
+            pos["oos"] = [u for u in pos["oos"] if u in pos["units"]]
         return pos
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:

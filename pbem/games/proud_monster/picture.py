@@ -11,7 +11,7 @@ Structure (ids and classes are part of the contract, tests rely on them):
   attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15) and its steps;
 - ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
   ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
-  arrows, ``class="control"`` rings on hexes that changed hands.
+  arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands.
 """
 
 from __future__ import annotations
@@ -95,9 +95,11 @@ def type_symbol(spec: UnitSpec, x: float, y: float, w: float, h: float, ink: str
     return out
 
 
-def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float, values: str | None = None) -> list[str]:
+def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float, values: str | None = None,
+            oos: bool = False) -> list[str]:
     """One counter, top-left at (x, y): colours, type symbol, id, the values it shows (``values``,
-    else the printed attack-defense-movement of its current step), steps."""
+    else the printed attack-defense-movement of its current step), steps; ``oos``: a small "OOS"
+    marker (out of supply, 9.2-9.3)."""
     bg, ink = counter_colours(spec)
     if values is None:
         a, d, m = spec.factors(steps)
@@ -110,6 +112,11 @@ def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float, valu
         for k in range(spec.steps):  # step pips: filled = steps left (2.14, 2.16)
             out.append(el("circle", cx=x + side_px - 3, cy=y + 4 + k * 4.2, r=1.5,
                           fill=ink if k < steps else "none", stroke=ink, stroke_width=0.5))
+    if oos:
+        out.append(el("rect", x=x + 1, y=y + side_px * 0.62, width=side_px * 0.42, height=7, fill="#ffffff",
+                      stroke="#c0262d", stroke_width=0.6, class_="oos"))
+        out.append(el("text", "OOS", x=x + 1 + side_px * 0.21, y=y + side_px * 0.62 + 5.6, font_size=5.5,
+                      fill="#c0262d", font_weight="bold"))
     return out
 
 
@@ -211,7 +218,7 @@ class Picture:
         return group(out, id="places")
 
     def units(self, units: dict[str, dict[str, Any]], hidden: dict[str, int] | None = None,
-              options: dict[str, Any] | None = None) -> str:
+              options: dict[str, Any] | None = None, oos: list[str] | None = None) -> str:
         stacks: dict[str, list[str]] = {}
         for u in sorted(units):
             s = units[u]
@@ -229,7 +236,7 @@ class Picture:
                 x, y = cx - side_px / 2 + off - 4, cy - side_px / 2 + off - 2
                 spec = self.sc.units[u]
                 shown = shown_values(spec, units[u], options or {})
-                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px, shown), id=f"unit-{u}",
+                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px, shown, u in (oos or ())), id=f"unit-{u}",
                                  class_=f"unit {spec.side} {spec.nat} {spec.type}", data_hex=h))
             count = len(us) + (hidden or {}).get(h, 0)
             if count > 1:
@@ -259,6 +266,10 @@ class Picture:
                 label = f"{d['final']} {d['outcome']}"
                 out.append(el("rect", x=tx - 27, y=ty - SIZE * 0.9 - 11, width=54, height=14, rx=3, fill="#fff", stroke="#d91e18"))
                 out.append(el("text", label, x=tx, y=ty - SIZE * 0.9, text_anchor="middle", fill="#d91e18", class_="attack-label"))
+            elif e.kind == "retreat" and d.get("retreated"):  # 14.32: a German retreat after combat
+                (x, y), (tx, ty) = self.centre(d["hex"]), self.centre(d["to"])
+                out.append(el("line", class_="retreat", data_hex=d["to"], x1=x, y1=y - 6, x2=tx, y2=ty - 6,
+                              stroke="#0f766e", stroke_width=2.5, stroke_dasharray="3 3", marker_end="url(#arrow-retreat)"))
             elif e.kind == "control":
                 cx, cy = self.centre(d["hex"])
                 out.append(el("circle", class_="control", data_hex=d["hex"], cx=cx, cy=cy, r=SIZE * 0.8, fill="none",
@@ -280,7 +291,7 @@ class Picture:
             return (f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
                     f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
 
-        return "<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed") + "</defs>"
+        return "<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed") + arrow("retreat", "#0f766e") + "</defs>"
 
     def legend(self, text: str) -> str:
         w, h = self.size()
@@ -296,7 +307,7 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     c = state["clock"]
     w, h = pic.size()
     title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], pos.get("hidden"), state.get("options")),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos.get("oos")),
             pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)
 
@@ -313,12 +324,14 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched += [d["target"], *(r["hex"] for r in d["attackers"])]
         elif e.kind in ("control", "advance"):
             touched.append(d["hex"])
+        elif e.kind == "retreat" and d.get("retreated"):
+            touched += [d["hex"], d["to"]]
     touched = [h for h in touched if h in sc.map.hexes]
     if not touched:
         return None
     pic = Picture(sc, touched, margin=2)
     pos = state["position"]
     w, h = pic.size()
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], None, state.get("options")), pic.turn(events),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], None, state.get("options"), pos.get("oos")), pic.turn(events),
             pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)

@@ -78,6 +78,23 @@ def _units(rows: list[dict[str, Any]]) -> str:
     return ", ".join(f"{r['unit']} {r['factor']}" + (f" ({'; '.join(r['notes'])})" if r.get("notes") else "") for r in rows)
 
 
+def supply_line(d: dict[str, Any], rule: str) -> str:
+    """A supply check that changes factors (9.7-9.8, 15.4)."""
+    if d["when"] == "move":
+        mf = "; ".join(f"{u} MF {a} halved to {b}" for u, (a, b) in d["mf"].items())
+        return (f"- Supply at the start of move {d['index'] + 1}: out of supply (no supply line, 9.4): {mf} for this "
+                "movement phase (9.7, 9.8).")
+    parts = []
+    if d["attackers"]:
+        when = " at the start of their move (15.4)" if rule == "15.4" else ""
+        parts.append(f"attackers {', '.join(d['attackers'])}{when}")
+    if d["defenders"]:
+        parts.append(f"defenders {', '.join(d['defenders'])}")
+    what = f"mobile assault of move {d['index'] + 1}" if d["when"] == "mobile assault" else f"attack {d['index'] + 1}"
+    return (f"- Supply for {what}: out of supply (no supply line, 9.4): {'; '.join(parts)}; their combat factors are "
+            f"added up and halved once, rounded up (9.7, {rule}).")
+
+
 def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
@@ -171,6 +188,8 @@ def event_lines(e: Event) -> list[str]:
         if not d["units"]:
             return ["  - The mobile assault fails and no assaulting unit is left (15.3)."]
         return [f"  - The mobile assault fails: {', '.join(d['units'])} go back to {d['launch']}, where their move ends ({mp}; 15.6)."]
+    if k == "supply":
+        return [supply_line(d, e.rule)]
     if k == "move-cancelled":
         return [f"- Move {d['index'] + 1} ({', '.join(d['units'])}) is not made: {d['why']} (orders after a mobile assault are "
                 f"checked as if it cleared its hex; {e.rule})."]
@@ -191,6 +210,28 @@ def event_lines(e: Event) -> list[str]:
         for r in d["refused"]:
             lines.append(f"  - {r['unit']} does not advance: {r['why']}.")
         return lines
+    if k == "retreat":
+        if not d["retreated"]:
+            why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
+            shut = "".join(f"; {h}: {r}" for h, r in d.get("refused", {}).items()) if "no adjacent hex" in d["why"] else ""
+            return [f"  - No German retreat from {d['hex']}: {why}{shut}."]
+        dist = f"; supply distance {d['from_distance']} from {d['hex']}, {d['distances'][d['to']]} from {d['to']} (Ambiguity 45)"
+        if d["none_closer"]:
+            dist += "; no hex is closer, so any legal hex (Ambiguity 45)"
+        verb = "retreats" if len(d["units"]) == 1 else "retreat"
+        return [f"  - German retreat: {', '.join(d['units'])} {verb} from {d['hex']} into {d['to']} for 1 point of {d['result']} "
+                f"(14.32, 14.33){dist}; stacking respected (6.2)."]
+    if k == "retreat-caught":
+        verb = "is" if len(d["units"]) == 1 else "are"
+        return [f"  - {', '.join(d['units'])} retreated into {d['hex']} this phase and {verb} eliminated; this does not count "
+                "toward the result (14.34)."]
+    if k == "decision-needed" and d.get("kind") == "retreat":
+        return [f"- **Decision needed from {d['side']}**: retreat in attack {d['attack'] + 1} into one of {', '.join(d['hexes'])} "
+                f"for 1 point of {d['loss']}, or not; the standing instructions say ask (14.32). The adjudication stops here."]
+    if k == "reply" and d["question"].get("kind") == "retreat":
+        ans = d["answer"][0]
+        return [f"- {d['side'].capitalize()}'s reply: " + ("no retreat" if ans == "no" else f"retreat into {ans}")
+                + f" in attack {d['question']['attack'] + 1} (14.32)."]
     if k == "decision-needed":
         units = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in d["units"].items())
         return [f"- **Decision needed from {d['side']}**: {d['steps']} step loss(es) as {d['role']} in attack {d['attack'] + 1} "
@@ -247,7 +288,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
                 off.setdefault(st["at"], []).append(u)
                 continue
             shown = shown_values(spec, st, state["options"])
-            stacks.setdefault(st["at"], []).append(f"{u} {shown}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else ""))
+            oos = " OOS" if u in pos.get("oos", ()) else ""  # 9.2-9.3 (option supply)
+            stacks.setdefault(st["at"], []).append(f"{u} {shown}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else "") + oos)
         hidden = {h: n for h, n in pos.get("hidden", {}).items() if h in stacks}
         lines.append("")
         more = f", {sum(hidden.values())} more under them (14.7)" if hidden else ""
@@ -287,6 +329,11 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     ]
     if aw["kind"] == "reply":
         q = state["pending"]["question"] if "pending" in state else state["question"]
+        if q.get("kind") == "retreat":
+            head += [f"# Decision: retreat in attack {q['attack'] + 1} into one of {', '.join(q['hexes'])} for 1 point of "
+                     f"{q['loss']} (14.32), or \"no\" to take it as a step loss.",
+                     "[reply]", f'retreat = "{q["hexes"][0]}"', ""]
+            return "\n".join(head)
         among = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
         head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {among} ({q['rule']}).",
                  "# One unit id per step lost; repeat an id to take a second step from it.",

@@ -9,6 +9,7 @@ copy of the position, the events so far and the dice.
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -17,6 +18,7 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.mechanics.dice import Dice
 from pbem.mechanics.hexgrid import direction
+from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Odds, Shift, apply_shifts, halve_round_up
 from pbem.mechanics.paths import cheapest
 from pbem.mechanics.stacking import overstacked
@@ -65,12 +67,16 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "arko": False,  # 14.41: the German ArKo (siege artillery)
     "mobile_assault": False,  # 15.0: mechanized units attack during movement
     "stacking_details": False,  # 6.3-6.5: fractional German-side values, 4-battalion cap, 10 in a city
+    "supply": False,  # 9.1-9.15: supply lines to sources; out of supply halves movement and combat (9.7)
     "axis_allies": False,  # 7.1-7.5, 8.5: Italian, Romanian and Hungarian restrictions
     # Ambiguity 13 (7.4): the Hungarian Fast Corps may not attack with non-German Axis units.
     "hungarian_joint_attack": "may-not",
     "gt1_restrictions": False,  # 5.3: Hungary and Romania on GT1
     # Ambiguity 10 (5.3): on GT1 no German-side unit attacks out of Hungary or Romania either.
     "gt1_no_attack_from": "hungary-romania",
+    "german_retreat": False,  # 14.32 (second rule), 14.33-14.35: German defenders may retreat after a PA
+    # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
+    "retreat_if_none_closer": "any-legal",
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -93,10 +99,13 @@ OPTION_NOTES: dict[str, str] = {
     "arko": "[ADV] (14.41): the German may form the ArKo, which adds 1 to the defender's result in a PA on a city or fort",
     "mobile_assault": "[ADV] (15.0): mechanized units (and Soviet cavalry) may attack during movement: `assault` in a [[move]]",
     "stacking_details": "[ADV] (6.3/6.4/6.5): German-side brigade 1/2, regiment/battalion 1/4, at most 4 of these; 10 in a city",
+    "supply": "(9.1): supply lines to sources (9.4-9.15); out of supply halves MF and combat factors (9.7), checked per 9.8/15.4",
     "axis_allies": "[ADV] (7.1/7.5/8.5): Axis allies' stacking, North-map and joint-attack limits; 8.5 Romania/Hungary",
     "hungarian_joint_attack": "Ambiguity 13 (7.4): the Hungarian Fast Corps 'may-not' or 'may' attack with non-German Axis units",
     "gt1_restrictions": "[ADV] (5.3): on GT1 no attack from the Hungarian/Romanian ZOMO, no Soviet into Hungary/Romania",
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
+    "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
+    "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -115,8 +124,10 @@ FULL_GAME: dict[str, Any] = {
     "arko": True,
     "mobile_assault": True,
     "stacking_details": True,
+    "supply": True,
     "axis_allies": True,
     "gt1_restrictions": True,
+    "german_retreat": True,
 }
 
 # The values each option may take (the first is the default).
@@ -140,10 +151,13 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "arko": (False, True),
     "mobile_assault": (False, True),
     "stacking_details": (False, True),
+    "supply": (False, True),
     "axis_allies": (False, True),
     "hungarian_joint_attack": ("may-not", "may"),
     "gt1_restrictions": (False, True),
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
+    "german_retreat": (False, True),
+    "retreat_if_none_closer": ("any-legal", "no-retreat"),
 }
 
 
@@ -161,6 +175,7 @@ class Ctx:
     standing: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    move_oos: dict[str, bool] = field(default_factory=dict)  # 9.8: supply at the start of each unit's move
 
     # --- position helpers -------------------------------------------------------------------
     @property
@@ -609,8 +624,9 @@ def works_shifts(ctx: Ctx, target: str) -> list[Shift]:
     return shifts
 
 
-def defense_rows(ctx: Ctx, defenders: list[str], target: str) -> list[dict[str, Any]]:
-    """Defense factors (14.8); 14.30: each Soviet unit defending an intact Stalin Line hex adds 1."""
+def defense_rows(ctx: Ctx, defenders: list[str], target: str, oos: Collection[str] = frozenset()) -> list[dict[str, Any]]:
+    """Defense factors (14.8); 14.30: each Soviet unit defending an intact Stalin Line hex adds 1.
+    9.7 (option supply): the ``oos`` units are marked, halved together by defense_total."""
     stalin = intact_stalin(ctx, target)
     rows: list[dict[str, Any]] = []
     for u in defenders:
@@ -619,7 +635,18 @@ def defense_rows(ctx: Ctx, defenders: list[str], target: str) -> list[dict[str, 
             rows.append({"unit": u, "factor": d + 1, "printed": d, "notes": ["Stalin Line +1 (14.30)"]})
         else:
             rows.append({"unit": u, "factor": d})
+        if u in oos:
+            rows[-1]["oos"] = True
+            rows[-1].setdefault("notes", []).append("out of supply: halved (9.7)")
     return rows
+
+
+def defense_total(rows: list[dict[str, Any]]) -> int:
+    """The defense total (14.8): the factors of units out of supply are added up and halved once,
+    rounded up, minimum 1 (9.7, 14.12)."""
+    plain = sum(int(r["factor"]) for r in rows if not r.get("oos"))
+    halved = sum(int(r["factor"]) for r in rows if r.get("oos"))
+    return plain + (max(halve_round_up(halved), 1) if any(r.get("oos") for r in rows) else 0)
 
 
 # --- movement (12.x) ---------------------------------------------------------------------------
@@ -687,11 +714,16 @@ def hex_cost(ctx: Ctx, unit: UnitSpec, b: str) -> tuple[int | str, str, list[str
 def movement_allowance(ctx: Ctx, unit: str, start: str) -> tuple[int, list[str]]:
     """The MP a unit may spend in this movement phase: its movement factor (12.1), 1 less for a
     German-side unit in R (13.4; Soviet units are unaffected), by the weather of the zone of the hex
-    where it began the phase (Ambiguity 59)."""
+    where it began the phase (Ambiguity 59). 9.7-9.8 (option supply): a unit out of supply at the
+    start of its move has its MF halved, rounded up, for the phase (before the rain's -1)."""
     mf = ctx.mf(unit)
+    notes: list[str] = []
+    if ctx.move_oos.get(unit):
+        notes.append(f"out of supply at the start of its move: movement factor {mf} halved to {-(-mf // 2)} (9.7, 9.8)")
+        mf = -(-mf // 2)
     if ctx.spec(unit).side == "german" and weather_at(ctx, start) == "R":
-        return max(mf - 1, 0), [f"rain: German-side movement allowance {mf} - 1 (13.4)"]
-    return mf, []
+        return max(mf - 1, 0), [*notes, f"rain: German-side movement allowance {mf} - 1 (13.4)"]
+    return mf, notes
 
 
 @dataclass
@@ -761,6 +793,10 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     tr.open_group = group
     current = here.pop()
     origin = current
+    if ctx.options.get("supply"):
+        from .supply import check_move  # 9.8: supply at the start of the move
+
+        check_move(ctx, index, units, tr.moved)
     start_spent = {u: tr.spent.get(u, 0) for u in units}
     path: list[str] = []
     for j, raw in enumerate(path_in):
@@ -820,9 +856,12 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     cost = mf  # 12.3: one hex by spending all MP at the start of the move
                     minimum = True
                 else:
-                    rain = mf < ctx.mf(u) and spent + cost <= ctx.mf(u)  # short only because of 13.4
+                    full = -(-ctx.mf(u) // 2) if ctx.move_oos.get(u) else ctx.mf(u)  # 9.7
+                    rain = mf < full and spent + cost <= full  # short only because of 13.4
                     problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
-                                               + (f" (movement factor {ctx.mf(u)} - 1 in rain)" if rain else ""),
+                                               + (f" (movement factor {full} - 1 in rain)" if rain else "")
+                                               + (f" (movement factor {ctx.mf(u)} halved out of supply, 9.7)"
+                                                  if full < ctx.mf(u) else ""),
                                             "13.4" if rain else "12.1",
                                             route_hint(ctx, u, origin, walk[-1], mf - start_spent.get(u, 0))))
                     return
@@ -1109,12 +1148,15 @@ class Decision(Exception):
     question: dict[str, Any]
 
 
-def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[dict[str, Any]]]:
+def attack_strength(ctx: Ctx, units: list[str], target: str,
+                    oos: Collection[str] = frozenset()) -> tuple[int, list[dict[str, Any]]]:
     """Attack total (14.8) with 14.18 (armor into swamp halved) and 14.20 (armor across straits = 1);
-    in F and S swamp counts as clear (13.6, 13.7) and in S the Sivash and Kerch are ignored (13.7)."""
+    in F and S swamp counts as clear (13.6, 13.7) and in S the Sivash and Kerch are ignored (13.7).
+    9.7 (option supply): the ``oos`` units' factors are halved too; the halved factors are added
+    up and rounded up once, minimum 1, a unit halved twice counting a quarter (14.12, Ambiguity 30)."""
     rows = []
     plain = 0
-    halved = 0
+    halved = Fraction(0)
     swamp = combat_terrain(ctx, target) == "swamp"
     for u in units:
         a = ctx.factors(u)[0]
@@ -1126,20 +1168,29 @@ def attack_strength(ctx: Ctx, units: list[str], target: str) -> tuple[int, list[
             a = ctx.factors(u)[1]  # 14.17: mountain infantry attacking into hills use their defense factor
             row["factor"] = a
             row["notes"].append("mountain infantry into hills: defense factor (14.17)")
+        cut = Fraction(1, 2) if u in oos else Fraction(1)
+        if u in oos:
+            row["notes"].append("out of supply: halved (9.7)")
         if spec.type in ARMOR and feats & {"sivash", "kerch"}:
             row["factor"] = 1
             row["notes"].append("armor across Sivash/Kerch: 1 (14.20)")
-            plain += 1
+            if u in oos:
+                halved += cut
+            else:
+                plain += 1
         elif spec.type in ARMOR and swamp:
             row["notes"].append("armor attacking into swamp: halved (14.18)")
-            halved += a
+            halved += a * cut / 2
         else:
             if spec.type in ARMOR and ctx.sc.map.hexes[target].terrain == "swamp":
                 w = weather_at(ctx, target)
                 row["notes"].append(f"not halved: swamp counts as clear in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
-            plain += a
+            if u in oos:
+                halved += a * cut
+            else:
+                plain += a
         rows.append(row)
-    total = plain + (halve_round_up(halved) if halved else 0)
+    total = plain + (max(-(-halved.numerator // halved.denominator), 1) if halved else 0)
     return total, rows
 
 
@@ -1285,9 +1336,17 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
     reveal_untried(ctx, i, attackers, defenders)
-    att_total, att_rows = attack_strength(ctx, attackers, target)
-    def_rows = defense_rows(ctx, defenders, target)  # 14.30: the Stalin Line
-    def_total = sum(r["factor"] for r in def_rows)
+    oos: set[str] = set()
+    if ctx.options.get("supply"):
+        from .supply import combat_oos  # 9.8: both sides' participants, at the start of the combat
+
+        oos = combat_oos(ctx, i, attackers, defenders, "prepared assault")
+    att_total, att_rows = attack_strength(ctx, attackers, target, oos)
+    caught = [u for u in defenders if u in retreated(ctx)]  # 14.34: retreated here this phase
+    fighting = [u for u in defenders if u not in caught]
+    def_rows = defense_rows(ctx, fighting, target, oos)  # 14.30: the Stalin Line; 9.7
+    def_rows += [{"unit": u, "factor": 0, "notes": ["retreated into this hex this phase: adds nothing (14.34)"]} for u in caught]
+    def_total = defense_total(def_rows)  # 9.7: out-of-supply defenders halved together
     odds = Odds.of(att_total, def_total)
     shifts = attack_shifts(ctx, attackers, target)
     final = apply_shifts(odds, shifts)
@@ -1338,11 +1397,206 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
              provisional=provisional, city=doubling,
              outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}", **extra)
     # 14.32: the defender always absorbs its full result before the attacker absorbs his.
-    take_losses(ctx, enemy, "defender", defenders, def_loss, i, None, decisions)
+    if caught and def_loss != 0:  # 14.34: eliminated, not counting toward the result
+        for u in caught:
+            ctx.units[u].update(at="dead", steps=0)
+        ctx.emit("retreat-caught", "14.34", index=i, hex=target, units=caught)
+    if fighting and enemy == "german" and ctx.options.get("german_retreat") and def_loss is not None and def_loss >= 1:
+        german_defense(ctx, i, target, fighting, def_loss, decisions)  # 14.32-14.35, 14.40
+    elif fighting:
+        take_losses(ctx, enemy, "defender", fighting, def_loss, i, None, decisions)
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
     if not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
     check_hedgehogs(ctx, f"attack {i + 1}")  # Ambiguity 48
+
+
+# --- German defensive retreat (14.32 second rule, 14.33-14.35, 14.40; option german_retreat) -----
+
+RETREAT_POLICIES = ("never", "if-it-saves-a-step", "always", "ask")
+NOT_SUPPLY_SOURCES = frozenset({"1913N", "2013N", "2014N"})  # 9.11
+
+
+def retreated(ctx: Ctx) -> dict[str, str]:
+    """14.34: the German units that retreated in this combat phase, and the hex each retreated into."""
+    r: dict[str, str] = ctx.position.get("retreated", {})
+    return r
+
+
+def german_sources(ctx: Ctx, soviet: set[str]) -> list[str]:
+    """9.11: the Greater-German ZOMO hexes not Soviet-occupied, except 1913N, 2013N and 2014N."""
+    return sorted(h.id for h in ctx.sc.map.hexes.values()
+                  if h.country == "germany" and h.zomo and h.id not in NOT_SUPPLY_SOURCES and h.id not in soviet)
+
+
+def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> tuple[int, int]:
+    """Ambiguity 45: how far ``start`` is from the nearest German supply source (9.11), as (0, the
+    cheapest legal German movement path in MP for the whole stack), else (1, hex distance), else
+    (2, 0) when there is no source at all. Smaller is closer."""
+    src = set(sources)
+    if not src:
+        return (2, 0)
+    if start in src:
+        return (0, 0)
+
+    def nbrs(h: str) -> list[str]:
+        out = list(ctx.sc.map.neighbours(h))
+        return out + ["*"] if h in src else out
+
+    def step(a: str, b: str) -> int | None:
+        if b == "*":
+            return 0
+        if b in soviet:
+            return None
+        worst = 0
+        for u in units:
+            spec = ctx.spec(u)
+            hc = hex_cost(ctx, spec, b)[0]
+            sc_ = hexside_cost(ctx, spec, a, b)[0]
+            if hc == "no" or sc_ == "no":
+                return None
+            worst = max(worst, ctx.mf(u) if sc_ == "all" else int(hc) + int(sc_))
+        return worst
+
+    found = cheapest(start, "*", nbrs, step)
+    if found is not None:
+        return (0, found[0])
+    n = ctx.sc.map.numbering
+    return (1, min(hex_distance(n.parse(start), n.parse(s)) for s in src))
+
+
+def _distance_text(d: tuple[int, int]) -> str:
+    return ("no German supply source" if d[0] == 2 else f"{d[1]} MP" if d[0] == 0 else f"{d[1]} hexes (no path)")
+
+
+def retreat_open(ctx: Ctx, units: list[str], origin: str) -> tuple[list[str], dict[str, str]]:
+    """14.32-14.33: the adjacent hexes a retreat may enter, stacking aside: free of Soviet units
+    (empty intact works allowed), not an all-sea or all-lake hex, not across an all-sea/all-lake
+    hexside, nor the Sivash/Kerch unless snow is in effect there (12.16, 13.7), and no hex a unit may
+    not enter (entry_problems). Also the hexes refused, with why."""
+    ok: list[str] = []
+    why: dict[str, str] = {}
+    for b in sorted(ctx.sc.map.neighbours(origin)):
+        if b not in ctx.sc.map.hexes:
+            continue
+        if ctx.occupants(b, "soviet"):
+            why[b] = "it holds Soviet units (14.32)"
+            continue
+        h = ctx.sc.map.hexes[b]
+        reason = ""
+        for u in units:
+            spec = ctx.spec(u)
+            hc, hrule, _ = hex_cost(ctx, spec, b)
+            sc_, srule, _ = hexside_cost(ctx, spec, origin, b)
+            if hc == "no" or h.terrain == "lake":
+                reason = f"it is an all-{h.terrain} hex ({hrule or '13.7'}, 14.33)"
+            elif sc_ == "no":
+                reason = f"the hexside is all-sea or all-lake ({srule}, 14.33)"
+            elif sc_ == "all":
+                reason = f"it is across the Sivash/Kerch without snow there ({srule}, 14.33)"
+            else:
+                bad = entry_problems(ctx, u, b)
+                if bad:
+                    reason = f"{bad[0][1]} ({bad[0][0]})"
+            if reason:
+                break
+        if reason:
+            why[b] = reason
+        else:
+            ok.append(b)
+    return ok, why
+
+
+def retreat_choice(ctx: Ctx, units: list[str], origin: str, legal: list[str],
+                   prefs: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """14.32 with Ambiguity 45: the hexes the retreat may take, best first: those closer to a German
+    supply source (supply_distance) than ``origin``; if none is closer, every legal hex (option
+    retreat_if_none_closer "any-legal") or none ("no-retreat"). Among them the owner's order of
+    preference, then the lowest hex id. Also what was measured, for the report."""
+    soviet = {ctx.at(u) for u in ctx.units if ctx.on_map(u) and ctx.spec(u).side == "soviet"}
+    sources = german_sources(ctx, soviet)
+    here = supply_distance(ctx, units, origin, sources, soviet)
+    dist = {b: supply_distance(ctx, units, b, sources, soviet) for b in legal}
+    closer = [b for b in legal if dist[b] < here]
+    none_closer = not closer
+    pool = closer if closer else (list(legal) if ctx.options.get("retreat_if_none_closer") == "any-legal" else [])
+    rank = {h: k for k, h in enumerate(prefs)}
+    pool.sort(key=lambda h: (rank.get(h, len(rank)), h))
+    info = {"from_distance": _distance_text(here), "distances": {b: _distance_text(d) for b, d in dist.items()},
+            "none_closer": none_closer}
+    return pool, info
+
+
+def retreat_policy(ctx: Ctx) -> tuple[str, list[str]]:
+    """The German's standing `retreat` (default "ask") and `retreat_hexes` (preferences)."""
+    st = ctx.standing.get("german", {})
+    prefs = [c for h in st.get("retreat_hexes", []) if (c := ctx.sc.map.canonical(str(h)))]
+    return str(st.get("retreat", "ask")), prefs
+
+
+def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: int,
+                   decisions: dict[str, Any]) -> None:
+    """The German defenders of a Soviet PA absorb a result of ``loss`` >= 1 (option german_retreat):
+    they may retreat all together one hex to satisfy exactly 1 point (14.32, 14.33), after taking the
+    rest as step losses in their hex (14.35); never out of a hedgehog (14.40). Whether they retreat:
+    the reply to a question, else the standing `retreat`: "never"; "always"; "if-it-saves-a-step",
+    retreat unless the stack would be eliminated by the other points anyway; "ask" (the default)
+    stops the adjudication when there is a real choice. The hex: retreat_open, then stacking (6.2,
+    14.33: no hex within stacking = the whole result as step losses), then retreat_choice."""
+    units = [u for u in defenders if ctx.on_map(u)]
+    base: dict[str, Any] = {"index": i, "hex": target, "units": units, "result": loss}
+    if in_hedgehog(ctx, target):
+        take_losses(ctx, "german", "defender", units, loss, i, None, decisions)
+        ctx.emit("retreat", "14.40", **base, retreated=False, why="units in a hedgehog may not retreat")
+        return
+    total = sum(ctx.steps(u) for u in units)
+    open_, shut = retreat_open(ctx, units, target)
+    policy, prefs = retreat_policy(ctx)
+    answer = decisions.get(f"{i}/retreat")
+    base["policy"] = "reply" if answer is not None else policy
+    why = ""
+    if answer == "no":
+        why = "the German's reply declines it"
+    elif answer is None and policy == "never":
+        why = "the standing instructions say never"
+    elif not open_:
+        why = "no adjacent hex is open to it (14.32, 14.33)"
+    elif loss - 1 >= total:
+        why = "the other points of the result eliminate the stack anyway"
+    if why:
+        take_losses(ctx, "german", "defender", units, loss, i, None, decisions)
+        ctx.emit("retreat", "14.32", **base, retreated=False, why=why, refused=shut)
+        return
+    if answer is None and policy == "ask":
+        fits = [b for b in open_ if not stack_problems(ctx, b, ctx.occupants(b, "german") + units)]
+        choice, info = retreat_choice(ctx, units, target, fits, prefs)
+        if choice:
+            raise Decision("german", i, "defender", {
+                "kind": "retreat", "rule": "14.32", "loss": loss, "steps": loss, "hexes": choice,
+                "units": {u: ctx.steps(u) for u in units}, **info,
+                "text": f"retreat from {target} into one of {', '.join(choice)} for 1 point of {loss}, or not"})
+    if answer is not None:
+        prefs = [str(answer)] + prefs
+    if loss > 1:  # 14.35: the other points first, as step losses in the original hex
+        take_losses(ctx, "german", "defender", units, loss - 1, i, None, decisions)
+    left = [u for u in units if ctx.on_map(u)]
+    base["units"] = left
+    legal = [b for b in open_ if not stack_problems(ctx, b, ctx.occupants(b, "german") + left)]
+    full = [b for b in open_ if b not in legal]
+    choice, info = retreat_choice(ctx, left, target, legal, prefs)
+    if not choice:
+        take_losses(ctx, "german", "defender", left, 1, i, None, decisions)
+        why = ("every open hex would be over-stacked: the whole result is taken as step losses (14.33, 6.2)" if not legal
+               else "no legal hex is closer to a German supply source (Ambiguity 45, option retreat_if_none_closer)")
+        ctx.emit("retreat", "14.33", **base, retreated=False, why=why, refused=shut, overstacked=full, **info)
+        return
+    to = choice[0]
+    for u in left:
+        ctx.units[u]["at"] = to
+        ctx.position.setdefault("retreated", {})[u] = to  # 14.34
+    ctx.emit("retreat", "14.32", **base, retreated=True, to=to, refused=shut, overstacked=full, **info,
+             stacking=not stack_problems(ctx, to, ctx.occupants(to, "german")))  # 6.2: always true here
+    enter_hex(ctx, "german", to, "retreat")  # 3.9; 14.26 with Ambiguity 42: an empty intact work is destroyed
 
 
 def counter_pool(ctx: Ctx, unit: str) -> list[str]:
