@@ -20,6 +20,8 @@ from .rules import (
     attack_shifts,
     attack_strength,
     combat_terrain,
+    crt_outcome,
+    defense_rows,
     defense_total,
     do_move,
     enter_hex,
@@ -142,39 +144,14 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     reveal_untried(ctx, index, attackers, defenders, what=f"move {index + 1}")
     oos = ma_oos(ctx, index, attackers, defenders)  # 15.4, 9.7 (option supply)
     att_total, att_rows = attack_strength(ctx, attackers, target, oos)
-    def_rows: list[dict[str, Any]] = [{"unit": u, "factor": ctx.factors(u)[1]} for u in defenders]
-    for r in def_rows:
-        if r["unit"] in oos:
-            r.update(oos=True, notes=["out of supply: halved (9.7)"])
+    def_rows = defense_rows(ctx, defenders, target, oos)  # 14.30: the Stalin Line; 9.7
     def_total = defense_total(def_rows)
     odds = Odds.of(att_total, def_total)
     shifts = ma_shifts(ctx, attackers, launch, target)
     final = apply_shifts(odds, shifts)
-    crt = ctx.sc.charts.crt
-    auto = crt.automatic(final)
-    face: int | None = None
-    label = ""
-    provisional = False
-    if auto is not None:
-        result = auto
-    else:
-        if ctx.dice is None:
-            raise RuntimeError("a die is needed, but this is a check without dice")
-        label = f"{'15.2' if rnd == 1 else '15.6'}|{ctx.step}|move {index + 1}|{target}|CRT" + (f" round {rnd}" if rnd > 1 else "")
-        face = ctx.dice.roll(label)
-        result = crt.lookup(final, face)
-        provisional = crt.cell_is_provisional(final, face)
-    att_loss, def_loss = result.attacker, result.defender
+    label = f"{'15.2' if rnd == 1 else '15.6'}|{ctx.step}|move {index + 1}|{target}|CRT" + (f" round {rnd}" if rnd > 1 else "")
+    auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
     h = ctx.sc.map.hexes[target]
-    doubling = None
-    if h.settlement == "city":  # 14.23, as in a PA (15.14)
-        below = final < crt.first
-        new_att = att_loss * 2 if (att_loss or below) else 1
-        if auto is not None and final > crt.last and not ctx.options["city_doubling_above_7_1"]:
-            new_att = att_loss * 2
-        new_def = None if def_loss is None else (def_loss * 2 if (def_loss or below) else 1)
-        doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
-        att_loss, def_loss = new_att, new_def
     ctx.emit("mobile-assault", "15.2", index=index, round=rnd, launch=launch, target=target, place=h.place,
              terrain=h.terrain, settlement=h.settlement, attackers=att_rows, defenders=def_rows, attack_total=att_total,
              defense_total=def_total, odds=odds.label,

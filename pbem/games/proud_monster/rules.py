@@ -23,6 +23,7 @@ from pbem.mechanics.odds import Odds, Shift, apply_shifts, halve_round_up
 from pbem.mechanics.paths import cheapest
 from pbem.mechanics.stacking import overstacked
 from pbem.mechanics.steps import Loss, NeedsDecision, allocate
+from pbem.mechanics.tables import Result
 
 from .data import (
     ARMOR,
@@ -1320,6 +1321,40 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
     return losses
 
 
+def crt_outcome(ctx: Ctx, final: Odds, target: str, label: str) -> tuple[
+        Result | None, int | None, str, Result, bool, int, int | None, dict[str, Any] | None]:
+    """The CRT step of any assault (14.31; 15.14 for mobile assaults): the automatic result off the
+    table (14.10) or the die labelled ``label`` on the final column (17.7), then the city doubling
+    (14.23: both numbers doubled, 0 becomes 1 except below 1:3; Ambiguity 41 above 7:1).
+
+    Returns (automatic result, die, label used, table result, provisional cell, attacker loss,
+    defender loss (None = E), doubling record)."""
+    crt = ctx.sc.charts.crt
+    auto = crt.automatic(final)
+    face: int | None = None
+    provisional = False
+    if auto is not None:
+        result = auto
+        label = ""
+    else:
+        if ctx.dice is None:
+            raise RuntimeError("a die is needed, but this is a check without dice")
+        face = ctx.dice.roll(label)
+        result = crt.lookup(final, face)
+        provisional = crt.cell_is_provisional(final, face)
+    att_loss, def_loss = result.attacker, result.defender
+    doubling = None
+    if ctx.sc.map.hexes[target].settlement == "city":
+        below = final < crt.first
+        new_att = att_loss * 2 if (att_loss or below) else 1
+        if auto is not None and final > crt.last and not ctx.options["city_doubling_above_7_1"]:
+            new_att = att_loss * 2
+        new_def = None if def_loss is None else (def_loss * 2 if (def_loss or below) else 1)
+        doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
+        att_loss, def_loss = new_att, new_def
+    return auto, face, label, result, provisional, att_loss, def_loss, doubling
+
+
 def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any]) -> None:
     """One prepared assault, fully resolved before the next (14.5): totals, odds (14.8-14.10),
     shifts (14.11), the CRT roll (14.31) or automatic result, city doubling (14.23), losses with the
@@ -1350,31 +1385,8 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     odds = Odds.of(att_total, def_total)
     shifts = attack_shifts(ctx, attackers, target)
     final = apply_shifts(odds, shifts)
-    crt = ctx.sc.charts.crt
-    auto = crt.automatic(final)
-    face: int | None = None
-    label = ""
-    provisional = False
-    if auto is not None:
-        result = auto
-    else:
-        if ctx.dice is None:
-            raise RuntimeError("a die is needed, but this is a check without dice")
-        label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
-        face = ctx.dice.roll(label)
-        result = crt.lookup(final, face)
-        provisional = crt.cell_is_provisional(final, face)
-    att_loss, def_loss = result.attacker, result.defender
-    city = ctx.sc.map.hexes[target].settlement == "city"
-    doubling = None
-    if city:
-        below = final < crt.first
-        new_att = att_loss * 2 if (att_loss or below) else 1
-        if auto is not None and final > crt.last and not ctx.options["city_doubling_above_7_1"]:
-            new_att = att_loss * 2
-        new_def = None if def_loss is None else (def_loss * 2 if (def_loss or below) else 1)
-        doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
-        att_loss, def_loss = new_att, new_def
+    label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
+    auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
     h = ctx.sc.map.hexes[target]
     extra: dict[str, Any] = {}
     arko = arko_bonus(ctx, attackers, target)

@@ -1,0 +1,285 @@
+"""pbem benchmark: one full-size German step of Proud Monster, full game, and supply for all units.
+
+    python benchmarks/bench_fullsize.py [--repeat N] [--keep DIR]
+
+A synthetic scenario is written into a scratch folder (fixed data: the terrain and rivers come
+from a seeded generator, the rulebook's places are at their hexes, so every machine builds the same files): both maps joined (North rows
+01-26 and South rows 01-34, columns 10-60, about 3,000 hexes) with mixed terrain, rivers and a few
+lakes; about 250 German units (panzer and motorized divisions of 4 steps, infantry of 2) and 250
+Soviet 1-step units along a north-south front, with two Soviet pockets behind it. The German
+orders of the step are:
+
+* 150 `[[move]]` orders: 40 panzer stacks moving two hexes and making a mobile assault into the
+  Soviet front (15.x), 60 infantry stacks closing on the pockets, 50 rear units moving forward;
+* 60 `[[attack]]` prepared assaults on the pockets (14.x).
+
+The orders are checked with the module first and any that breaks a rule is dropped (the counts
+left are printed). Both sides give standing instructions, so the step runs to its end without
+awaiting a reply.
+
+Measured, medians of N runs: `resolve` of the whole step with real (seeded) dice, the target being
+under 1 s; and supply traced for every unit on the map of both sides (`supply.out_of_supply`, every
+kind of line), the target being under 0.2 s. Not a test: record the figures where they are needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import platform
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.model import Submission
+from pbem.games.proud_monster import supply
+from pbem.games.proud_monster.data import load_scenario, validate_scenario
+from pbem.games.proud_monster.module import ProudMonster
+from pbem.games.proud_monster.rules import initial_weather, initial_works
+from pbem.mechanics.dice import SeededDice
+from pbem.resources import scenarios_dir
+
+SEED = 1941
+TURN = 3  # not GT1: no first-turn restrictions (5.3-5.6)
+COLUMNS = range(10, 61)
+NORTH_ROWS = 26  # rows 01-26 of the North map (its row 26 is the South map's row 00)
+SOUTH_ROWS = 34  # rows 01-34 of the South map
+ROWS = NORTH_ROWS + SOUTH_ROWS  # the long grid's rows 1-60
+
+FRONT = 40  # the Soviet front column, held on every row
+MA_ROWS = range(1, 41)  # rows where a panzer stack makes a mobile assault into the front
+POCKETS = (26, 32)  # Soviet pockets: one unit on every even row of these columns
+REAR = (14, 18)  # rear German units move from column 14 to 18
+SOVIET_REAR = 70  # Soviet units in the east
+# Columns every order passes through or targets are clear; the rest is mixed terrain.
+CLEAR_COLUMNS = set(range(14, 19)) | set(range(23, 27)) | set(range(29, 33)) | set(range(37, 41))
+
+# The places and hexsides the rulebook locates (checked by validate_scenario where the map has them).
+PLACES = {
+    "4201N": 'city = "Leningrad", md = true', "2705N": 'city = "Riga"', "2817N": 'city = "Minsk", vp = 1, md = true',
+    "5017N": 'city = "Moscow", vp = 9, md = true', "5116N": 'city = "Moscow", vp = 9, md = true',
+    "4921N": 'large_town = "Tula"', "2919S": 'city = "Sevastopol", vp = 4, port = true',
+}
+FEATURES = {("2608N", "2707N"): "river", ("3215S", "3216S"): "sivash", ("3216S", "3315S"): "sivash",
+            ("3719S", "3819S"): "kerch", ("3819S", "3820S"): "kerch"}
+
+TARGET_STEP = 1.0
+TARGET_SUPPLY = 0.2
+
+
+def hex_id(col: int, row: int) -> str:
+    """A hex of the long grid (2.4): rows 1-26 are North rows, rows 27-60 South rows 01-34."""
+    return f"{col:02d}{row:02d}N" if row <= NORTH_ROWS else f"{col:02d}{row - NORTH_ROWS:02d}S"
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def quoted(items: list[str]) -> str:
+    return ", ".join(f'"{x}"' for x in items)
+
+
+def write_scenario(folder: Path) -> dict[str, Any]:
+    """The map, counters and set-up; returns the layout the orders are built from."""
+    rng = random.Random(SEED)
+    folder.mkdir(parents=True)
+    shutil.copyfile(scenarios_dir() / "proud-monster" / "charts.toml", folder / "charts.toml")
+    terrain: dict[str, str] = {}
+    keep_clear = set(PLACES) | {h for pair in FEATURES for h in pair}  # cities are clear (12.10)
+    for c in COLUMNS:
+        for r in range(1, ROWS + 1):
+            t = "clear"
+            if c not in CLEAR_COLUMNS and c != FRONT and hex_id(c, r) not in keep_clear:
+                t = rng.choices(["clear", "forest", "hills", "swamp", "lake"], [55, 20, 12, 10, 3])[0]
+            terrain[hex_id(c, r)] = t
+    hexes = []
+    for h in sorted(terrain):
+        extra = ""
+        if h.startswith("10"):
+            extra = ', supply = "german"'  # the west edge: German sources (9.11)
+        elif h in PLACES:
+            extra = ", " + PLACES[h]
+        hexes.append(f'"{h}" = {{ t = "{terrain[h]}"{extra} }}')
+    # Rivers: along the column lines 20|21, 34|35 and 46|47, on most rows (not on the order paths).
+    sides = set()
+    for c in (20, 34, 46):
+        for r in range(1, ROWS + 1):
+            if rng.random() < 0.8:
+                a, b = hex_id(c, r), hex_id(c + 1, r)  # same row: adjacent in both column parities
+                if "lake" not in (terrain[a], terrain[b]):
+                    sides.add(tuple(sorted((a, b))))
+    features = {s: "river" for s in sides} | FEATURES
+    hexsides = [f'"{a}-{b}" = "{f}"' for (a, b), f in sorted(features.items())]
+    (folder / "map.toml").write_text(
+        '[map]\nid = "pm-bench-fullsize"\ntitle = "Full-size benchmark map (synthetic)"\nauthored = true\n'
+        "north_last_row = 26\nconnected = false\n\n[hexes]\n" + "\n".join(hexes) + "\n\n[hexsides]\n"
+        + "\n".join(hexsides) + "\n", encoding="utf-8")
+
+    units: list[str] = ['[units]\nprovisional = true\nnote = "Synthetic counters (benchmark)."\n']
+    setup: list[tuple[str, str]] = []
+
+    def unit(uid: str, side: str, typ: str, steps: int, values: list[str], at: str) -> None:
+        nat = side
+        units.append(f'[[unit]]\nid = "{uid}"\nside = "{side}"\nnat = "{nat}"\ntype = "{typ}"\nsize = "XX"\n'
+                     f"steps = {steps}\nvalues = [{quoted(values)}]\n")
+        setup.append((uid, at))
+
+    pz = ["8-6-10", "6-5-10", "4-3-10", "2-2-10"]
+    mot = ["6-5-10", "5-4-10", "3-3-10", "2-2-10"]
+    inf = ["4-4-5", "2-2-5"]
+    soviet = [["2-2-4"], ["3-2-4"], ["1-2-4"], ["2-3-4"]]
+    layout: dict[str, Any] = {"ma": [], "pa": [], "rear": []}
+    for r in MA_ROWS:  # panzer stacks two hexes from the front
+        ids = [f"Pz{r}", f"Mot{r}"]
+        unit(ids[0], "german", "tank", 4, pz, hex_id(FRONT - 3, r))
+        unit(ids[1], "german", "motorized", 4, mot, hex_id(FRONT - 3, r))
+        layout["ma"].append((ids, [hex_id(FRONT - 2, r), hex_id(FRONT - 1, r), hex_id(FRONT, r)]))
+    n = 0
+    for col in POCKETS:  # infantry pairs two hexes west of each pocket hex
+        for r in range(2, ROWS + 1, 2):
+            n += 1
+            ids = [f"Inf{n}a", f"Inf{n}b"]
+            for u in ids:
+                unit(u, "german", "infantry", 2, inf, hex_id(col - 3, r))
+            layout["pa"].append((ids, [hex_id(col - 2, r), hex_id(col - 1, r)], hex_id(col, r)))
+    for r in range(1, 51):  # rear units
+        uid = f"Rear{r}"
+        if r % 2:
+            unit(uid, "german", "tank", 4, pz, hex_id(REAR[0], r))
+        else:
+            unit(uid, "german", "infantry", 2, inf, hex_id(REAR[0], r))
+        layout["rear"].append(([uid], [hex_id(c, r) for c in range(REAR[0] + 1, REAR[1] + 1)]))
+    k = 0
+
+    def red(at: str) -> None:
+        nonlocal k
+        k += 1
+        unit(f"Rifle{k}", "soviet", "infantry", 1, soviet[k % len(soviet)], at)
+
+    for r in range(1, ROWS + 1):
+        red(hex_id(FRONT, r))
+        red(hex_id(FRONT, r))
+    for col in POCKETS:
+        for r in range(2, ROWS + 1, 2):
+            red(hex_id(col, r))
+    east = [h for h in sorted(terrain) if int(h[:2]) >= 48 and terrain[h] not in ("lake", "sea")]
+    for h in rng.sample(east, SOVIET_REAR):
+        red(h)
+    (folder / "units.toml").write_text("\n".join(units), encoding="utf-8")
+    (folder / "scenario.toml").write_text(
+        '[scenario]\nid = "bench-fullsize"\ngame = "proud-monster"\ntitle = "Full-size benchmark (synthetic)"\n'
+        'ruleset = "full"\nfirst_turn = 1\nlast_turn = 12\nmap = "map.toml"\nunits = "units.toml"\n'
+        'charts = "charts.toml"\nfree_setup = true\n\n'
+        + "\n".join(f'[[setup]]\nunit = "{u}"\nhex = "{h}"\n' for u, h in setup), encoding="utf-8")
+    return layout
+
+
+def build_state(module: ProudMonster, scenario: str) -> dict[str, Any]:
+    """The position at the start of the German movement phase of GT3, as a game in progress."""
+    base = module.new_game(scenario, {"ruleset": "full"})
+    position = base["position"]
+    position.update(initial_weather())  # 13.2: Dry
+    position.update(initial_works(module.scenario({"pbem": {"scenario": scenario}})))
+    return {
+        "pbem": {"scenario": scenario, "module": "proud-monster", "game": "bench-fullsize"},
+        "parties": {"german": {}, "soviet": {}},
+        "options": base["options"],
+        "clock": {"turn": TURN, "pts": 1, "side": "german", "phase": "movement"},
+        "position": position,
+        "standing": {"soviet": {"loss_policy": "fewest-steps-first", "retreat": "never"}},
+        "awaits": {"kind": "orders", "step": f"GT{TURN}/1/german", "from": ["german"], "adjudicator": "soviet"},
+    }
+
+
+def orders(layout: dict[str, Any]) -> dict[str, Any]:
+    moves = []
+    for ids, path in layout["ma"]:
+        moves.append({"units": ids, "path": path, "assault": path[-1]})
+    for ids, path, _ in layout["pa"]:
+        moves.append({"units": ids, "path": path})
+    for ids, path in layout["rear"]:
+        moves.append({"units": ids, "path": path})
+    attacks = [{"target": target, "units": ids} for ids, _, target in layout["pa"]]
+    return {"move": moves, "attack": attacks,
+            "standing": {"loss_policy": "fewest-steps-first", "retreat": "never"}}
+
+
+def legal_orders(module: ProudMonster, state: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """Drop the orders the module finds a problem with, until none is left."""
+    for _ in range(20):
+        problems = module.check(state, Submission("orders", "german", body, "sha256:bench"))
+        if not problems:
+            return body
+        bad: dict[str, set[int]] = {"move": set(), "attack": set()}
+        for p in problems:
+            for key in bad:
+                if p.where.startswith(f"{key}["):
+                    bad[key].add(int(p.where[len(key) + 1:p.where.index("]")]))
+        if not any(bad.values()):
+            raise SystemExit(f"problems not tied to one order: {problems[:5]}")
+        body = {**body, **{k: [o for i, o in enumerate(body[k]) if i not in bad[k]] for k in bad}}
+    raise SystemExit("the orders could not be made legal")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--keep", type=Path, help="write the scenario here instead of a scratch folder")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = (args.keep or Path(tmp)) / "bench-fullsize"
+        layout = write_scenario(folder)
+        scenario = str(folder / "scenario.toml")
+        sc = load_scenario(scenario)
+        data_problems = validate_scenario(sc)
+        module = ProudMonster()
+        state = build_state(module, scenario)
+        body = legal_orders(module, state, orders(layout))
+        n_ma = sum(1 for m in body["move"] if "assault" in m)
+        german = sum(1 for u in sc.units.values() if u.side == "german")
+        print(f"scenario: {len(sc.map.hexes)} hexes, {len(sc.units)} units ({german} German-side, "
+              f"{len(sc.units) - german} Soviet), data problems {len(data_problems)}")
+        print(f"legal orders: {len(body['move'])} moves ({n_ma} with a mobile assault), "
+              f"{len(body['attack'])} prepared assaults")
+        sub = Submission("orders", "german", body, "sha256:bench")
+
+        def step() -> Any:
+            return module.resolve(copy.deepcopy(state), [sub], SeededDice(seed=b"pbem bench fullsize"))
+
+        t = step()
+        kinds: dict[str, int] = {}
+        for e in t.events:
+            kinds[e.kind] = kinds.get(e.kind, 0) + 1
+        print(f"step: {len(t.events)} events; awaits {t.state['awaits']['kind']}; "
+              + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()) if k in
+                          ("attack", "assault-end", "move-cancelled", "loss", "reveal", "supply")))
+        t_step = median_time(step, args.repeat)
+
+        ctx = module._ctx(t.state | {"pbem": state["pbem"]}, None)
+        on_map = sorted(u for u in ctx.units if ctx.on_map(u))
+        t_supply = median_time(lambda: supply.out_of_supply(ctx, on_map), args.repeat)
+        oos = supply.out_of_supply(ctx, on_map)
+
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load {load:.2f}, Python {platform.python_version()}")
+        print(f"medians of {args.repeat} runs")
+        print(f"  whole step adjudicated (resolve): {t_step:.3f} s  target < {TARGET_STEP} s: "
+              f"{'met' if t_step < TARGET_STEP else 'MISSED'}")
+        print(f"  supply of all {len(on_map)} units on the map ({len(oos)} OOS): {t_supply:.3f} s  "
+              f"target < {TARGET_SUPPLY} s: {'met' if t_supply < TARGET_SUPPLY else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
