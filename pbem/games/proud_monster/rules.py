@@ -177,6 +177,7 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     result: dict[str, Any] | None = None
     move_oos: dict[str, bool] = field(default_factory=dict)  # 9.8: supply at the start of each unit's move
+    supply_cache: dict[Any, frozenset[str]] = field(default_factory=dict)  # supply.supplied_hexes, by what blocks lines
 
     # --- position helpers -------------------------------------------------------------------
     @property

@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from .rules import OFF_MAP, Ctx, intact_fort, weather_at
+from .rules import OFF_MAP, Ctx, intact_fort, weather_at, zone_weather
 from .sequence import other
 
 GERMAN_NOT_SOURCES = frozenset({"1913N", "2013N", "2014N"})  # 9.11
 SOVIET_SOURCE_COLUMN = "60"  # 9.10: the east map edge, 60xxN and 60xxS
 OWN_ZOMO_ONLY = {"romanian": "romania", "hungarian": "hungary"}  # 9.11
+ZONES = ("NZ", "SZ")  # 13.2
 
 
 def enabled(ctx: Ctx) -> bool:
@@ -70,18 +71,6 @@ def _enemy_hexes(ctx: Ctx, side: str) -> set[str]:
     return {str(s["at"]) for u, s in ctx.units.items() if s["at"] not in OFF_MAP and ctx.spec(u).side == other(side)}
 
 
-def _hex_open(ctx: Ctx, hex_id: str, side: str, enemy: set[str]) -> bool:
-    """A hex a line may enter (9.4, 9.14, 14.29)."""
-    if hex_id in enemy:
-        return False
-    h = ctx.sc.map.hexes[hex_id]
-    if h.terrain == "sea":
-        return False
-    if h.terrain == "lake" and side != "soviet" and weather_at(ctx, hex_id) != "S":
-        return False
-    return not (side != "soviet" and intact_fort(ctx, hex_id))
-
-
 def _side_open(ctx: Ctx, a: str, b: str, side: str) -> bool:
     """A hexside a line may cross from ``b`` toward the source side ``a`` (9.4, 9.14, 9.15): not
     all-sea (the Sivash and Kerch hexsides are features of their own, 9.15); all-lake only for
@@ -92,28 +81,76 @@ def _side_open(ctx: Ctx, a: str, b: str, side: str) -> bool:
     return not ("lake" in feats and side != "soviet" and weather_at(ctx, a) != "S")
 
 
-def supplied_hexes(ctx: Ctx, kind: str) -> set[str]:
+class _MapLines:
+    """What a supply search needs from the map alone, worked out once per scenario's data: the
+    sources of each kind of line (9.10-9.12), the all-sea and all-lake hexes, and each hex's
+    neighbours with the features of the hexside between them."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        m = ctx.sc.map
+        hexes = sorted(m.hexes)
+        self.sources = {kind: [h for h in hexes if is_source(ctx, h, kind)]
+                        for kind in ("soviet", "german", *OWN_ZOMO_ONLY.values())}
+        self.sea = frozenset(h for h in hexes if m.hexes[h].terrain == "sea")
+        self.lakes = tuple(h for h in hexes if m.hexes[h].terrain == "lake")
+        self.forts = tuple(h for h in hexes if m.hexes[h].fort)
+        self.links = {h: tuple((n, m.side_features(h, n)) for n in m.neighbours(h)) for h in hexes}
+
+
+_MAP_LINES: dict[str, _MapLines] = {}  # by the scenario's data digest
+
+
+def _map_lines(ctx: Ctx) -> _MapLines:
+    lines = _MAP_LINES.get(ctx.sc.digest)
+    if lines is None:
+        if len(_MAP_LINES) >= 16:
+            _MAP_LINES.clear()
+        lines = _MAP_LINES[ctx.sc.digest] = _MapLines(ctx)
+    return lines
+
+
+def supplied_hexes(ctx: Ctx, kind: str) -> frozenset[str]:
     """Every hex from which a line of this kind reaches a working source (9.4-9.15): the hexes
-    reached from the sources not enemy-occupied, through hexes and hexsides a line may use."""
+    reached from the sources not enemy-occupied, through hexes and hexsides a line may use.
+
+    The hexes a line may not enter are gathered first; the result depends only on them
+    and on the weather (all-lake hexsides), so it is kept for the transition (``ctx.supply_cache``)
+    and worked out again only when one of them changes."""
     side = _side(kind)
     enemy = _enemy_hexes(ctx, side)
-    start = [h for h in sorted(ctx.sc.map.hexes) if is_source(ctx, h, kind) and _hex_open(ctx, h, side, enemy)]
+    lines = _map_lines(ctx)
+    # the hexes a line may not enter: enemy-occupied (9.4), all-sea (9.4), for German-side lines
+    # all-lake except in snow (9.14) and an intact fort or heavy fort (14.29)
+    closed = set(enemy) | lines.sea
+    if side != "soviet":
+        closed.update(h for h in lines.lakes if weather_at(ctx, h) != "S")
+        closed.update(h for h in lines.forts if intact_fort(ctx, h))
+    weather = tuple(zone_weather(ctx, z) for z in ZONES)
+    key = (kind, frozenset(closed), weather)
+    found = ctx.supply_cache.get(key)
+    if found is not None:
+        return found
+    start = [h for h in lines.sources[kind] if h not in closed]
     seen = set(start)
     queue = deque(start)
     while queue:
         here = queue.popleft()
-        for n in ctx.sc.map.neighbours(here):
-            if n not in seen and _hex_open(ctx, n, side, enemy) and _side_open(ctx, here, n, side):
-                seen.add(n)
-                queue.append(n)
-    return seen
+        for n, feats in lines.links[here]:
+            if n in seen or n in closed:
+                continue
+            if feats and not _side_open(ctx, here, n, side):
+                continue
+            seen.add(n)
+            queue.append(n)
+    found = ctx.supply_cache[key] = frozenset(seen)
+    return found
 
 
 def out_of_supply(ctx: Ctx, units: Iterable[str]) -> list[str]:
     """The units (on the map) that cannot trace a supply line now (9.2, 9.3); none with the option off."""
     if not enabled(ctx):
         return []
-    reach: dict[str, set[str]] = {}
+    reach: dict[str, frozenset[str]] = {}
     out = []
     for u in units:
         if not ctx.on_map(u):
