@@ -29,12 +29,11 @@ import os
 import platform
 import random
 import shutil
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench import median_time  # benchmarks/bench.py: the same timing for every benchmark
 
 from pbem.engine.model import Submission
 from pbem.games.proud_monster import supply
@@ -75,15 +74,6 @@ TARGET_SUPPLY = 0.2
 def hex_id(col: int, row: int) -> str:
     """A hex of the long grid (2.4): rows 1-26 are North rows, rows 27-60 South rows 01-34."""
     return f"{col:02d}{row:02d}N" if row <= NORTH_ROWS else f"{col:02d}{row - NORTH_ROWS:02d}S"
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def quoted(items: list[str]) -> str:
