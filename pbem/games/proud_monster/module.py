@@ -248,7 +248,7 @@ class ProudMonster:
                 return
         if not problems:
             rules.check_lake_ends(ctx, ctx.side, tr, problems)
-            rules.check_stacking(ctx, ctx.side, "end of movement phase", problems)
+            rules.check_stacking(ctx, ctx.side, rules.END_OF_MOVEMENT, problems)
 
     # --- resolving ------------------------------------------------------------------------------
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
@@ -290,7 +290,11 @@ class ProudMonster:
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
                 self._movement(ctx, orders.get("move", []), problems)
-                if problems:  # check() simulated the same moves; this is a safeguard
+                if problems and all(p.where == rules.END_OF_MOVEMENT for p in problems):
+                    # check() assumed every mobile assault clears its hex; a force that failed went
+                    # back, and its hex can end over-stacked only now, after the dice: 6.2 applies
+                    rules.remove_overstack(ctx, ctx.side)
+                elif problems:  # check() simulated the same moves; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", problems)
             elif ph.name == "prepared-assault":
                 attacks = list(orders.get("attack", []))

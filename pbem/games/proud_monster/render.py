@@ -102,6 +102,9 @@ def event_lines(e: Event) -> list[str]:
         return [f"- No {' or '.join(d['sides'])} submission for `{d['step']}` by the deadline: the referee adjudicates the step "
                 "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
                 "else fewest-steps-first)."]
+    if k == "overstack-removal":
+        return [f"- {d['hex']} is over the stacking limit at the end of the movement phase (a failed mobile assault "
+                f"came back): {', '.join(d['units'])} removed, fewest steps first (6.2)."]
     if k == "joined":
         return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment."]
     if k == "phase":

@@ -1004,6 +1004,27 @@ def check_lake_ends(ctx: Ctx, side: str, tr: MoveTracker, problems: list[Problem
                                     "Continue the move out of the lake in the same order."))
 
 
+END_OF_MOVEMENT = "end of movement phase"
+
+
+def remove_overstack(ctx: Ctx, side: str) -> None:
+    """6.2: a hex over the limit at the end of a movement phase loses the minimum number of units,
+    removed by the opposing player. Orders are rejected before the dice when they would end
+    over-stacked (Ambiguity 55); this is reached only when a failed mobile assault sent its force
+    back into a hex filled since (15.6). The opponent's choice is then made by a fixed rule: the
+    units with the fewest steps first, then by id."""
+    for hex_id, units in sorted(ctx.stacks(side).items()):
+        gone: list[str] = []
+        while stack_problems(ctx, hex_id, [u for u in units if u not in gone]):
+            rest = [u for u in units if u not in gone]
+            gone.append(min(rest, key=lambda u: (ctx.steps(u), u)))
+        for u in gone:
+            ctx.units[u]["at"] = "dead"
+            ctx.units[u]["steps"] = 0
+        if gone:
+            ctx.emit("overstack-removal", "6.2", hex=hex_id, units=gone)
+
+
 def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> None:
     """6.2: stacking is enforced at the end of every movement phase (Ambiguity 55: reject); what is
     checked: stack_problems (6.1, 6.3-6.5, 7.1-7.3)."""
