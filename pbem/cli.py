@@ -600,17 +600,19 @@ def module_check(game: str, as_json: bool) -> None:
 @cli.command()
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")
+@click.option("--full", is_flag=True, help="Play the full game (every [ADV] rule implemented so far).")
 @guarded
-def demo(out: Path | None, turns: int) -> None:
+def demo(out: Path | None, turns: int, full: bool) -> None:
     """Play the bundled training scenario: keys, joins, orders checked and signed, adjudicated, verified.
 
     \b
     Example:
       pbem demo
+      pbem demo --full --turns 3
     """
     from pbem.demo import run_demo
 
-    run_demo(out, turns, click.echo)
+    run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None)
 
 
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)

@@ -56,7 +56,7 @@ def order_text(state: dict[str, Any], side: str, body: str) -> str:
     return "\n".join(head) + body
 
 
-def run_demo(out: Path | None, turns: int, echo: Callable[[str], None]) -> Path:
+def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options: dict[str, Any] | None = None) -> Path:
     if out is None:
         folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     else:
@@ -72,7 +72,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None]) -> Path:
         keys[side] = KeyPair.from_seed(f"pbem demo {side}".encode())
         write_key_files(keys[side], folder / side)
         echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
-    state = new_game("proud-monster", SCENARIO, {s: keys[s].public_text for s in SIDES}, None, keys["german"], GAME_ID, {})
+    state = new_game("proud-monster", SCENARIO, {s: keys[s].public_text for s in SIDES}, None, keys["german"], GAME_ID, dict(options or {}))
     path = game / "0000.state.toml"
     write_new(path, dumps(state))
     echo(f"$ pbem new {SCENARIO} --side german=german.pub --side soviet=soviet.pub --key german.key --game-id {GAME_ID} -o game")
@@ -91,9 +91,15 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None]) -> Path:
         side = aw["from"][0]
         seq = int(st.data["pbem"]["sequence"])
         ex = example_path(aw["step"])
-        body = ex.read_text(encoding="utf-8") if ex.exists() else "# no orders this player turn\n"
         op = game / f"{seq:04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
-        echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   (filled in from examples/proud-monster/{SCENARIO}/{ex.name})")
+        if ex.exists():
+            body = ex.read_text(encoding="utf-8")
+            source = f"filled in from examples/proud-monster/{SCENARIO}/{ex.name}"
+        elif aw["kind"] == "reply":
+            body, source = _reply_body(st.data)
+        else:
+            body, source = "# no orders this player turn\n", "no orders"
+        echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   ({source})")
         body = _legal_body(st, op, side, body, echo)
         write_new(op, order_text(st.data, side, body))
         echo(f"$ pbem check game/{seq:04d}.state.toml {op.name}      -> legal")
@@ -138,8 +144,10 @@ def _legal_body(st: Any, op: Path, side: str, body: str, echo: Callable[[str], N
             m = re.match(r"^(move|attack)\[(\d+)\]", p.where)
             if m:
                 drop.setdefault(m.group(1), set()).add(int(m.group(2)))
-            else:
+            elif p.where.startswith("end of movement"):
                 drop.setdefault("move", set()).update(range(len(data.get("move", []))))
+            else:  # nothing the demo can leave out would help
+                raise IllegalOrdersError(f"{op}: the example orders break the rules", c.problems)
             echo(f"$ pbem check ... -> {p.render()}  (left out of the demo's orders)")
         for key, idx in drop.items():
             data[key] = [x for i, x in enumerate(data.get(key, [])) if i not in idx]
@@ -147,6 +155,19 @@ def _legal_body(st: Any, op: Path, side: str, body: str, echo: Callable[[str], N
                 del data[key]
         body = dumps(data)
     raise IllegalOrdersError(f"{op}: the example orders cannot be made legal", c.problems)
+
+
+def _reply_body(state: dict[str, Any]) -> tuple[str, str]:
+    """A reply to the decision awaited (README: standing instructions and replies): the demo's
+    player answers as the documented defaults would: the first retreat hex offered, losses
+    fewest-steps-first."""
+    from pbem.games.proud_monster.module import default_losses
+
+    q = state["pending"]["question"]
+    if q.get("kind") == "retreat":
+        return f'\n[reply]\nretreat = "{q["hexes"][0]}"\n', f"a reply: retreat to {q['hexes'][0]}"
+    losses = default_losses(q)
+    return "\n[reply]\nlosses = [" + ", ".join(f'"{u}"' for u in losses) + "]\n", f"a reply: losses {', '.join(losses)}"
 
 
 def _adjudicate(game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair], echo: Callable[[str], None]) -> Any:

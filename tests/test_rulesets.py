@@ -44,3 +44,22 @@ def test_the_weather_is_kept_in_the_position_only_with_the_weather_rules() -> No
 def test_the_sz_roll_option_is_checked() -> None:
     with pytest.raises(IllegalOrdersError, match="invalid option"):
         M.new_game(EXCHANGE_SCENARIO, {"sz_roll_below_table": "snow"})
+
+
+def test_the_training_scenario_plays_to_its_end_under_the_full_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every full-game rule on, the demo's orders (illegal ones left out by the demo, replies answered
+    with the documented defaults) play GT1-3 to the victory check, and the folder verifies."""
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+    from pbem.exchange.files import read_toml
+    from pbem.exchange.game import verify
+
+    r = CliRunner().invoke(cli, ["demo", "--full", "--turns", "3", "--out", str(tmp_path / "d")])
+    assert r.exit_code == 0, r.output
+    game = tmp_path / "d" / "game"
+    states = sorted(game.glob("*.state.toml"))
+    last = read_toml(states[-1])
+    assert last["options"]["ruleset"] == "full" and last["options"]["supply"] is True
+    assert last["result"]["winner"] in ("german", "soviet") and last["awaits"]["kind"] == "none"
+    assert verify([game]).transitions == len(states) - 1
