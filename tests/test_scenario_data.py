@@ -266,7 +266,7 @@ def broken_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     shutil.copytree(scenarios_dir() / "proud-monster", root / "proud-monster")
     m = root / "proud-monster" / "training" / "map.toml"
     text = m.read_text(encoding="utf-8")
-    old = '"2817N" = { t = "clear", city = "Minsk", vp = 1, md = true }'
+    old = '"2817N" = { t = "clear", city = "Minsk", vp = 1, md = true, road = true }'
     assert old in text
     m.write_text(text.replace(old, old.replace("vp = 1", "vp = 2")), encoding="utf-8")
     monkeypatch.setattr(data, "scenarios_dir", lambda: root)

@@ -393,6 +393,27 @@ for h, kind, name, vp, md, port in PLACES:
 for k in crimea:
     hexes[k]["zone"] = "SZ"
 
+# The Minsk-Moscow highway (12.20): the rulebook gives only its ends, Minsk 2817N and Moscow 5017N
+# (D.2: the path is missing). Invented: a chain of adjacent hexes through Borisov, Orsha, Smolensk,
+# Vyazma and Mozhaisk, each leg stepping to the neighbour nearest the next town.
+HIGHWAY = ["2817N", "3116N", "3516N", "3916N", "4416N", "4716N", "5017N"]
+
+
+def highway() -> list[Coord]:
+    path = [parse_id(HIGHWAY[0])]
+    for goal_id in HIGHWAY[1:]:
+        goal = parse_id(goal_id)
+        gx, gy = centre(*goal)
+        while path[-1] != goal:
+            path.append(min(sorted(neighbours(*path[-1])),
+                            key=lambda k: math.hypot(centre(*k)[0] - gx, centre(*k)[1] - gy)))
+    return path
+
+
+for k in highway():
+    assert hexes[k]["t"] not in ("sea", "lake"), hex_id(*k)
+    hexes[k]["road"] = True
+
 # --------------------------------------------------------------------------- hexsides
 
 sides: dict[str, list[str]] = {}
@@ -647,7 +668,7 @@ for k in sorted(hexes):
 
 # --------------------------------------------------------------------------- output
 
-FIELDS = ["t", "country", "zomo", "town", "large_town", "city", "vp", "md", "port", "name", "zone", "supply"]
+FIELDS = ["t", "country", "zomo", "town", "large_town", "city", "vp", "md", "port", "name", "zone", "supply", "road"]
 
 
 def value(v: object) -> str:

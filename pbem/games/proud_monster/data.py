@@ -71,6 +71,7 @@ class HexSpec:
     line: str = ""  # 14.24: the fort line the fort belongs to (the SPAT's lines start uncompleted)
     stalin: bool = False  # 14.30: a Stalin Line hex
     supply: str = ""  # 9.10/9.11: "soviet" or "german", a supply source the map marks; "" the rulebook's rule
+    road: bool = False  # 12.20: a hex of the Minsk-Moscow highway
 
     @property
     def water(self) -> bool:
@@ -271,6 +272,7 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
             line=h.get("line", ""),
             stalin=bool(h.get("stalin", False)),
             supply=h.get("supply", ""),
+            road=bool(h.get("road", False)),
         )
     hexsides: dict[str, frozenset[str]] = {}
     written: dict[str, str] = {}
@@ -522,6 +524,8 @@ def _hex_problems(m: MapData) -> list[Problem]:
         if (h.fort or h.stalin) and h.water:
             problems.append(Problem(where, f"a {'Stalin Line hex' if h.stalin else h.fort.replace('heavy', 'heavy fort')} "
                                            f"on an all-{h.terrain} hex; fortifications are on land", "14.24"))
+        if h.road and h.water:
+            problems.append(Problem(where, f"road on an all-{h.terrain} hex; the Minsk-Moscow highway is on land", "12.20"))
         if h.line and not h.fort:
             problems.append(Problem(where, f"line \"{h.line}\" without fort: only a fort or heavy fort belongs to a "
                                            "fort line", "14.24"))

@@ -60,6 +60,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "soviet_cavalry_half": False,  # 14.36
     "fog_of_war": False,  # 14.7: in views, enemy stacks show their top unit only
     "weather": False,  # 13.1-13.10: a weather roll each player-turn sequence from GT7
+    "highway": False,  # 12.20: mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway
     # Ambiguity 35: a modified SZ roll (NZ roll -2, 13.2) below 1 reads the table's row for 1.
     "sz_roll_below_table": "first-row",
     "untried_units": False,  # 2.15: a Soviet unit's counter is drawn when it first fights
@@ -93,6 +94,7 @@ OPTION_NOTES: dict[str, str] = {
     "soviet_cavalry_half": "[ADV] (14.36): a Soviet cavalry step satisfies half a point of loss",
     "fog_of_war": "[ADV] (14.7): a side's view shows only the top unit of each enemy stack (refereed games)",
     "weather": "[ADV] (13.2): a weather roll each player-turn sequence from GT7, with the effects of 13.3-13.10",
+    "highway": "[ADV] (12.20): mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway until the first NZ M/S",
     "sz_roll_below_table": "Ambiguity 35 (13.2): a modified SZ roll below 1: 'first-row' reads the row for 1, 'dry' gives D",
     "untried_units": "(2.15): Soviet 1-step units are untried; their counter is drawn from its pool when they first fight",
     "fortifications": "[ADV] (14.24/14.27/14.30): forts 1L, heavy forts 2L, Stalin Line +1 defense; lines activate per the SPAT",
@@ -119,6 +121,7 @@ FULL_GAME: dict[str, Any] = {
     "soviet_cavalry_half": True,
     "fog_of_war": True,
     "weather": True,
+    "highway": True,
     "untried_units": True,
     "fortifications": True,
     "hedgehogs": True,
@@ -145,6 +148,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "soviet_cavalry_half": (False, True),
     "fog_of_war": (False, True),
     "weather": (False, True),
+    "highway": (False, True),
     "sz_roll_below_table": ("first-row", "dry"),
     "untried_units": (False, True),
     "fortifications": (False, True),
@@ -648,6 +652,7 @@ def defense_total(rows: list[dict[str, Any]]) -> int:
     rounded up, minimum 1 (9.7, 14.12)."""
     plain = sum(int(r["factor"]) for r in rows if not r.get("oos"))
     halved = sum(int(r["factor"]) for r in rows if r.get("oos"))
+    # 14.12: a reduced stack never goes below 1 (rounding up already ensures it; kept explicit).
     return plain + (max(halve_round_up(halved), 1) if any(r.get("oos") for r in rows) else 0)
 
 
@@ -687,8 +692,18 @@ def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, s
     return total, rule, notes
 
 
-def hex_cost(ctx: Ctx, unit: UnitSpec, b: str) -> tuple[int | str, str, list[str]]:
-    """Cost of entering hex b by its natural terrain (12.10-12.14; a city counts as clear, 12.10).
+def along_highway(ctx: Ctx, a: str | None, b: str) -> bool:
+    """12.20 (option highway): a step from a road hex to an adjacent road hex follows the Minsk-Moscow
+    highway (Ambiguity 34), while the highway exists: the first M or S in the NZ ends it (13.10)."""
+    if a is None or not ctx.options.get("highway", False) or ctx.position.get("highway_gone", False):
+        return False
+    hexes = ctx.sc.map.hexes
+    return a in hexes and hexes[a].road and hexes[b].road
+
+
+def hex_cost(ctx: Ctx, unit: UnitSpec, b: str, a: str | None = None) -> tuple[int | str, str, list[str]]:
+    """Cost of entering hex b (from a, if given) by its natural terrain (12.10-12.14; a city counts
+    as clear, 12.10). 12.20: a mechanized unit entering a forest hex along the highway from a pays 1.
     Weather of b's zone (Ambiguity 35): F and S make swamp Dry clear (13.6, 13.7); M and S double
     the Dry in-hex cost (13.5, 13.7; Ambiguity 37); in S an all-lake hex may be crossed (13.7), at
     the cost of clear (the rules give none)."""
@@ -707,6 +722,9 @@ def hex_cost(ctx: Ctx, unit: UnitSpec, b: str) -> tuple[int | str, str, list[str
     if c == "no":
         return "no", str(row.get("rule", "")), notes
     cost = int(c)
+    if terrain == "forest" and unit.mechanized and cost > 1 and along_highway(ctx, a, b):
+        cost = 1
+        notes.append("forest along the Minsk-Moscow highway: 1 MP for a mechanized unit (12.20)")
     if w in ("M", "S"):
         cost *= 2
         notes.append(f"in-hex costs doubled in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
@@ -835,7 +853,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         for u in units:
             spec = ctx.spec(u)
             mf, mnotes = movement_allowance(ctx, u, tr.start[u])
-            hc, hrule, hnotes = hex_cost(ctx, spec, nxt)
+            hc, hrule, hnotes = hex_cost(ctx, spec, nxt, current)
             sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt)
             if hc == "no":
                 problems.append(Problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule))
@@ -899,7 +917,7 @@ def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
     def step(a: str, b: str) -> int | None:
         if ctx.occupants(b, enemy):
             return None
-        hc, _, _ = hex_cost(ctx, spec, b)
+        hc, _, _ = hex_cost(ctx, spec, b, a)
         sc_, _, _ = hexside_cost(ctx, spec, a, b)
         if hc == "no" or sc_ in ("no", "all"):
             return None
@@ -1213,6 +1231,7 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
             else:
                 plain += a
         rows.append(row)
+    # 14.12: the reduced factors, added up and rounded up once, never go below 1 (Ambiguity 30).
     total = plain + (max(-(-halved.numerator // halved.denominator), 1) if halved else 0)
     return total, rows
 
@@ -1485,7 +1504,7 @@ def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], 
         worst = 0
         for u in units:
             spec = ctx.spec(u)
-            hc = hex_cost(ctx, spec, b)[0]
+            hc = hex_cost(ctx, spec, b, a)[0]
             sc_ = hexside_cost(ctx, spec, a, b)[0]
             if hc == "no" or sc_ == "no":
                 return None
