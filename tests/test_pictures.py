@@ -164,3 +164,20 @@ def test_demo_pictures_render_to_png_with_chromium(tmp_path: Path) -> None:
         white = sum(1 for c in sample if c == b"\xff\xff\xff")
         assert len(colours) > 50, "the picture has the colours of a map"
         assert white / len(sample) < 0.5, "the picture is not blank"
+
+
+def test_works_are_drawn_roads_forts_stalin_line_and_hedgehogs() -> None:
+    """The highway (12.20), fortifications with their state (14.24-14.30) and hedgehogs (14.40)."""
+    from tests.pmcase import MODULE, SCENARIO, build_state
+
+    case = {"case": {"id": "PM-000"}, "options": {"fortifications": True, "hedgehogs": True},
+            "position": {"turn": 12, "units": {"Inf1": "4917N"}, "hedgehogs": ["4917N"]}}
+    state = build_state(case)
+    state["position"]["forts"] = {**state["position"].get("forts", {}), "4817N": "destroyed"}
+    root = parse(position_svg(MODULE.scenario({"pbem": {"scenario": SCENARIO}}), state))
+    works = by_id(root, "works")[""]
+    classes = [e.get("class", "") for e in works.iter()]
+    assert "road" in classes
+    assert "fort destroyed" in classes and "heavy intact" in classes
+    assert any(c.startswith("stalin ") for c in classes)
+    assert [e.get("data-hex") for e in works.iter() if e.get("class") == "hedgehog"] == ["4917N"]

@@ -4,6 +4,8 @@ Structure (ids and classes are part of the contract, tests rely on them):
 
 - ``<g id="hexes">``: one ``<polygon id="hex-2817N" class="hex TERRAIN [germany] [zomo]">`` per hex;
 - ``<g id="hexsides">``: one ``<line class="hexside FEATURE" data-hexside="A-B">`` per feature;
+- ``<g id="works">``: the highway (``class="road"`` lines), fortifications (``class="fort|heavy
+  STATE"`` and ``class="stalin STATE"`` with ``data-hex``) and hedgehogs (``class="hedgehog"``);
 - ``<g id="places">``: ``<g id="place-2817N" class="place city|large_town|town control-SIDE">``
   with the name and, where it has one, the VP value in a red circle (4.2);
 - ``<g id="units">``: one ``<g id="unit-ID" class="unit SIDE NATIONALITY TYPE" data-hex="HEX">``
@@ -174,6 +176,43 @@ class Picture:
                     for dx, dy in ((0, 0), (10, 4), (4, -4), (14, -2))]
         return []
 
+    def works(self, position: dict[str, Any]) -> str:
+        """The highway (12.20) as a road between adjacent road hexes, fortifications (14.24-14.30)
+        with their state, and hedgehogs (14.40): ``<g id="works">`` with classes ``road``,
+        ``fort STATE``, ``heavy STATE``, ``stalin STATE`` and ``hedgehog``."""
+        out = []
+        roads = [h for h in self.shown if self.sc.map.hexes[h].road]
+        road_set = set(roads)
+        for h in roads:
+            for n in self.sc.map.neighbours(h):
+                if n in road_set and h < n:
+                    (x1, y1), (x2, y2) = self.centre(h), self.centre(n)
+                    out.append(el("line", class_="road", x1=x1, y1=y1 + 10, x2=x2, y2=y2 + 10, stroke="#8a5a2b",
+                                  stroke_width=2.5, stroke_opacity=0.8))
+        forts = position.get("forts", {})
+        stalin = position.get("stalin", {})
+        for h in self.shown:
+            spec = self.sc.map.hexes[h]
+            cx, cy = self.centre(h)
+            if spec.fort:
+                state = forts.get(h, "intact")
+                colour = "#555" if state in ("destroyed", "cancelled") else "#c0262d"
+                r = 5.0 if spec.fort == "fort" else 7.0
+                pts = [(cx - SIZE * 0.62 + dx, cy + SIZE * 0.05 + dy) for dx, dy in ((0, -r), (r, 0), (0, r), (-r, 0))]
+                out.append(el("polygon", class_=f"{spec.fort} {state}", data_hex=h, points=points(pts), fill="none",
+                              stroke=colour, stroke_width=2, stroke_dasharray="2 2" if state == "uncompleted" else None))
+            if spec.stalin:
+                state = stalin.get(h, "intact")
+                out.append(el("text", "SL", class_=f"stalin {state}", data_hex=h, x=cx + SIZE * 0.6, y=cy + SIZE * 0.2,
+                              font_size=8, font_weight="bold", fill="#555" if state == "destroyed" else "#c0262d",
+                              text_anchor="middle"))
+        for h in sorted(position.get("hedgehogs", [])):
+            if h in self.shown:
+                cx, cy = self.centre(h)
+                out.append(el("circle", class_="hedgehog", data_hex=h, cx=cx, cy=cy, r=SIZE * 0.7, fill="none",
+                              stroke="#333", stroke_width=2.5, stroke_dasharray="1 3"))
+        return group(out, id="works")
+
     def hexsides(self) -> str:
         out = []
         for key, feats in sorted(self.sc.map.hexsides.items()):
@@ -307,7 +346,8 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     c = state["clock"]
     w, h = pic.size()
     title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos.get("oos")),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), pic.places(pos["control"]),
+            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos.get("oos")),
             pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)
 
@@ -332,6 +372,7 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
     pic = Picture(sc, touched, margin=2)
     pos = state["position"]
     w, h = pic.size()
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.places(pos["control"]), pic.units(pos["units"], None, state.get("options"), pos.get("oos")), pic.turn(events),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), pic.places(pos["control"]),
+            pic.units(pos["units"], None, state.get("options"), pos.get("oos")), pic.turn(events),
             pic.legend(title)]
     return document(w, h, body, title=title, style=STYLE)
