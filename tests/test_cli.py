@@ -11,19 +11,19 @@ import stat
 import subprocess
 import sys
 import tomllib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import tomli_w
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.errors import MalformedFileError
 from pbem.exchange.canonical import seal, unsealed
 from pbem.exchange.keys import KeyPair, write_key_files
+from tests.clihelpers import fails, run, snapshot
 from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game, start_game
 
 ATTACK = GERMAN_GT1.split("[standing]")[0]  # the [[attack]] table alone
@@ -32,32 +32,6 @@ ATTACK = GERMAN_GT1.split("[standing]")[0]  # the [[attack]] table alone
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under root (hidden and temporary files included), with its bytes."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def run(args: Sequence[Any], code: int = 0, env: dict[str, str] | None = None, input: str | None = None) -> Result:
-    argv = [str(a) for a in args]
-    r = CliRunner().invoke(cli, argv, env=env, input=input)
-    assert r.exit_code == code, f"pbem {' '.join(argv)}: exit {r.exit_code}, expected {code}\n{r.output}\n{r.exception!r}"
-    assert "Traceback" not in r.output
-    assert "internal error" not in r.output
-    if code == 0:
-        assert r.exception is None, repr(r.exception)
-    else:
-        assert isinstance(r.exception, SystemExit), repr(r.exception)
-    return r
-
-
-def fails(root: Path, code: int, args: Sequence[Any], *needles: str) -> Result:
-    """Run a command that must fail with ``code``, write nothing, and say every needle."""
-    before = snapshot(root)
-    r = run(args, code)
-    assert snapshot(root) == before, "a failing command wrote or changed files"
-    for n in needles:
-        assert n in r.output, f"{n!r} not in:\n{r.output}"
-    return r
 
 
 def read(p: Path) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import mailbox
 import shutil
 import socket
 import ssl
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -33,6 +33,7 @@ from pbem.demo import order_text
 from pbem.exchange.files import write_new
 from pbem.exchange.game import load_doc, load_state, sign_orders
 from pbem.exchange.mail import MAX_FILE_BYTES, MAX_MESSAGE_BYTES, extract, inline_blocks, split_mbox, unflow
+from tests.clihelpers import fails, run, snapshot
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
 
 GERMAN_GT2 = '\n[standing]\nloss_policy = "fewest-steps-first"\nloss_order = ["Inf1"]\n'
@@ -42,26 +43,6 @@ DATE = "Mon, 07 Jul 2025 10:00:00 +0000"
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def run(args: Sequence[Any], code: int = 0, env: dict[str, str] | None = None, input: str | None = None) -> Result:
-    argv = [str(a) for a in args]
-    r = CliRunner().invoke(cli, argv, env=env, input=input)
-    assert r.exit_code == code, f"pbem {' '.join(argv)}: exit {r.exit_code}, expected {code}\n{r.output}\n{r.exception!r}"
-    assert "Traceback" not in r.output and "internal error" not in r.output
-    return r
-
-
-def fails(root: Path, code: int, args: Sequence[Any], *needles: str) -> Result:
-    """A command that must fail with ``code``, change nothing under root, and say every needle."""
-    before = snapshot(root)
-    r = run(args, code)
-    assert snapshot(root) == before, "a failing command wrote or changed files"
-    for n in needles:
-        assert n in r.output, f"{n!r} not in:\n{r.output}"
-    return r
 
 
 @dataclass
