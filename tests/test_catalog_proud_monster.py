@@ -87,3 +87,20 @@ def test_case(path: Path) -> None:
         kind = ee["kind"]
         matches = [e for e in events if e.kind == kind and all(e.data.get(k) == v for k, v in ee.items() if k != "kind")]
         assert matches, f"no {kind} event with {ee}"
+
+
+HEADER = {"format": 1, "kind": "orders", "game": "catalog", "side": "german", "answers": "sha256:" + "0" * 64, "step": "x"}
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case_files_pass_the_order_schema(path: Path) -> None:
+    """What a case orders, stands by and replies is what a player can send: the order file schema
+    (schemas/orders.schema.json) accepts the case's orders, standing instructions and replies."""
+    from pbem.exchange.files import schema_problems
+
+    case = load_case(path)
+    docs = [{"pbem": HEADER, **case.get("orders", {})}]
+    docs += [{"pbem": HEADER, "standing": st} for st in case.get("standing", {}).values()]
+    docs += [{"pbem": {**HEADER, "kind": "reply"}, "reply": r} for r in case.get("reply", [])]
+    problems = [p for d in docs for p in schema_problems(d, "orders", path.name)]
+    assert not problems, "\n".join(p.render() for p in problems)
