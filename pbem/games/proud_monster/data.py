@@ -72,6 +72,9 @@ class HexSpec:
     stalin: bool = False  # 14.30: a Stalin Line hex
     supply: str = ""  # 9.10/9.11: "soviet" or "german", a supply source the map marks; "" the rulebook's rule
     road: bool = False  # 12.20: a hex of the Minsk-Moscow highway
+    port: bool = False  # 9.17, 11.2: a Soviet Black Sea port
+    okh: str = ""  # 8.2: "north" or "south", a ZOMO hex next to that OKH reserve area
+    beach: str = ""  # 11.4: on a Crimean south-coast hex, the nearest all-sea hex
 
     @property
     def water(self) -> bool:
@@ -273,6 +276,9 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
             stalin=bool(h.get("stalin", False)),
             supply=h.get("supply", ""),
             road=bool(h.get("road", False)),
+            port=bool(h.get("port", False)),
+            okh=h.get("okh", ""),
+            beach=h.get("beach", ""),
         )
     hexsides: dict[str, frozenset[str]] = {}
     written: dict[str, str] = {}

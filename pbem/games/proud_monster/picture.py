@@ -261,7 +261,7 @@ class Picture:
         stacks: dict[str, list[str]] = {}
         for u in sorted(units):
             s = units[u]
-            if s["at"] in ("dead", "track") or s["at"] not in self.shown:
+            if s["at"] not in self.shown:
                 continue
             stacks.setdefault(str(s["at"]), []).append(u)
         out = []

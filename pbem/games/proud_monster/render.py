@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.model import Event
 
 from .data import Scenario, load_scenario, shown_values
+from .rules import OFF_MAP_BOXES
 
 if TYPE_CHECKING:
     from .module import ProudMonster
@@ -287,7 +288,7 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             if sc.units[u].side != s:
                 continue
             spec = sc.units[u]
-            if st["at"] in ("dead", "track"):
+            if st["at"] in OFF_MAP_BOXES:
                 off.setdefault(st["at"], []).append(u)
                 continue
             shown = shown_values(spec, st, state["options"])
@@ -302,8 +303,7 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             extra = f" + {hidden[h]} unseen" if h in hidden else ""
             lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
-            label = "eliminated" if where == "dead" else "to arrive"
-            lines.append(f"  {label}: {', '.join(us)}")
+            lines.append(f"  {OFF_MAP_BOXES[where]}: {', '.join(us)}")
     held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
     lines.append("")
     lines.append("German-controlled towns and cities: " + (", ".join(f"{h} {sc.map.hexes[h].place}" for h in held) or "none"))
@@ -344,7 +344,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         return "\n".join(head)
     stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}
     for u, s in sorted(state["position"]["units"].items()):
-        if s["at"] in ("dead", "track"):
+        if s["at"] in OFF_MAP_BOXES:
             continue
         spec = sc.units[u]
         label = f"{u} {shown_values(spec, s, state['options'])}" + (f" ({s['steps']} steps)" if spec.steps > 1 else "")

@@ -38,7 +38,19 @@ from .data import (
 )
 from .sequence import other
 
-OFF_MAP = ("dead", "track")
+# Where a unit that is not on a map hex is (digest D.7): not yet arrived (the Turn Record Track),
+# eliminated (the dead pile), withdrawn for good (8.16), in the North or South OKH reserve area
+# (8.2), in the Soviet Supreme Command Reserve (8.1) or in the Southern Ports Holding Box (11.3).
+OFF_MAP_BOXES: dict[str, str] = {
+    "track": "to arrive",
+    "dead": "eliminated",
+    "withdrawn": "withdrawn",
+    "okh-north": "in the North OKH reserve area",
+    "okh-south": "in the South OKH reserve area",
+    "rvgk": "in the RVGK",
+    "ports-box": "in the Southern Ports Holding Box",
+}
+OFF_MAP = tuple(OFF_MAP_BOXES)
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     # A.4: "basic" leaves out every [ADV] rule; "full" (the whole rulebook) is not yet available.

@@ -212,3 +212,14 @@ def markers(ctx: Ctx) -> None:
     of the adjudication, for the reports and pictures; the rules check supply when they need it."""
     if enabled(ctx):
         ctx.position["oos"] = sorted(out_of_supply(ctx, sorted(ctx.units)))
+
+
+SUPPLY_STATES = ("supplied", "attenuated", "oos")  # 9.2, 9.3
+
+
+def supply_state(ctx: Ctx, unit: str) -> str:
+    """The supply state of a unit on the map now, for the rules that ask for it (8.11, 8.14, 8.16,
+    8.20, ...): "supplied" or "oos" (9.2; a German-side unit also 9.3, without the GAS line, which
+    the map does not give, every German unit that traces a line counts as in supply). With the
+    option supply off (the basic game) every unit counts as supplied."""
+    return "oos" if out_of_supply(ctx, [unit]) else "supplied"
