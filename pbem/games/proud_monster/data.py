@@ -22,6 +22,7 @@ from pbem.mechanics.tables import Result, ResultsTable
 from pbem.resources import scenarios_dir
 
 GAME_DIR = "proud-monster"
+OKH_AREAS = ("okh-north", "okh-south")  # 8.2: the off-map OKH reserve areas
 
 # 2.11: mechanized types; everything else is non-mechanized.
 MECHANIZED = frozenset({"tank", "motorized", "assault-gun", "armored-recon", "flak"})
@@ -38,6 +39,12 @@ class UnitSpec:
     size: str
     steps: int
     values: tuple[tuple[int, int, int], ...]  # index 0 = full strength
+    refit: bool = True  # 8.18: False for the 2nd and 5th Panzer Divisions, which never refit
+
+    @property
+    def guards(self) -> bool:
+        """2.15: every Soviet unit has 1 step but the 15 Guards units, which have 2 (8.11)."""
+        return self.side == "soviet" and self.steps == 2
 
     @property
     def mechanized(self) -> bool:
@@ -165,8 +172,8 @@ class Scenario:
     first_turn: int
     last_turn: int
     options: dict[str, Any]
-    setup: tuple[tuple[str, str], ...]
-    reinforcements: tuple[tuple[int, str, str], ...]
+    setup: tuple[tuple[str, str], ...]  # (unit, hex or OKH area, 8.4)
+    reinforcements: tuple[tuple[int, str, str], ...]  # (GT, unit, fixed entry hex or "" for the rules' entry)
     map: MapData
     units: dict[str, UnitSpec]
     units_provisional: bool
@@ -174,6 +181,9 @@ class Scenario:
     charts: Charts
     digest: str
     free_setup: bool = False  # the set-up is a free position (test data): 3.3-3.7 are not checked
+    conversions: tuple[tuple[int, str, str, str], ...] = ()  # 8.11: (GT, type, size, Guards unit)
+    tank_brigades: tuple[str, ...] = ()  # 8.9: the group of tank brigades rolled for from GT3
+    security: tuple[str, ...] = ()  # 8.21: the German security divisions held off the map
 
 
 def _parse_values(text: str) -> tuple[int, int, int]:
@@ -327,7 +337,7 @@ def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec]
             continue
         units[u["id"]] = UnitSpec(
             u["id"], u.get("name", u["id"]), u["side"], u["nat"], u["type"], u["size"], u["steps"],
-            tuple(_parse_values(v) for v in u["values"]),
+            tuple(_parse_values(v) for v in u["values"]), refit=bool(u.get("refit", True)),
         )
     return units, raw
 
@@ -364,11 +374,13 @@ def load_scenario(name: str) -> Scenario:
     placed: set[str] = set()
 
     def placements(key: str) -> list[tuple[dict[str, Any], str]]:
-        """Each entry of a set-up or reinforcement list with its canonical hex; cross-checked."""
+        """Each entry of a set-up or reinforcement list with its canonical hex ("" for a
+        reinforcement entering by the rules, an OKH area for a German unit held back); cross-checked."""
         out = []
         for i, e in enumerate(raw.get(key, [])):
             where = f"{path}: {key}[{i}]"
-            hid = mapdata.canonical(e["hex"])
+            given = e.get("hex", "")
+            hid = given if given in ("", *OKH_AREAS) else mapdata.canonical(given)
             if e["unit"] not in units:
                 problems.append(Problem(where, f"unknown unit {e['unit']}"))
             if hid is None:
@@ -376,11 +388,33 @@ def load_scenario(name: str) -> Scenario:
             if e["unit"] in placed:
                 problems.append(Problem(where, f"{e['unit']} is placed twice"))
             placed.add(e["unit"])
-            out.append((e, hid or e["hex"]))
+            out.append((e, given if hid is None else hid))
         return out
+
+    def pool(key: str) -> tuple[str, ...]:
+        """A pool of units held off the map (8.9, 8.21): known units, none of them placed."""
+        ids = tuple(str(u) for u in raw.get("pools", {}).get(key, []))
+        for u in ids:
+            if u not in units:
+                problems.append(Problem(f"{path}: pools.{key}", f"unknown unit {u}"))
+            elif u in placed:
+                problems.append(Problem(f"{path}: pools.{key}", f"{u} is also in the set-up or the reinforcements"))
+            placed.add(u)
+        return ids
 
     setup = [(e["unit"], hid) for e, hid in placements("setup")]
     reinf = [(int(e["turn"]), e["unit"], hid) for e, hid in placements("reinforcement")]
+    tank_brigades, security = pool("tank_brigades"), pool("security")
+    conversions = []
+    for i, e in enumerate(raw.get("conversion", [])):
+        kind, size = str(e["from"]).split(" ")
+        g = units.get(e["guards"])
+        if g is None or not g.guards:
+            problems.append(Problem(f"{path}: conversion[{i}]", f"{e['guards']} is not a Soviet 2-step Guards unit", "8.11"))
+        elif e["guards"] in placed:
+            problems.append(Problem(f"{path}: conversion[{i}]", f"{e['guards']} is converted in twice, or is also placed", "8.11"))
+        placed.add(e["guards"])
+        conversions.append((int(e["turn"]), kind, size, str(e["guards"])))
     if problems:
         raise ModuleDataError(f"{path}: the scenario does not fit its data", problems)
     digest = "sha256:" + hashlib.sha256(
@@ -392,7 +426,8 @@ def load_scenario(name: str) -> Scenario:
         options=dict(raw.get("options", {})), setup=tuple(setup), reinforcements=tuple(reinf),
         map=mapdata, units=units, units_provisional=bool(units_raw.get("units", {}).get("provisional", False)),
         units_note=units_raw.get("units", {}).get("note", ""), charts=charts, digest=digest,
-        free_setup=bool(s.get("free_setup", False)),
+        free_setup=bool(s.get("free_setup", False)), conversions=tuple(conversions),
+        tank_brigades=tank_brigades, security=security,
     )
 
 
@@ -652,8 +687,16 @@ def _setup_problems(sc: Scenario) -> list[Problem]:
     problems = []
     stacks: dict[str, Fraction] = {}
     for i, (uid, hid) in enumerate(sc.setup):
-        u, h = sc.units[uid], sc.map.hexes[hid]
+        u = sc.units[uid]
         where = f"setup[{i}] {uid} {hid}"
+        if hid in OKH_AREAS:  # 8.4: a German unit held back in an OKH reserve area
+            if u.side != "german":
+                problems.append(Problem(where, "only German-side units wait in an OKH reserve area", "8.4"))
+            elif (hid == "okh-north") == (u.nat in SOUTH_OKH_NATIONS):
+                problems.append(Problem(where, "Italian, Romanian and Hungarian units use the South OKH area, all "
+                                               "others the North one", "8.5" if u.nat in SOUTH_OKH_NATIONS else "8.4"))
+            continue
+        h = sc.map.hexes[hid]
         if h.water:
             problems.append(Problem(where, f"no unit sets up on an all-{h.terrain} hex", _water_rule(h)))
             continue
@@ -683,11 +726,14 @@ def _reinforcement_problems(sc: Scenario) -> list[Problem]:
     md_reach = {n for h in m.hexes.values() if h.md and h.settlement in VP_SETTLEMENTS and h.country == "ussr"
                 for n in m.neighbours(h.id)}
     for i, (turn, uid, hid) in enumerate(sc.reinforcements):
-        u, h = sc.units[uid], m.hexes[hid]
-        where = f"reinforcement[{i}] GT{turn} {uid} {hid}"
+        u = sc.units[uid]
+        where = f"reinforcement[{i}] GT{turn} {uid} {hid}".rstrip()
         if not sc.first_turn < turn <= sc.last_turn:
             problems.append(Problem(where, f"arrives outside GT{sc.first_turn + 1}-GT{sc.last_turn}, the turns after "
                                            "the first that the scenario plays", "8.1"))
+        if not hid:  # the rules' entry: the OKH area (8.3, 8.5) or the Soviet's placement (8.7)
+            continue
+        h = m.hexes[hid]
         if h.water:
             problems.append(Problem(where, f"no unit arrives on an all-{h.terrain} hex", _water_rule(h)))
             continue

@@ -88,6 +88,8 @@ class ProudMonster:
             units[u] = {"at": hex_id, "steps": sc.units[u].steps}  # 3.8: full strength
         for _, u, _ in sc.reinforcements:
             units[u] = {"at": "track", "steps": sc.units[u].steps}
+        for u in (*sc.tank_brigades, *sc.security, *(g for *_, g in sc.conversions)):
+            units[u] = {"at": "track", "steps": sc.units[u].steps}  # 8.9, 8.21, 8.11: held off the map
         if opts.get("arko"):  # 14.41: the ArKo is held off the map until the German forms it
             for u, spec in sorted(sc.units.items()):
                 if spec.side == "german" and spec.type == rules.ARKO_TYPE and u not in units:

@@ -1149,7 +1149,7 @@ def gt1_barred(ctx: Ctx, unit: str) -> str:
     setup = dict(ctx.sc.setup).get(unit)
     if setup is None and unit not in {r for _, r, _ in ctx.sc.reinforcements}:
         setup = phase_origin(ctx, unit)
-    if setup is not None and hexes[setup].zomo and hexes[setup].country in HUNGARY_ROMANIA:
+    if setup is not None and setup in hexes and hexes[setup].zomo and hexes[setup].country in HUNGARY_ROMANIA:
         return f"set up in the {COUNTRY_ADJECTIVES[hexes[setup].country]} ZOMO ({setup})"
     here = hexes[ctx.at(unit)]
     if ctx.options.get("gt1_no_attack_from", "hungary-romania") == "hungary-romania" and here.country in HUNGARY_ROMANIA:
