@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, picture, render, rules, supply
+from . import assault, picture, render, rules, rwr, supply
 from .data import Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -103,6 +103,7 @@ class ProudMonster:
             position.update(rules.initial_weather())
         if opts.get("fortifications"):  # 14.24, 14.30: the state of every fort and Stalin Line hex
             position.update(rules.initial_works(sc))
+        position.update(rwr.initial_position(opts))  # 8.15 the replacement pool, 8.20 refits made
         return {
             "options": opts,
             "clock": {"turn": sc.first_turn, "pts": 0, "side": "", "phase": "setup"},
@@ -171,6 +172,8 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        # 8.13-8.20: the German RWR phase; with no orders by the deadline a withdrawal due is refused (8.17)
+        rwr.rwr_phase(ctx, submission.body, problems, "refuse" if not submission.digest else "problem")
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
@@ -185,6 +188,8 @@ class ProudMonster:
         declare = orders.get("declare", {})
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
+        if "security" in declare:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
+            rwr.deploy_security(ctx, declare["security"], problems)
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
@@ -287,7 +292,13 @@ class ProudMonster:
         turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn)
         names = [p.name for p in turn_phases]
         for ph in turn_phases[names.index(resume) if resume else 0:]:
-            if ph.name == "movement":
+            if ph.name == "replacement-withdrawal-refit" and ctx.side == "german":  # 8.13-8.20 (rwr.py)
+                ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
+                rwr_problems: list[Problem] = []
+                rwr.rwr_phase(ctx, orders, rwr_problems, "refuse")  # check() refused what orders left open
+                if rwr_problems:  # check() ran the same phase; this is a safeguard
+                    raise IllegalOrdersError("orders break the rules", rwr_problems)
+            elif ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
@@ -346,6 +357,8 @@ class ProudMonster:
         """After the Soviet player turn of a GT's last sequence: the end-of-turn phases, then the
         next GT's start (5.2, 5.4); otherwise the next player turn (5.1). A new player-turn sequence
         opens with its automatic phases (the weather, 13.2) before the German player turn."""
+        if ctx.side == "german":
+            rwr.end_of_player_turn(ctx)  # 8.20: the refit counters come off
         turn, pts, side, end_of_turn = next_player_turn(ctx.turn, ctx.pts, ctx.side)
         new_sequence = end_of_turn or pts != ctx.pts  # 5.1: a sequence opens with the German player turn
         if end_of_turn:
@@ -370,6 +383,16 @@ class ProudMonster:
 
     def render_position(self, state: dict[str, Any], side: str | None) -> str:
         return render.position_text(self.scenario(state), state, side)
+
+    def ctx_of(self, state: dict[str, Any]) -> Ctx:
+        """A working context on ``state`` without dice, for presentation (templates)."""
+        return self._ctx(state, None)
+
+    def status_lines(self, state: dict[str, Any]) -> list[str]:
+        """The counters `pbem status` adds to its summary: the replacement pool, refits (8.15, 8.20)."""
+        from . import rwr_text
+
+        return rwr_text.position_lines(self.scenario(state), state)
 
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The position as ``side`` may see it. 14.7 (option fog_of_war): of an enemy stack only
@@ -433,6 +456,12 @@ class ProudMonster:
                 out.append({"item": "SPAT 17.3", "status": "provisional", "note": sc.charts.spat.note})
             if sc.charts.weather.provisional:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
+            if sc.charts.withdrawals.provisional:
+                out.append({"item": "German Withdrawal Table 17.4", "status": "provisional", "note": sc.charts.withdrawals.note})
+            if sc.charts.refit is None:
+                out.append({"item": "Refit Table 17.5", "status": "missing", "note": "the charts give none; refits are refused"})
+            elif sc.charts.refit.provisional:
+                out.append({"item": "Refit Table 17.5", "status": "provisional", "note": sc.charts.refit.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
