@@ -421,6 +421,8 @@ class ProudMonster:
             pos["hidden"] = hidden
         if "oos" in pos:  # 14.7: no OOS marker of a unit the side does not see
             pos["oos"] = [u for u in pos["oos"] if u in pos["units"]]
+        if "stationary" in pos:  # 14.7: nor the refit counter (8.20) of one
+            pos["stationary"] = {u: r for u, r in pos["stationary"].items() if u in pos["units"]}
         return pos
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
