@@ -15,8 +15,8 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, picture, render, rules, supply
-from .data import Scenario, load_scenario, scenario_names, validate_scenario
+from . import assault, picture, reinforce, render, rules, supply
+from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
     PLAYER_TURN,
@@ -34,7 +34,7 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
-    "mutual-reinforcement": rules.reinforcements,  # 8.1
+    "mutual-reinforcement": reinforce.mutual_reinforcement,  # 8.1-8.13
     "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
     "fort-activation": rules.fort_activation,  # 14.25
@@ -122,6 +122,16 @@ class ProudMonster:
         ctx = self._ctx(state, dice, side="german")
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
         self._automatic(ctx, TURN_START, ctx.turn)
+        return self._after_turn_start(state, ctx)
+
+    def _after_turn_start(self, state: dict[str, Any], ctx: Ctx) -> Transition:
+        """After the automatic part of the MR phase: the Soviet's MR step when he has units to place
+        or conversions to make (reinforce.py), else the first player-turn sequence's automatic
+        phases and the German player turn."""
+        if not ctx.result and reinforce.mr_state(ctx):
+            ctx.pts, ctx.side = 0, "soviet"
+            return self._finish(state, ctx, pending=None)
+        ctx.pts, ctx.side = 1, "german"
         if not ctx.result:
             self._automatic(ctx, SEQUENCE_START, ctx.turn)
         return self._finish(state, ctx, pending=None)
@@ -146,7 +156,7 @@ class ProudMonster:
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
-                        "phase": "prepared-assault" if pending else "movement"}
+                        "phase": "prepared-assault" if pending else "mutual-reinforcement" if ctx.pts == 0 else "movement"}
         if ctx.result:
             out["result"] = ctx.result
             out["clock"]["phase"] = "game-over"
@@ -171,6 +181,9 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
+            reinforce.mr_orders(ctx, submission.body, problems)
+            return problems
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
@@ -179,10 +192,16 @@ class ProudMonster:
         return problems
 
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
-        """Orders carried out before the first move: the ArKo's formation, which belongs to the MR
-        phase (14.41, Ambiguity 49: `form_arko`), then the GT12 hedgehog declarations at the very
-        start of the German movement phase (14.40: `hedgehog`), both in the orders' `[declare]` table."""
+        """Orders carried out before the first move: the German's diversions between the OKH areas
+        (8.3: `divert`), the Soviet's RVGK units entering play (8.1: `[[place]]`), the ArKo's
+        formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), then the GT12
+        hedgehog declarations at the very start of the German movement phase (14.40: `hedgehog`);
+        the declarations are in the orders' `[declare]` table."""
         declare = orders.get("declare", {})
+        reinforce.clear_diversions(ctx)
+        if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
+            reinforce.divert(ctx, list(declare["divert"]), problems)
+        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
         if "hedgehog" in declare:
@@ -243,7 +262,7 @@ class ProudMonster:
 
     def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
-        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u)})
+        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
             if ctx.result:
@@ -278,6 +297,15 @@ class ProudMonster:
         ctx = self._ctx(state, dice)
         if sub.body.get("standing"):
             ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+        if ctx.pts == 0:  # the Soviet's MR step, then the GT's first player-turn sequence
+            ctx.emit("phase", "8.1", phase="mutual-reinforcement", step=ctx.step)
+            mr_problems: list[Problem] = []
+            reinforce.mr_orders(ctx, sub.body, mr_problems)
+            if mr_problems:  # check() ran the same orders; this is a safeguard
+                raise IllegalOrdersError("orders break the rules", mr_problems)
+            ctx.pts, ctx.side = 1, "german"
+            self._automatic(ctx, SEQUENCE_START, ctx.turn)
+            return self._finish(state, ctx, pending=None)
         return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
 
     def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
@@ -354,8 +382,7 @@ class ProudMonster:
                 return self._finish(state, ctx, None)
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
-            if ctx.result:
-                return self._finish(state, ctx, None)
+            return self._after_turn_start(state, ctx)
         ctx.turn, ctx.pts, ctx.side = turn, pts, side
         if new_sequence:
             self._automatic(ctx, SEQUENCE_START, turn)

@@ -27,6 +27,7 @@ from pbem.mechanics.tables import Result
 
 from .data import (
     ARMOR,
+    OKH_AREAS,
     Scenario,
     UnitSpec,
     can_be_untried,
@@ -49,8 +50,25 @@ OFF_MAP_BOXES: dict[str, str] = {
     "okh-south": "in the South OKH reserve area",
     "rvgk": "in the RVGK",
     "ports-box": "in the Southern Ports Holding Box",
+    "removed": "out of play",
 }
 OFF_MAP = tuple(OFF_MAP_BOXES)
+
+
+def okh_entry_hexes(ctx: Ctx, area: str) -> list[str]:
+    """8.2: the ZOMO hexes next to an OKH area (the map's `okh` key), through which units enter (8.3)."""
+    key = area.removeprefix("okh-")
+    return sorted(h.id for h in ctx.sc.map.hexes.values() if h.okh == key)
+
+
+def okh_unavailable(ctx: Ctx, unit: str) -> str:
+    """Why a unit in an OKH area may not enter the map now, or "": a diversion to the other area
+    takes one entire player-turn sequence (8.3, Ambiguity 15)."""
+    until = ctx.position.get("diverting", {}).get(unit)
+    if until is not None and (ctx.turn, ctx.pts) < tuple(until):
+        return (f"{unit} is being diverted to the {OFF_MAP_BOXES[ctx.at(unit)][7:]} and may enter the map from GT{until[0]}"
+                f" sequence {until[1]} (a diversion takes one entire player-turn sequence)")
+    return ""
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     # A.4: "basic" leaves out every [ADV] rule; "full" (the whole rulebook) is not yet available.
@@ -246,7 +264,8 @@ class Ctx:
 
     @property
     def step(self) -> str:
-        return f"GT{self.turn}/{self.pts}/{self.side}"
+        """The awaited step: ``GT3/1/german``; the Soviet's Mutual Reinforcement step ``GT3/MR/soviet``."""
+        return f"GT{self.turn}/{self.pts or 'MR'}/{self.side}"
 
 
 # --- control, VP and sudden death (3.9, 4.2-4.6) -----------------------------------------------
@@ -324,8 +343,8 @@ def zone_weather(ctx: Ctx, zone: str) -> str:
 
 
 def weather_at(ctx: Ctx, hex_id: str) -> str:
-    """The weather of the zone a hex is in (13.2)."""
-    return zone_weather(ctx, ctx.sc.map.hexes[hex_id].zone)
+    """The weather of the zone a hex is in (13.2); the off-map OKH areas, in the west, are in the NZ."""
+    return zone_weather(ctx, "NZ" if hex_id in OKH_AREAS else ctx.sc.map.hexes[hex_id].zone)
 
 
 def weather_ignores(ctx: Ctx, feat: str, hex_id: str) -> str:
@@ -786,8 +805,13 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         elif ctx.spec(u).side != side:
             problems.append(Problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
             bad = True
+        elif ctx.at(u) in OKH_AREAS:
+            why = okh_unavailable(ctx, u)
+            if why:
+                problems.append(Problem(where, why, "8.3"))
+                bad = True
         elif not ctx.on_map(u):
-            problems.append(Problem(where, f"{u} is not on the map ({ctx.at(u)})", "12.22"))
+            problems.append(Problem(where, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "12.22"))
             bad = True
         elif arko_fixed(ctx, u):
             problems.append(Problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
@@ -850,9 +874,20 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     costs: dict[str, list[int]] = {u: [] for u in units}
     minimum = False
     notes: list[str] = []
+    if origin in OKH_AREAS and assault and not walk:
+        problems.append(Problem(f"{where}.assault", f"a mobile assault is launched from a hex of the map, not from the "
+                                                    f"{OFF_MAP_BOXES[origin][3:]}", "15.7"))
+        return
     for j, nxt in enumerate(walk):
         w = f"{where}.path[{j}] {current}->{nxt}"
-        if nxt not in ctx.sc.map.neighbours(current):
+        if current in OKH_AREAS:  # 8.3: from an OKH area through a ZOMO hex next to it (8.2)
+            area = current.removeprefix("okh-")
+            if ctx.sc.map.hexes[nxt].okh != area:
+                names = ", ".join(okh_entry_hexes(ctx, current)) or "none on this map"
+                problems.append(Problem(w, f"units enter from the {area.capitalize()} OKH area only through a ZOMO hex "
+                                           f"next to it ({names})", "8.2", "Start the path with one of those hexes."))
+                return
+        elif nxt not in ctx.sc.map.neighbours(current):
             problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
             return
         if ctx.occupants(nxt, enemy):
@@ -866,7 +901,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             spec = ctx.spec(u)
             mf, mnotes = movement_allowance(ctx, u, tr.start[u])
             hc, hrule, hnotes = hex_cost(ctx, spec, nxt, current)
-            sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt)
+            sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt) if current not in OKH_AREAS else (0, "", [])
             if hc == "no":
                 problems.append(Problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule))
                 return
@@ -1737,31 +1772,6 @@ def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> No
 
 
 # --- turn structure ----------------------------------------------------------------------------
-
-def reinforcements(ctx: Ctx, turn: int) -> None:
-    """8.1: this GT's reinforcements appear at their scenario entry hex in the MR phase; a unit whose
-    entry hex is enemy-occupied or full is delayed to the next GT (8.1 allows delay)."""
-    for t, u, hex_id in ctx.sc.reinforcements:
-        if u not in ctx.units or ctx.units[u]["at"] != "track" or t > turn:
-            continue
-        side = ctx.spec(u).side
-        if side == "soviet" and turn == 1:
-            continue  # 8.7: no Soviet reinforcements on GT1
-        here = ctx.occupants(hex_id, side)
-        if ctx.occupants(hex_id, other(side)):
-            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why="the entry hex holds enemy units; delayed")
-            continue
-        full = stack_problems(ctx, hex_id, here + [u])  # 6.1, 6.3-6.5, 7.1-7.3
-        if full:
-            rule, text = full[0]
-            why = f"the entry hex is full ({rule}); delayed" if rule in ("6.1", "6.5") else \
-                f"the entry hex would hold {text} ({rule}); delayed"
-            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why=why)
-            continue
-        ctx.units[u]["at"] = hex_id
-        ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=True, why="")
-        enter_hex(ctx, side, hex_id, "reinforcement")
-
 
 def victory_check(ctx: Ctx, turn: int) -> None:
     """Victory Check phase: 4.4 ZOMO incursion (-1 VP per Soviet unit in the Greater-German ZOMO),
