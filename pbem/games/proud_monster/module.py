@@ -182,7 +182,8 @@ class ProudMonster:
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
         if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
-            reinforce.mr_orders(ctx, submission.body, problems)
+            body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
+            reinforce.mr_orders(ctx, body, problems)
             return problems
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
@@ -300,7 +301,9 @@ class ProudMonster:
         if ctx.pts == 0:  # the Soviet's MR step, then the GT's first player-turn sequence
             ctx.emit("phase", "8.1", phase="mutual-reinforcement", step=ctx.step)
             mr_problems: list[Problem] = []
-            reinforce.mr_orders(ctx, sub.body, mr_problems)
+            if not sub.digest:  # a referee's --no-orders: the default placement
+                ctx.emit("mr-default", "8.7")
+            reinforce.mr_orders(ctx, sub.body if sub.digest else reinforce.default_mr_orders(ctx), mr_problems)
             if mr_problems:  # check() ran the same orders; this is a safeguard
                 raise IllegalOrdersError("orders break the rules", mr_problems)
             ctx.pts, ctx.side = 1, "german"
@@ -401,8 +404,9 @@ class ProudMonster:
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The position as ``side`` may see it. 14.7 (option fog_of_war): of an enemy stack only
         its top unit, which its owner names first in his standing `top_units`, else the first by
-        id; the view counts the others under `hidden`. Without fog (the basic game, 14.7 beginner
-        note) a side sees everything."""
+        id; the view counts the others under `hidden`, and the Soviet's RVGK units, which are kept
+        hidden from the German (8.1), under `hidden.rvgk`. Without fog (the basic game, 14.7
+        beginner note) a side sees everything."""
         pos: dict[str, Any] = copy.deepcopy(state["position"])
         if not state["options"].get("fog_of_war") or side not in self.sides:
             return pos
@@ -414,6 +418,11 @@ class ProudMonster:
             if sc.units[u].side == enemy and s["at"] not in rules.OFF_MAP:
                 stacks.setdefault(str(s["at"]), []).append(u)
         hidden: dict[str, int] = {}
+        reserve = sorted(u for u, s in pos["units"].items() if sc.units[u].side == enemy and s["at"] == "rvgk")
+        for u in reserve:  # 8.1: the units of the RVGK are kept hidden from the German
+            del pos["units"][u]
+        if reserve:
+            hidden["rvgk"] = len(reserve)
         for hex_id, units in sorted(stacks.items()):
             top = min(units, key=lambda u: (order.get(u, len(order)), u))
             for u in units:

@@ -270,7 +270,6 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
     entries count too) and within stacking with the units already there; or into the RVGK, which
     holds at most 10 units and which a unit enters and leaves at most once a game (8.1, 12.22); or,
     with the naval rules, into the Southern Ports Holding Box (11.3). Returns the units placed."""
-    known = len(problems)
     entries = entry_hexes(ctx)
     md_near = md_neighbourhoods(ctx)
     seen: dict[str, int] = {}
@@ -306,8 +305,6 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
             continue
         if not bad:
             plan.append((i, units, h))
-    if len(problems) > known:
-        return []
     entered = _entered(ctx)
     rvgk = [u for u, s in ctx.units.items() if s["at"] == "rvgk"]
     used: list[str] = ctx.position.setdefault("rvgk_used", [])
@@ -477,6 +474,47 @@ def mr_orders(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None
                                          "in the RVGK or in the Southern Ports Holding Box", "8.1",
                                 "`pbem template` lists them with the entry hexes open to them."))
     ctx.position.pop("mr", None)
+
+
+def default_mr_orders(ctx: Ctx) -> dict[str, Any]:
+    """The MR orders pbem proposes (the template) and applies when the Soviet sent none by the
+    deadline (a referee's ``--no-orders``): each conversion due with the first eligible unit by id,
+    tried units first (8.11); each unit to place in the first entry hex that still takes it, by id
+    (8.7: one stack per hex per GT, stacking observed), else the RVGK while it has room (8.1), else
+    the Southern Ports Holding Box with the naval rules (11.3). A unit nothing takes is left out
+    (the orders are then illegal, and the template shows why)."""
+    orders: dict[str, Any] = {}
+    taken: set[str] = set()
+    for d in mr_state(ctx).get("convert", []):
+        ok = [u for u in _eligible(ctx, d["from"]) if u not in taken]
+        ok.sort(key=lambda u: (ctx.untried(u), u))
+        if ok:
+            taken.add(ok[0])
+            orders.setdefault("convert", []).append({"unit": ok[0], "guards": d["guards"]})
+    hexes = entry_hexes(ctx) + sorted(set(md_neighbourhoods(ctx)) - set(entry_hexes(ctx)))
+    entries, md_near = entry_hexes(ctx), md_neighbourhoods(ctx)
+    entered = dict(ctx.position.get("entered", {}).get("hexes", {})) \
+        if int(ctx.position.get("entered", {}).get("turn", -1)) == ctx.turn else {}
+    plan: dict[str, list[str]] = {}
+    rvgk = sum(1 for s in ctx.units.values() if s["at"] == "rvgk")
+    for u in mr_state(ctx).get("place", []):
+        dest = ""
+        for h in hexes:
+            here = plan.get(h, [])
+            if entry_problem(ctx, u, h, entries, md_near)[1] or entered.get(h, 0) + len(here) + 1 > stacking_limit(ctx, h):
+                continue
+            if stack_problems(ctx, h, ctx.occupants(h, "soviet") + here + [u]):
+                continue
+            dest = h
+            break
+        if not dest and rvgk < RVGK_LIMIT and u not in ctx.position.get("rvgk_used", []):
+            dest, rvgk = "rvgk", rvgk + 1
+        elif not dest and ctx.options.get("naval"):
+            dest = "ports-box"
+        if dest:
+            plan.setdefault(dest, []).append(u)
+    orders["place"] = [{"units": us, "hex": h} for h, us in plan.items()]
+    return orders
 
 
 # --- German diversions between the OKH areas (8.3, 8.5, 5.3) ------------------------------------

@@ -99,15 +99,19 @@ def _soviet_replacements(d: dict[str, Any]) -> list[str]:
 
 def _placement(d: dict[str, Any]) -> list[str]:
     came = " from the RVGK" if d["came"] == ["rvgk"] else ""
+    one = len(d["units"]) == 1
     if d["to"] == "rvgk":
-        return [f"- {', '.join(d['units'])} go into the RVGK, the Supreme Command Reserve (8.1)."]
+        return [f"- {', '.join(d['units'])} {'goes' if one else 'go'} into the RVGK, the Supreme Command Reserve (8.1)."]
     if d["to"] == "ports-box":
-        return [f"- {', '.join(d['units'])}{came} go into the Southern Ports Holding Box (11.3)."]
+        return [f"- {', '.join(d['units'])}{came} {'goes' if one else 'go'} into the Southern Ports Holding Box (11.3)."]
     how = f", next to the Military District city {d['md']} (8.7)" if d["md"] else " (8.7)"
-    return [f"- {', '.join(d['units'])}{came} enter play in {d['to']}{' ' + d['place'] if d['place'] else ''}{how}."]
+    return [f"- {', '.join(d['units'])}{came} {'enters' if one else 'enter'} play in {d['to']}"
+            f"{' ' + d['place'] if d['place'] else ''}{how}."]
 
 
 MR_TEXT: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "mr-default": lambda d: ["- The Soviet sent no MR orders by the deadline: the default placement applies (each unit in the "
+                             "first entry hex that takes it, else the RVGK; conversions with the first eligible unit; 8.7)."],
     "okh-arrival": lambda d: [f"- {d['unit']} arrives in the {OKH_FROM[d['area']]} ({'8.5' if d['area'] == 'okh-south' else '8.3'})."],
     "soviet-arrivals": lambda d: [f"- Soviet reinforcements for GT{d['turn']}, to be placed: {', '.join(d['units'])} (8.7)."],
     "tank-brigades": _tank_brigades,
@@ -115,8 +119,8 @@ MR_TEXT: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "conversions-due": lambda d: [f"- Guards conversions due on GT{d['turn']} (8.11): "
                                   + "; ".join(f"a {x['from']} unit into {x['guards']}" for x in d["due"]) + "."],
     "placement": _placement,
-    "guards-conversion": lambda d: [f"- Guards conversion: {d['unit']} in {OFF_MAP_BOXES.get(d['hex'], d['hex'])} is replaced "
-                                    f"by {d['guards']}, at full strength; {d['unit']} is out of play for good (8.11)."],
+    "guards-conversion": lambda d: [f"- Guards conversion: {d['unit']} ({OFF_MAP_BOXES.get(d['hex'], 'in ' + d['hex'])}) is "
+                                    f"replaced by {d['guards']} at full strength; {d['unit']} is out of play for good (8.11)."],
     "conversions-lost": lambda d: ["- Guards conversions not made, lost for good (8.11: they may not be postponed): "
                                    + "; ".join(f"{x['from']} into {x['guards']}" for x in d["lost"]) + "."],
     "divert": lambda d: ["- Diverted (8.3): " + ", ".join(f"{u} to the {OKH_FROM[a]}" for u, a in d["to"].items())
@@ -359,6 +363,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
             lines.append(f"  {OFF_MAP_BOXES[where]}: {', '.join(us)}")
+        if s == "soviet" and "rvgk" in pos.get("hidden", {}):
+            lines.append(f"  in the RVGK: {pos['hidden']['rvgk']} unit(s), unseen (8.1)")
     held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
     lines.append("")
     lines.append("German-controlled towns and cities: " + (", ".join(f"{h} {sc.map.hexes[h].place}" for h in held) or "none"))
@@ -479,27 +485,29 @@ def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> 
 
 
 def mr_template(module: ProudMonster, state: dict[str, Any]) -> list[str]:
-    """The Soviet's MR orders skeleton: the conversions due (8.11) and every unit to place (8.7)."""
-    from .reinforce import _eligible, entry_hexes, md_neighbourhoods, mr_state
+    """The Soviet's MR orders skeleton (8.1, 8.7, 8.11): what is due and where units may go, then
+    the orders pbem proposes (reinforce.default_mr_orders), ready to edit."""
+    from .reinforce import _eligible, default_mr_orders, entry_hexes, md_neighbourhoods, mr_state
 
     ctx = _mr_ctx(module, state, "soviet")
     mr = mr_state(ctx)
     out = [f"# Mutual Reinforcement phase of GT{ctx.turn} (8.1): conversions first, then place every unit that arrived."]
     for d in mr.get("convert", []):
         ok = _eligible(ctx, d["from"])
-        out += [f"# Guards conversion due (8.11): a {d['from']} unit into {d['guards']}; eligible now: {', '.join(ok) or 'none'}"
-                " (tried units first; not made now, it is lost).",
-                "# [[convert]]", f'# unit = "{ok[0] if ok else "UNIT"}"', f'# guards = "{d["guards"]}"', ""]
-    entries = entry_hexes(ctx)
-    near = sorted(md_neighbourhoods(ctx))
-    place = list(mr.get("place", []))
-    if place:
-        out += [f"# Entry hexes (8.7): {', '.join(entries) or 'none'}"
+        out.append(f"# Guards conversion due (8.11): a {d['from']} unit into {d['guards']}; eligible now: {', '.join(ok) or 'none'}"
+                   " (tried units first; a conversion not made now is lost).")
+    if mr.get("place"):
+        entries = entry_hexes(ctx)
+        near = sorted(set(md_neighbourhoods(ctx)) - set(entries))
+        out += [f"# To place: {', '.join(f'{u} ({ctx.spec(u).type} {ctx.spec(u).size})' for u in mr['place'])}.",
+                f"# Entry hexes (8.7): {', '.join(entries) or 'none'}"
                 + (f"; next to a Military District city: {', '.join(near)}" if near else "") + ".",
                 '# Or hex = "rvgk" (at most 10 units there, 8.1)' + (', or "ports-box" (11.3)' if ctx.options.get("naval") else "")
-                + ". One stack per hex per GT (8.7).", ""]
-        first = entries[0] if entries else "HEX"
-        for u in place:
-            spec = ctx.spec(u)
-            out += ["[[place]]", f'units = ["{u}"]   # {spec.type} {spec.size}, MF {spec.values[0][2]}', f'hex = "{first}"', ""]
+                + ". One stack per hex per GT, stacking observed (8.7)."]
+    out += ["# Proposed (edit freely):", ""]
+    orders = default_mr_orders(ctx)
+    for c in orders.get("convert", []):
+        out += ["[[convert]]", f'unit = "{c["unit"]}"', f'guards = "{c["guards"]}"', ""]
+    for p in orders["place"]:
+        out += ["[[place]]", "units = [" + ", ".join(f'"{u}"' for u in p["units"]) + "]", f'hex = "{p["hex"]}"', ""]
     return out

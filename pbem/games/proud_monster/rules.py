@@ -109,6 +109,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "german_retreat": False,  # 14.32 (second rule), 14.33-14.35: German defenders may retreat after a PA
     # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
     "retreat_if_none_closer": "any-legal",
+    "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
+    "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -139,6 +141,8 @@ OPTION_NOTES: dict[str, str] = {
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
     "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
+    "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
+    "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -162,6 +166,8 @@ FULL_GAME: dict[str, Any] = {
     "axis_allies": True,
     "gt1_restrictions": True,
     "german_retreat": True,
+    "tank_brigades": True,
+    "soviet_replacements": True,
 }
 
 # The values each option may take (the first is the default).
@@ -193,6 +199,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
     "german_retreat": (False, True),
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
+    "tank_brigades": (False, True),
+    "soviet_replacements": (False, True),
 }
 
 
@@ -858,6 +866,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     for j, raw in enumerate(path_in):
         c = ctx.sc.map.canonical(raw)
         if c is None:
+            if raw in OKH_AREAS:  # 8.3, 8.6, 12.22: the off-map areas are never entered from the map
+                why, rule = (("Soviet units never move into the OKH reserve areas", "8.6") if side == "soviet" else
+                             ("a unit in play on the map never moves back into an OKH reserve area", "8.3"))
+                problems.append(Problem(f"{where}.path[{j}]", why, rule))
+                return
             problems.append(Problem(f"{where}.path[{j}]", f"'{raw}' is not a hex of the map", "12.22"))
             return
         path.append(c)
