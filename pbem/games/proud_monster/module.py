@@ -208,20 +208,33 @@ class ProudMonster:
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
-    def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
+    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: str = "standing") -> list[Problem]:
+        """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
+        the same way, each naming a hex of the map once."""
         problems = []
+        seen: dict[str, int] = {}
+        for i, entry in enumerate(st.get("stack", [])):
+            w = f"{where}.stack[{i}]"
+            h = ctx.sc.map.canonical(str(entry.get("hex", "")))
+            if h is None:
+                problems.append(Problem(f"{w}.hex", f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
+            elif h in seen:
+                problems.append(Problem(f"{w}.hex", f"{h} already has instructions in {where}.stack[{seen[h]}]", "14.35"))
+            else:
+                seen[h] = i
+            problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
         pol = st.get("loss_policy")
         if pol is not None and pol not in rules.LOSS_POLICIES:
-            problems.append(Problem("standing.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
+            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
         ret = st.get("retreat")
         if ret is not None and ret not in rules.RETREAT_POLICIES:
-            problems.append(Problem("standing.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
+            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
         for h in st.get("retreat_hexes", []):
             if ctx.sc.map.canonical(str(h)) is None:
-                problems.append(Problem("standing.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
+                problems.append(Problem(f"{where}.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
         for u in st.get("loss_order", []):
             if u not in ctx.units:
-                problems.append(Problem("standing.loss_order", f"unknown unit '{u}'", "14.35"))
+                problems.append(Problem(f"{where}.loss_order", f"unknown unit '{u}'", "14.35"))
         return problems
 
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:

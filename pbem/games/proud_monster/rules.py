@@ -1342,12 +1342,28 @@ def concentric(ctx: Ctx, units: list[str], target: str) -> bool:
     return any(d is not None and (d + 3) % 6 in dirs for d in dirs) or dirs in ({0, 2, 4}, {1, 3, 5})
 
 
-def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None) -> tuple[list[str], str, str]:
+STACK_KEYS = ("loss_policy", "loss_order", "retreat", "retreat_hexes")  # what a [[standing.stack]] may override
+
+
+def standing_for(ctx: Ctx, side: str, hex_id: str | None) -> tuple[dict[str, Any], str]:
+    """A side's standing instructions for its stack in ``hex_id`` (F.7): the side's defaults, with
+    the keys of the first ``[[standing.stack]]`` entry naming that hex in their place. Also where
+    they come from, for the report."""
+    st: dict[str, Any] = ctx.standing.get(side, {})
+    if hex_id is not None:
+        for entry in st.get("stack", []):
+            if ctx.sc.map.canonical(str(entry.get("hex", ""))) == hex_id:
+                merged = {**st, **{k: v for k, v in entry.items() if k in STACK_KEYS}}
+                return merged, f"standing instructions for {hex_id}"
+    return st, "standing instructions"
+
+
+def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None, hex_id: str | None = None) -> tuple[list[str], str, str]:
     """Loss order and policy: the attack order's own (attacker), else the side's standing
-    instructions, else 'ask' (the adjudication stops and awaits that side's reply, docs/protocol.md)."""
-    st = ctx.standing.get(side, {})
+    instructions for the stack in ``hex_id`` (standing_for), else 'ask' (the adjudication stops and
+    awaits that side's reply, docs/protocol.md)."""
+    st, source = standing_for(ctx, side, hex_id)
     order: list[str] = []
-    source = "standing instructions"
     if attack is not None and attack.get("losses"):
         order = list(attack["losses"])
         source = "attack order"
@@ -1396,7 +1412,8 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
             losses = allocate_with(alive, loss, list(decisions[key]), "fewest-steps-first", r)
             source = f"{side}'s reply"
         else:
-            order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None)
+            order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None,
+                                               ctx.at(alive[0][0]) if role == "defender" and alive else None)
             try:
                 losses = allocate_with(alive, loss, order, policy, r)
             except NeedsDecision as e:
@@ -1640,9 +1657,10 @@ def retreat_choice(ctx: Ctx, units: list[str], origin: str, legal: list[str],
     return pool, info
 
 
-def retreat_policy(ctx: Ctx) -> tuple[str, list[str]]:
-    """The German's standing `retreat` (default "ask") and `retreat_hexes` (preferences)."""
-    st = ctx.standing.get("german", {})
+def retreat_policy(ctx: Ctx, hex_id: str | None = None) -> tuple[str, list[str]]:
+    """The German's standing `retreat` (default "ask") and `retreat_hexes` (preferences), for his
+    stack in ``hex_id`` (standing_for)."""
+    st, _ = standing_for(ctx, "german", hex_id)
     prefs = [c for h in st.get("retreat_hexes", []) if (c := ctx.sc.map.canonical(str(h)))]
     return str(st.get("retreat", "ask")), prefs
 
@@ -1664,7 +1682,7 @@ def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: in
         return
     total = sum(ctx.steps(u) for u in units)
     open_, shut = retreat_open(ctx, units, target)
-    policy, prefs = retreat_policy(ctx)
+    policy, prefs = retreat_policy(ctx, target)
     answer = decisions.get(f"{i}/retreat")
     base["policy"] = "reply" if answer is not None else policy
     why = ""
