@@ -441,6 +441,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# units = ["UNIT", "UNIT"]',
         '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
         '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
+        '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)',
         "",
         "# Full game, declarations made before the first move (GT12 hedgehogs 14.40; the ArKo 14.41):",
         "# [declare]",

@@ -1176,7 +1176,32 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
         pol = a.get("loss_policy")
         if pol is not None and pol not in LOSS_POLICIES:
             problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+        for key in CONDITION_KEYS:
+            for j, raw in enumerate(a.get(key, [])):
+                if ctx.sc.map.canonical(str(raw)) is None:
+                    problems.append(Problem(f"{where}.{key}[{j}]", f"'{raw}' is not a hex of the map", "14.5"))
     return problems
+
+
+CONDITION_KEYS = ("if_cleared", "if_held")
+
+
+def attack_condition(ctx: Ctx, a: dict[str, Any]) -> str:
+    """14.5 (digest F.0): attacks need not be declared in advance and each is resolved before the
+    next begins, so an attack order may depend on the results of those before it: `if_cleared`
+    lists hexes that must hold no enemy unit by then, `if_held` hexes that must still hold one.
+    Never a condition on what a combat reveals (14.7: the attack is ordered before its odds are
+    computed). Returns why the attack is not made, or ""."""
+    enemy = other(ctx.side)
+    for raw in a.get("if_cleared", []):
+        h = ctx.sc.map.canonical(str(raw))
+        if h is not None and ctx.occupants(h, enemy):
+            return f"its condition: {h} is not cleared (if_cleared)"
+    for raw in a.get("if_held", []):
+        h = ctx.sc.map.canonical(str(raw))
+        if h is not None and not ctx.occupants(h, enemy):
+            return f"its condition: {h} holds no enemy unit any more (if_held)"
+    return ""
 
 
 def phase_origin(ctx: Ctx, unit: str) -> str:
@@ -1484,6 +1509,10 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         raise RuntimeError(f"attack {i}: target {a['target']} is not on the map")
     attackers = [u for u in a["units"] if ctx.on_map(u)]
     defenders = ctx.occupants(target, enemy)
+    unmet = attack_condition(ctx, a)
+    if unmet:
+        ctx.emit("attack-skipped", "14.5", index=i, target=target, reason=unmet)
+        return
     if not defenders or not attackers:
         ctx.emit("attack-skipped", "14.5", index=i, target=target,
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
