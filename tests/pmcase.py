@@ -63,9 +63,10 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
     position.update(initial_position(case.get("options", {})))  # 8.15 the pool of 28, 8.20 no refit yet
-    # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.15 the replacement steps left;
-    # 8.20 the GT of each refit made
-    for key in ("hedgehogs", "arko", "replacements", "refits_used"):
+    # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 8.15 the
+    # replacement steps left; 8.20 the GT of each refit made
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "replacements", "refits_used"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")
