@@ -408,7 +408,8 @@ def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     divisions of the scenario's pool (`[pools] security`, held off the map) in groups of 3, at a
     permanent cost of 1 VP per group. pbem has no German order in the automatic MR phase, so, like
     the ArKo, `[declare.security]` (unit = hex) in the German's orders of the GT's first player turn
-    is carried out before any movement. Each appears in a German-controlled city or large town in
+    is carried out at the start of movement, before any move (after the RWR phase, which no
+    security division can take part in: 1 step, no withdrawal kind). Each appears in a German-controlled city or large town in
     supply (attenuated acceptable; security_hex_why), within stacking (Ambiguity 24; adjacency to
     Soviet units does not matter), and acts at once as a 1-step infantry division."""
     where = "declare.security"
