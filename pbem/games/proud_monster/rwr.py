@@ -408,10 +408,11 @@ def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     divisions of the scenario's pool (`[pools] security`, held off the map) in groups of 3, at a
     permanent cost of 1 VP per group. pbem has no German order in the automatic MR phase, so, like
     the ArKo, `[declare.security]` (unit = hex) in the German's orders of the GT's first player turn
-    is carried out at the start of movement, before any move (after the RWR phase, which no
-    security division can take part in: 1 step, no withdrawal kind). Each appears in a German-controlled city or large town in
-    supply (attenuated acceptable; security_hex_why), within stacking (Ambiguity 24; adjacency to
-    Soviet units does not matter), and acts at once as a 1-step infantry division."""
+    is carried out at the start of movement, before any move (after the RWR phase, in which no
+    security division takes part: 1 step, and no kind of the shipped Withdrawal Table). Each
+    appears in a German-controlled city or large town in supply (attenuated acceptable;
+    security_hex_why), within stacking (Ambiguity 24; adjacency to Soviet units does not matter),
+    and acts at once as a 1-step infantry division."""
     where = "declare.security"
     known = len(problems)
     if not ctx.options.get("security_divisions"):
