@@ -91,6 +91,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "german_retreat": False,  # 14.32 (second rule), 14.33-14.35: German defenders may retreat after a PA
     # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
     "retreat_if_none_closer": "any-legal",
+    "naval": False,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
+    # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
+    "invasion_joiners": True,
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -121,6 +124,8 @@ OPTION_NOTES: dict[str, str] = {
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
     "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
+    "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
+    "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -144,6 +149,7 @@ FULL_GAME: dict[str, Any] = {
     "axis_allies": True,
     "gt1_restrictions": True,
     "german_retreat": True,
+    "naval": True,
 }
 
 # The values each option may take (the first is the default).
@@ -175,6 +181,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
     "german_retreat": (False, True),
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
+    "naval": (False, True),
+    "invasion_joiners": (True, False),
 }
 
 
@@ -1424,11 +1432,15 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
     reveal_untried(ctx, i, attackers, defenders)
+    from . import naval  # 11.4 (the naval module builds on this one)
+
+    invaders = naval.invasion_attack(ctx, i, target, attackers)  # 11.4: the invasion PA's force, else []
     oos: set[str] = set()
     if ctx.options.get("supply"):
         from .supply import combat_oos  # 9.8: both sides' participants, at the start of the combat
 
-        oos = combat_oos(ctx, i, attackers, defenders, "prepared assault")
+        # 11.4: invaders count as fully supplied for the player turn in which they land
+        oos = combat_oos(ctx, i, [u for u in attackers if u not in invaders], defenders, "prepared assault")
     att_total, att_rows = attack_strength(ctx, attackers, target, oos)
     caught = [u for u in defenders if u in retreated(ctx)]  # 14.34: retreated here this phase
     fighting = [u for u in defenders if u not in caught]
@@ -1436,7 +1448,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     def_rows += [{"unit": u, "factor": 0, "notes": ["retreated into this hex this phase: adds nothing (14.34)"]} for u in caught]
     def_total = defense_total(def_rows)  # 9.7: out-of-supply defenders halved together
     odds = Odds.of(att_total, def_total)
-    shifts = attack_shifts(ctx, attackers, target)
+    shifts = attack_shifts(ctx, attackers, target) + naval.invasion_shifts(invaders)  # 11.4: 1L
     final = apply_shifts(odds, shifts)
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
@@ -1471,7 +1483,9 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     elif fighting:
         take_losses(ctx, enemy, "defender", fighting, def_loss, i, None, decisions)
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
-    if not ctx.occupants(target, enemy):
+    if invaders:
+        naval.invasion_outcome(ctx, i, a, target, invaders)  # 11.4: ashore, or eliminated
+    elif not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
     check_hedgehogs(ctx, f"attack {i + 1}")  # Ambiguity 48
 
