@@ -145,7 +145,8 @@ def test_show_lists_the_box_with_the_units_that_entered_it_this_gt() -> None:
                          "position": {"turn": 3, "side": "soviet", "units": {"R1": "ports-box", "R2": "ports-box"},
                                       "box_entry": {"R2": {"turn": 3, "pts": 0}}}})
     text = MODULE.render_position(state, None)
-    assert "  in the Southern Ports Holding Box: R1, R2 (entered in the Mutual Reinforcement phase of GT3)" in text
+    assert ("  in the Southern Ports Holding Box: R1, R2; entered in this GT: R2 in the Mutual Reinforcement phase of "
+            "GT3\n") in text
 
 
 def test_the_soviet_template_shows_the_ports_the_box_and_the_sea_keys() -> None:
@@ -157,7 +158,7 @@ def test_the_soviet_template_shows_the_ports_the_box_and_the_sea_keys() -> None:
     text = MODULE.template(state, "soviet")
     assert "#   2512S Odessa (soviet-controlled): R1" in text
     assert "#   4022S Novorossisk (german-controlled): -" in text
-    assert "#   the Holding Box: R2, R3 (entered this GT: not in sequence 1, 11.3)" in text
+    assert "#   the Holding Box: R2, R3\n#     not in this sequence, having entered the Box in this GT (11.3): R3\n" in text
     assert '# to = "HEX"' in text and '"ports-box" (11.2)' in text and '# invade = "HEX"' in text
     state["awaits"]["from"] = ["german"]
     assert "[[sea]]" not in MODULE.template(state, "german")

@@ -45,7 +45,7 @@ from pbem.errors import Problem
 from pbem.mechanics.odds import Shift
 
 from .data import Scenario, on_south_coast
-from .rules import Ctx, advance_after_combat, enter_hex, entry_problems
+from .rules import OFF_MAP_BOXES, Ctx, advance_after_combat, enter_hex, entry_problems
 from .sequence import other
 
 BOX = "ports-box"  # 11.3: the Southern Ports Holding Box (rules.OFF_MAP_BOXES)
@@ -100,14 +100,18 @@ def entry_text(entry: dict[str, Any]) -> str:
     return ("the Mutual Reinforcement phase" if pts == 0 else f"sequence {pts}") + f" of GT{entry['turn']}"
 
 
-def _set_box_entry(ctx: Ctx, unit: str, into_box: bool) -> None:
-    entries: dict[str, Any] = ctx.position.setdefault("box_entry", {})
-    if into_box:
-        entries[unit] = {"turn": ctx.turn, "pts": ctx.pts}
-    else:
-        entries.pop(unit, None)
+def place_in_box(ctx: Ctx, unit: str, pts: int) -> None:
+    """11.3: put a unit in the Southern Ports Holding Box and record when it entered (box_barred):
+    ``pts`` is the sequence, 0 for a placement in the Mutual Reinforcement phase (8.1, 8.7)."""
+    ctx.units[unit]["at"] = BOX
+    ctx.position.setdefault("box_entry", {})[unit] = {"turn": ctx.turn, "pts": pts}
+
+
+def _leave_box(ctx: Ctx, unit: str) -> None:
+    entries: dict[str, Any] = ctx.position.get("box_entry", {})
+    entries.pop(unit, None)
     if not entries:
-        del ctx.position["box_entry"]
+        ctx.position.pop("box_entry", None)
 
 
 # --- the naval moves (11.1-11.4), before any ground movement ---------------------------------------
@@ -150,8 +154,9 @@ def _unit_problems(ctx: Ctx, where: str, units: list[str], used: dict[str, int])
             out.append(Problem(where, f"{u} already moves by sea in sea[{used[u]}]; a unit moves by sea once a player turn",
                                "11.2"))
         elif not in_port(ctx, u):
-            out.append(Problem(where, f"{u} is in {ctx.at(u)}, not in a port or the Holding Box, where a unit moving by sea "
-                                      "starts the movement phase", "11.2"))
+            here = f"is {OFF_MAP_BOXES[ctx.at(u)]}" if ctx.at(u) in OFF_MAP_BOXES else f"is in {ctx.at(u)}"
+            out.append(Problem(where, f"{u} {here}, not in a port or the Holding Box, where a unit moving by sea starts "
+                                      "the movement phase", "11.2"))
         elif entry is not None:
             out.append(Problem(where, f"{u} entered the Holding Box in {entry_text(entry)}: it may not move by sea in that "
                                       "GT's first sequence (Ambiguity 32)", "11.3"))
@@ -233,20 +238,21 @@ def sea_order(ctx: Ctx, k: int, order: dict[str, Any], used: dict[str, int], inv
     origins = {u: ctx.at(u) for u in units}
     base = {"index": k, "units": units, "from": origins, "used": total, "capacity": CAPACITY,
             "places": {w: place_text(ctx.sc, w) for w in sorted(set(origins.values()))}}
-    if dest is not None:
+    if dest is not None:  # the port is Soviet-controlled already: no control changes (3.9)
         for u in units:
-            ctx.units[u]["at"] = dest
-            _set_box_entry(ctx, u, dest == BOX)
+            _leave_box(ctx, u)
+            if dest == BOX:
+                place_in_box(ctx, u, ctx.pts)
+            else:
+                ctx.units[u]["at"] = dest
         rec["moved"] += units
         ctx.emit("sea-move", "11.2", **base, to=dest, to_place=place_text(ctx.sc, dest))
-        if dest != BOX:
-            enter_hex(ctx, "soviet", dest, "sea move")
         return
     if target is None or sea is None:  # the checks above leave one of the two
         raise RuntimeError(f"{where}: neither a destination nor an invasion target")
     h = ctx.sc.map.hexes[target]
     for u in units:
-        _set_box_entry(ctx, u, False)
+        _leave_box(ctx, u)
     if ctx.occupants(target, other(ctx.side)):
         for u in units:
             ctx.units[u]["at"] = sea
@@ -429,12 +435,18 @@ def event_lines(e: Event) -> list[str]:
     raise ValueError(f"not a naval event: {k}")
 
 
-def box_labels(state: dict[str, Any], units: list[str]) -> list[str]:
-    """The units in the Box for `pbem show`, each with when it entered this GT (11.3)."""
+def entered_this_gt(state: dict[str, Any], units: list[str]) -> dict[str, dict[str, Any]]:
+    """The units of ``units`` that entered the Box in the current GT, with their entries (11.3)."""
     entries = state["position"].get("box_entry", {})
     turn = int(state["clock"]["turn"])
-    return [f"{u} (entered in {entry_text(entries[u])})" if u in entries and int(entries[u]["turn"]) == turn else u
-            for u in units]
+    return {u: entries[u] for u in units if u in entries and int(entries[u]["turn"]) == turn}
+
+
+def box_text(state: dict[str, Any], units: list[str]) -> str:
+    """The units in the Box for `pbem show`, and which of them entered it in this GT, when (11.3)."""
+    recent = entered_this_gt(state, units)
+    return ", ".join(units) + ("; entered in this GT: " + ", ".join(f"{u} in {entry_text(e)}" for u, e in recent.items())
+                               if recent else "")
 
 
 def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
@@ -451,11 +463,10 @@ def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
         owner = pos["control"].get(h, "")
         lines.append(f"#   {place_text(sc, h)}" + (f" ({owner}-controlled)" if owner else "") + f": {', '.join(here) or '-'}")
     boxed = [u for u, s in own.items() if s["at"] == BOX]
-    turn, pts = int(state["clock"]["turn"]), int(state["clock"]["pts"])
-    entries = pos.get("box_entry", {})
-    labels = [u + (" (entered this GT: not in sequence 1, 11.3)" if pts == 1 and u in entries
-                   and int(entries[u]["turn"]) == turn else "") for u in boxed]
-    lines.append(f"#   the Holding Box: {', '.join(labels) or '-'}")
+    lines.append(f"#   the Holding Box: {', '.join(boxed) or '-'}")
+    recent = entered_this_gt(state, boxed)
+    if recent and int(state["clock"]["pts"]) == 1:
+        lines.append(f"#     not in this sequence, having entered the Box in this GT (11.3): {', '.join(recent)}")
     lines += [
         "# Naval movement (11.x), before any ground movement: at most 5 units a player turn, no tank or",
         "# motorized-rifle divisions; a unit that moved port to port neither moves nor attacks further.",

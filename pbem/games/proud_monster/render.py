@@ -306,8 +306,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             extra = f" + {hidden[h]} unseen" if h in hidden else ""
             lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
-            shown_off = naval.box_labels(state, us) if where == naval.BOX else us  # 11.3: when each entered
-            lines.append(f"  {OFF_MAP_BOXES[where]}: {', '.join(shown_off)}")
+            shown_off = naval.box_text(state, us) if where == naval.BOX else ", ".join(us)  # 11.3: when they entered
+            lines.append(f"  {OFF_MAP_BOXES[where]}: {shown_off}")
     held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
     lines.append("")
     lines.append("German-controlled towns and cities: " + (", ".join(f"{h} {sc.map.hexes[h].place}" for h in held) or "none"))
