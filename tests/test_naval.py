@@ -13,10 +13,12 @@ import pytest
 
 from pbem.engine.model import Submission
 from pbem.exchange.files import schema_problems
+from pbem.exchange.game import verify
 from pbem.games.proud_monster import render
 from pbem.games.proud_monster.data import load_scenario, on_south_coast, validate_scenario
 from pbem.games.proud_monster.picture import turn_svg
 from pbem.mechanics.dice import ForcedDice
+from tests.conftest import start_game
 from tests.pmcase import CATALOG, MODULE, build_state, load_case, run_case, scenario_of
 from tests.test_scenario_data import hexes, problems
 
@@ -197,3 +199,31 @@ def test_the_readme_naval_example_is_legal_orders() -> None:
     units = got["state"]["position"]["units"]
     assert units["R4"]["at"] == units["NI1"]["at"] == "2919S"
     assert units["R1"]["at"] == units["R2"]["at"] == units["R3"]["at"] == "3119S" and units["Ro1"]["at"] == "dead"
+
+
+def test_a_sea_move_and_an_invasion_through_the_exchange_verify_and_are_reported(tmp_path: Path) -> None:
+    """Signed order files with [[sea]] entries: schema, check, dice, report, picture and replay."""
+    def rel(name: str) -> str:
+        return str(CATALOG / name).replace("\\", "/")
+
+    scenario = tmp_path / "sea.toml"
+    setup = {"Ro1": "3119S", "R1": "2919S", "R2": "2919S", "R3": "2512S"}
+    scenario.write_text(
+        f'[scenario]\nid = "sea"\ngame = "proud-monster"\ntitle = "Sea (test data)"\nfirst_turn = 1\nlast_turn = 3\n'
+        f'map = "{rel("naval-map.toml")}"\nunits = "{rel("naval-units.toml")}"\n'
+        f'charts = "{rel("../../../scenarios/proud-monster/charts.toml")}"\nfree_setup = true\n\n[options]\nnaval = true\n'
+        + "".join(f'\n[[setup]]\nunit = "{u}"\nhex = "{h}"\n' for u, h in setup.items()), encoding="utf-8")
+    g = start_game(tmp_path / "game", str(scenario), "pm-sea")
+    g.play("")  # the German's GT1: nothing
+    g.play('\n[[sea]]\nunits = ["R3"]\nto = "2919S"\n\n[[sea]]\nunits = ["R1", "R2"]\ninvade = "3119S"\n'
+           '\n[[attack]]\ntarget = "3119S"\nunits = ["R1", "R2"]\n')
+    assert verify([g.folder]).transitions == 3
+    text = sorted(g.folder.glob("*.report.md"))[-1].read_text(encoding="utf-8")
+    assert "Sea move 1 (11.2): R3 from 2512S Odessa to 2919S Sevastopol" in text
+    assert "**Attack 1 is the invasion PA on 3119S** (11.4)" in text and "Shift 1L: amphibious invasion (11.4)." in text
+    units = g.state().data["position"]["units"]
+    assert units["R3"]["at"] == "2919S"
+    assert units["Ro1"]["at"] == "dead" and units["R1"]["at"] == units["R2"]["at"] == "3119S"  # the committed die: 6
+    assert "naval" not in g.state().data["position"]
+    svg = sorted(g.folder.glob("*.turn.svg"))[-1].read_text(encoding="utf-8")
+    assert 'class="sea" data-units="R3" data-to="2919S"' in svg and 'data-to="3120S"' in svg
