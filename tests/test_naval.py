@@ -225,7 +225,7 @@ def test_a_sea_move_and_an_invasion_through_the_exchange_verify_and_are_reported
     assert units["R3"]["at"] == "2919S"
     # the die depends on the game's digests, which name the scenario file's path: either result is checked
     cleared = units["Ro1"]["at"] == "dead"
-    assert {units["R1"]["at"], units["R2"]["at"]} == ({"3119S"} if cleared else {"dead"})
+    assert {units["R1"]["at"], units["R2"]["at"]} <= ({"3119S", "dead"} if cleared else {"dead"})  # dead: a step lost
     assert ("The invasion clears 3119S" if cleared else "The invasion PA does not clear 3119S") in text
     assert "naval" not in g.state().data["position"]
     svg = sorted(g.folder.glob("*.turn.svg"))[-1].read_text(encoding="utf-8")
