@@ -97,6 +97,9 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
             source = f"filled in from examples/proud-monster/{SCENARIO}/{ex.name}"
         elif aw["kind"] == "reply":
             body, source = _reply_body(st.data)
+        elif int(st.data["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7): the template's proposal
+            template = find_module("proud-monster").template(st.data, side)
+            body, source = template.split("\ndice_index = ", 1)[1].split("\n", 1)[1], "the template's proposed placements"
         else:
             body, source = "# no orders this player turn\n", "no orders"
         echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   ({source})")
