@@ -45,7 +45,7 @@ from pbem.errors import Problem
 from pbem.mechanics.odds import Shift
 
 from .data import Scenario, on_south_coast
-from .rules import OFF_MAP_BOXES, Ctx, advance_after_combat, enter_hex, entry_problems
+from .rules import CONDITION_KEYS, OFF_MAP_BOXES, Ctx, advance_after_combat, enter_hex, entry_problems
 from .sequence import other
 
 BOX = "ports-box"  # 11.3: the Southern Ports Holding Box (rules.OFF_MAP_BOXES)
@@ -300,8 +300,9 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any]) -> list[Problem]:
 def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
     """Attacks the naval rules forbid or require: none by units that moved port to port (11.2) or
     landed unopposed (11.4); the invaders attack only the hex they invade, all of them (11.4); an
-    enemy-held target must be attacked (11.4, 14.1); others may join only with the option
-    invasion_joiners (Ambiguity 31)."""
+    enemy-held target must be attacked (11.4, 14.1), so the invasion PA takes no condition on earlier
+    results (`if_cleared`, `if_held`, 14.5); others may join only with the option invasion_joiners
+    (Ambiguity 31)."""
     rec = record(ctx)
     inv = invasion(ctx)
     force = list(inv.get("units", []))
@@ -325,6 +326,10 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
         if missing:
             out.append(Problem(where, f"every invading unit takes part in the invasion PA: {', '.join(missing)} "
                                       f"{'is' if len(missing) == 1 else 'are'} missing", "11.4"))
+        conditions = [k for k in CONDITION_KEYS if a.get(k)]
+        if conditions:
+            out.append(Problem(where, f"the invasion PA is made whatever happened before it ({', '.join(conditions)}): an "
+                                      "invasion against an enemy-held hex must attack (14.1)", "11.4"))
         joiners = [u for u in units if u not in force]
         if joiners and not ctx.options.get("invasion_joiners", True):
             out.append(Problem(where, f"{', '.join(joiners)} may not join the invasion PA (option invasion_joiners is off, "
