@@ -230,3 +230,11 @@ def test_a_sea_move_and_an_invasion_through_the_exchange_verify_and_are_reported
     assert "naval" not in g.state().data["position"]
     svg = sorted(g.folder.glob("*.turn.svg"))[-1].read_text(encoding="utf-8")
     assert 'class="sea" data-units="R3" data-to="2919S"' in svg and 'data-to="3120S"' in svg
+
+
+def test_no_sea_moves_in_the_mutual_reinforcement_step() -> None:
+    got = run_case({"case": {"scenario": "naval-scenario.toml"}, "options": {"naval": True},
+                    "position": {"turn": 3, "pts": 0, "side": "soviet", "units": {"R1": "2512S", "R2": "track"},
+                                 "mr": {"place": ["R2"]}},
+                    "orders": {"place": [{"units": ["R2"], "hex": "ports-box"}], "sea": [{"units": ["R1"], "to": "2919S"}]}})
+    assert [(p.where, p.rule) for p in got["problems"]] == [("sea", "5.1")]
