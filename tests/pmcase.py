@@ -62,8 +62,8 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
     # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
-    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way
-    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting"):
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when units entered the Box
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")

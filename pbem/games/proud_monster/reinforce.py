@@ -26,6 +26,7 @@ from typing import Any
 from pbem.errors import Problem
 
 from .data import OKH_AREAS, SOUTH_OKH_NATIONS, UnitSpec
+from .naval import place_in_box
 from .rules import (
     OFF_MAP_BOXES,
     Ctx,
@@ -347,6 +348,8 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
             if dest == "rvgk" and u not in used:
                 used.append(u)
             ctx.units[u]["at"] = dest
+            if dest == "ports-box":  # 11.3: when it entered the Box (naval.box_barred)
+                place_in_box(ctx, u, ctx.pts)
         placed += units
         ctx.emit("placement", "8.7" if dest not in PLACE_BOXES else ("8.1" if dest == "rvgk" else "11.3"),
                  units=units, to=dest, place=ctx.sc.map.hexes[dest].place if dest in ctx.sc.map.hexes else "",
@@ -461,7 +464,7 @@ def mr_orders(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None
     """The Soviet's MR orders: conversions (8.11), then the placement of every unit that arrived
     (8.1, 8.7, 11.3). Every arrival must be placed; a unit may be kept back only in the RVGK (8.1)."""
     mr = mr_state(ctx)
-    for key in ("move", "attack", "declare"):
+    for key in ("move", "attack", "declare", "sea"):
         if orders.get(key):
             problems.append(Problem(key, "the MR phase takes placements and conversions only; movement and attacks "
                                          "come in the player turn", "5.1"))

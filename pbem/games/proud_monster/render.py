@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
+from . import naval
 from .data import Scenario, load_scenario, shown_values
 from .rules import OFF_MAP_BOXES
 
@@ -235,6 +236,8 @@ def event_lines(e: Event) -> list[str]:
         return lines
     if k in FORT_TEXT:
         return [FORT_TEXT[k](d)]
+    if k in naval.EVENT_KINDS:  # 11.1-11.4
+        return naval.event_lines(e)
     if k == "mobile-assault":  # 15.2-15.14: shaped like a prepared assault's attack event
         lines = event_lines(Event("attack", e.rule, d))
         rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
@@ -362,7 +365,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             extra = f" + {hidden[h]} unseen" if h in hidden else ""
             lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
-            lines.append(f"  {OFF_MAP_BOXES[where]}: {', '.join(us)}")
+            shown_off = naval.box_text(state, us) if where == naval.BOX else ", ".join(us)  # 11.3: when they entered
+            lines.append(f"  {OFF_MAP_BOXES[where]}: {shown_off}")
         if s == "soviet" and "rvgk" in pos.get("hidden", {}):
             lines.append(f"  in the RVGK: {pos['hidden']['rvgk']} unit(s), unseen (8.1)")
     held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
@@ -426,6 +430,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
             place = sc.map.hexes[h].place
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
     head += off_map_template(module, state, side)
+    head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
     head += [
         "",
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",

@@ -111,6 +111,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "retreat_if_none_closer": "any-legal",
     "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
     "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
+    "naval": False,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
+    # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
+    "invasion_joiners": True,
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -143,6 +146,8 @@ OPTION_NOTES: dict[str, str] = {
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
     "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
+    "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
+    "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -168,6 +173,7 @@ FULL_GAME: dict[str, Any] = {
     "german_retreat": True,
     "tank_brigades": True,
     "soviet_replacements": True,
+    "naval": True,
 }
 
 # The values each option may take (the first is the default).
@@ -201,6 +207,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
     "tank_brigades": (False, True),
     "soviet_replacements": (False, True),
+    "naval": (False, True),
+    "invasion_joiners": (True, False),
 }
 
 
@@ -1518,11 +1526,15 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
     reveal_untried(ctx, i, attackers, defenders)
+    from . import naval  # 11.4 (the naval module builds on this one)
+
+    invaders = naval.invasion_attack(ctx, i, target, attackers)  # 11.4: the invasion PA's force, else []
     oos: set[str] = set()
     if ctx.options.get("supply"):
         from .supply import combat_oos  # 9.8: both sides' participants, at the start of the combat
 
-        oos = combat_oos(ctx, i, attackers, defenders, "prepared assault")
+        # 11.4: invaders count as fully supplied for the player turn in which they land
+        oos = combat_oos(ctx, i, [u for u in attackers if u not in invaders], defenders, "prepared assault")
     att_total, att_rows = attack_strength(ctx, attackers, target, oos)
     caught = [u for u in defenders if u in retreated(ctx)]  # 14.34: retreated here this phase
     fighting = [u for u in defenders if u not in caught]
@@ -1530,7 +1542,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     def_rows += [{"unit": u, "factor": 0, "notes": ["retreated into this hex this phase: adds nothing (14.34)"]} for u in caught]
     def_total = defense_total(def_rows)  # 9.7: out-of-supply defenders halved together
     odds = Odds.of(att_total, def_total)
-    shifts = attack_shifts(ctx, attackers, target)
+    shifts = attack_shifts(ctx, attackers, target) + naval.invasion_shifts(invaders)  # 11.4: 1L
     final = apply_shifts(odds, shifts)
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
@@ -1565,7 +1577,9 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     elif fighting:
         take_losses(ctx, enemy, "defender", fighting, def_loss, i, None, decisions)
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
-    if not ctx.occupants(target, enemy):
+    if invaders:
+        naval.invasion_outcome(ctx, i, a, target, invaders)  # 11.4: ashore, or eliminated
+    elif not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
     check_hedgehogs(ctx, f"attack {i + 1}")  # Ambiguity 48
 
