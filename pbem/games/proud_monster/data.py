@@ -270,7 +270,11 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
         if cid in hexes:
             problems.append(Problem(f"{path}: hexes.{hid}", f"the same hex as {cid} (2.4 map join)", "2.4"))
             continue
-        kind = next((k for k in ("city", "large_town", "town") if k in h), "")
+        kinds = [k for k in ("city", "large_town", "town") if k in h]
+        if len(kinds) > 1:  # 12.17: a hex has one settlement at most
+            problems.append(Problem(f"{path}: hexes.{hid}", f"both {' and '.join(kinds)}: a hex has at most one of town, "
+                                                             "large_town and city", "12.17"))
+        kind = kinds[0] if kinds else ""
         hexes[cid] = HexSpec(
             id=cid,
             terrain=h["t"],
