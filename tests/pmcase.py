@@ -61,7 +61,9 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position.update(initial_works(MODULE.scenario({"pbem": {"scenario": scenario}})))
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
-    for key in ("hedgehogs", "arko"):  # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed
+    # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 9.18 the air supply markers'
+    # hexes, 9.20 the units under supply concentration, 9.19 the Pause
+    for key in ("hedgehogs", "arko", "air_supply", "concentration", "pause"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")

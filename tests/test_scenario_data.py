@@ -185,7 +185,7 @@ BROKEN: dict[str, tuple[list[Edit], list[tuple[str, str]]]] = {
         [("map.toml", '"5116N" = { t = "clear", city = "Moscow", vp = 9, md = true }',
           '"5116N" = { t = "clear", city = "Moscow", vp = 9 }')], [("hex 5116N", "4.3")]),
     "Tula a town": ([hexes('"4921N" = { t = "clear", town = "Tula" }')], [("hex 4921N", "14.25")]),
-    "Sevastopol 3 VP": ([hexes('"2919S" = { t = "clear", city = "Sevastopol", vp = 3 }')], [("hex 2919S", "4.2")]),
+    "Sevastopol 3 VP": ([hexes('"2919S" = { t = "clear", city = "Sevastopol", vp = 3, port = true }')], [("hex 2919S", "4.2")]),
     # the land
     "land in two pieces": ([("map.toml", "connected = false", "connected = true")], [("map", "12.14")]),
     # counters
