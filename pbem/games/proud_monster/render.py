@@ -215,7 +215,7 @@ def event_lines(e: Event) -> list[str]:
         if "gast" in d:  # 9.6, 17.10: the last step before the CRT die
             g = d["gast"]
             prov = ", provisional table" if g["provisional"] else ""
-            lines.append(f"  - GAST (17.10{prov}): attackers east of the GAS line in attenuated or air supply "
+            lines.append(f"  - GAST (17.10{prov}): attackers in attenuated or air supply east of the GAS line "
                          f"({', '.join(g['units'])}; 9.6, 9.18): die `{g['label']}` = {g['die']}: {g['result']}"
                          + (" to the German odds" if g["result"] != "no effect" else "") + ".")
         if d["shifts"]:
@@ -241,7 +241,10 @@ def event_lines(e: Event) -> list[str]:
         rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
         lines[0] = (f"- **Mobile assault, move {d['index'] + 1}, from {d['launch']} into {d['target']}**"
                     + (f" ({d['place']})" if d["place"] else "") + f", {d['settlement'].replace('_', ' ') or d['terrain']}{rnd} (15.2):")
-        return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)") for x in lines]
+        return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)")
+                .replace("east of the GAS line (", "east of the GAS line at the start of their move (")
+                .replace("; 9.6, 9.18)", "; 15.4, 9.6, 9.18)")
+                for x in lines]
     if k == "assault-cavalry":
         what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else "reduced to 1 step") for x in d["losses"])
         return [f"  - Soviet cavalry adding its attack factor: {what}, apart from the die loss (15.12)."]
