@@ -733,15 +733,19 @@ def _gas_problems(sc: Scenario) -> list[Problem]:
         both = sorted(g.both)
         problems.append(Problem("GAS line", f"the line does not divide the land: {len(both)} hex(es) are reached from "
                                             f"both sides, e.g. {', '.join(both[:6])} (a gap in the line?)", "9.3"))
+    for a, b in GAS_ENDS:
+        if a in m.hexes and b in m.hexes and "gas" not in m.side_features(a, b):
+            problems.append(Problem(f"hexside {hexside_key(a, b)}", "the GAS line runs from 4000N/4100N to 3715S/3815S: "
+                                                                    "mark this hexside gas", "9.3"))
+    if sc.charts.gast is None:
+        problems.append(Problem("charts", "the map has a GAS line but the charts have no [gast] table", "17.10"))
+    if g.both:  # with a gap there is no east side to check
+        return problems
     for key in gas:
         a, b = key.split("-")
         if (a in g.east) == (b in g.east):
             problems.append(Problem(f"hexside {key}", "marked gas, but not between a hex east of the GAS line and one "
                                                       "west of it", "9.3"))
-    for a, b in GAS_ENDS:
-        if a in m.hexes and b in m.hexes and "gas" not in m.side_features(a, b):
-            problems.append(Problem(f"hexside {hexside_key(a, b)}", "the GAS line runs from 4000N/4100N to 3715S/3815S: "
-                                                                    "mark this hexside gas", "9.3"))
     for h in sorted(g.east):
         spec = m.hexes[h]
         if spec.zone == "SZ" or h == "3819S":
@@ -749,8 +753,6 @@ def _gas_problems(sc: Scenario) -> list[Problem]:
                                                 "the SZ) counts as west of it", "9.3"))
         if spec.supply == "german" or (spec.supply == "" and spec.zomo):
             problems.append(Problem(f"hex {h}", "a German supply source east of the GAS line", "9.11"))
-    if sc.charts.gast is None:
-        problems.append(Problem("charts", "the map has a GAS line but the charts have no [gast] table", "17.10"))
     return problems
 
 

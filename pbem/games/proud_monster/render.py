@@ -123,7 +123,9 @@ def _concentration_line(d: dict[str, Any]) -> str:
     if d["state"] == "cancelled":
         return "- Supply concentration is cancelled (9.20): every German-side unit may move and attack again."
     what = {"declared": "declared", "reconfirmed": "reconfirmed", "in-force": "stays in force (reconfirmed)"}[d["state"]]
-    off = f" The air supply markers in {', '.join(d['air_removed'])} are taken off." if d["air_removed"] else ""
+    n = len(d["air_removed"])
+    off = (f" The air supply marker{'s' if n > 1 else ''} in {', '.join(d['air_removed'])} "
+           f"{'are' if n > 1 else 'is'} taken off." if n else "")
     return (f"- Supply concentration {what} at the start of {d['step']} (9.20): {len(d['units'])} of the 18 markers, on "
             f"{', '.join(d['units'])}, free of every GAS-line effect; every other German-side unit may not attack and may "
             f"not move more than one hex; no air supply in this player-turn sequence (Ambiguity 25).{off}")
