@@ -405,7 +405,7 @@ def gast(ctx: Ctx, what: str, attackers: list[str], target: str, shifts: list[Sh
     German rolls the table's die once for the combat (Ambiguity 28; a GT1 round of 15.6 is a combat
     of its own); its result is no effect or a left shift added to ``shifts``. No modifier is applied
     (the printed ones are not known). Returns the shifts and the ``gast`` record of the attack event."""
-    if not enabled(ctx) or ctx.side != "german":
+    if not enabled(ctx) or ctx.side != "german" or not _map_lines(ctx).east:  # no GAS line, no GAST
         return shifts, {}
     if mobile:
         liable = [u for u in attackers if ctx.move_supply.get(u, ("", False))[1]]
