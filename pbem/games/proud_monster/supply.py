@@ -220,13 +220,7 @@ def unit_states(ctx: Ctx, units: Iterable[str], lake: bool = False) -> dict[str,
     if not enabled(ctx):
         return {u: "supplied" for u in units}
     lines = _map_lines(ctx)
-    reach: dict[tuple[str, bool], frozenset[str]] = {}
-
-    def traces(kind: str, hex_id: str, overland: bool = False) -> bool:
-        if (kind, overland) not in reach:
-            reach[kind, overland] = supplied_hexes(ctx, kind, overland)
-        return hex_id in reach[kind, overland]
-
+    traces = _tracer(ctx)
     air = air_hexes(ctx)
     gas = gas_line_applies(ctx)
     out: dict[str, str] = {}
@@ -235,14 +229,29 @@ def unit_states(ctx: Ctx, units: Iterable[str], lake: bool = False) -> dict[str,
         kind = line_kind(ctx, u)
         if kind == "soviet":
             out[u] = _soviet_state(ctx, h, traces, lake)
-        elif not traces(kind, h):
+        elif not traces(kind, h, False):
             out[u] = "air" if h in air else "oos"
         else:
             out[u] = "attenuated" if gas and h in lines.east else "supplied"
     return out
 
 
-def _soviet_state(ctx: Ctx, hex_id: str, traces: Callable[[str, str, bool], bool], lake: bool) -> str:
+Tracer = Callable[[str, str, bool], bool]
+
+
+def _tracer(ctx: Ctx) -> Tracer:
+    """Whether a line of a kind (overland or not) reaches a hex now; each search made once."""
+    reach: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def traces(kind: str, hex_id: str, overland: bool) -> bool:
+        if (kind, overland) not in reach:
+            reach[kind, overland] = supplied_hexes(ctx, kind, overland)
+        return hex_id in reach[kind, overland]
+
+    return traces
+
+
+def _soviet_state(ctx: Ctx, hex_id: str, traces: Tracer, lake: bool) -> str:
     """9.17: in a port always in supply; 9.13: in Oranienbaum Leningrad's state, unless Leningrad's
     supply (overland or lake) is cut, then its own line; 9.16: "lake" when every line crosses a lake."""
     if ctx.sc.map.hexes[hex_id].port:
@@ -266,16 +275,9 @@ def soviet_hex_state(ctx: Ctx, hex_id: str) -> str:
     hex held by German-side units is "oos" (no Soviet line enters it)."""
     if not enabled(ctx):
         return "supplied"
-    reach: dict[tuple[str, bool], frozenset[str]] = {}
-
-    def traces(kind: str, h: str, overland: bool = False) -> bool:
-        if (kind, overland) not in reach:
-            reach[kind, overland] = supplied_hexes(ctx, kind, overland)
-        return h in reach[kind, overland]
-
     if ctx.occupants(hex_id, "german"):
         return "oos"
-    return _soviet_state(ctx, hex_id, traces, True)
+    return _soviet_state(ctx, hex_id, _tracer(ctx), True)
 
 
 def lake_supplied(ctx: Ctx, hex_id: str) -> bool:
