@@ -47,6 +47,27 @@ def _option_rule(name: str) -> str:
     return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
 
 
+# 14.7: events a side sees although they name enemy units: combat reveals both sides' stacks at
+# odds computation; control, weather, fort lines, hedgehog markers and the victory check are public.
+PUBLIC_EVENTS = frozenset({
+    "phase", "joined", "no-orders", "awaits", "game-over", "victory-check", "weather", "control", "sudden-death",
+    "fort-line", "fort-destroyed", "stalin-destroyed", "hedgehogs", "hedgehog-lost",
+    "attack", "attack-skipped", "mobile-assault", "assault-cavalry", "assault-end", "reveal", "losses", "advance",
+    "retreat", "retreat-caught", "decision-needed", "reply", "invasion-assault", "invasion-ashore", "invasion-failed",
+})
+
+
+def _named(value: Any) -> set[str]:
+    """Every string in an event's data (unit ids among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for k, v in value.items() for s in (_named(k) | _named(v))}
+    if isinstance(value, list | tuple):
+        return {s for v in value for s in _named(v)}
+    return set()
+
+
 def default_losses(q: dict[str, Any]) -> list[str]:
     """The losses of an unanswered question: fewest-steps-first within the rules' constraints."""
     r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
@@ -470,6 +491,31 @@ class ProudMonster:
             if key in pos:
                 pos[key] = [u for u in pos[key] if u in pos["units"]]
         return pos
+
+    def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
+        """14.7 (option fog_of_war): what ``side`` may see of a transition in a refereed game. Every
+        event that names none of the enemy's units; of those that do, the public ones: combat
+        (its stacks are revealed at odds computation and the attacker may not cancel, 14.7), control,
+        weather, fort lines, hedgehog markers, victory; every other event about enemy units (his
+        moves, placements, reinforcements, replacements, supply measures, ...) is left out, each run
+        of them counted in one ``unseen`` line. Without fog of war a side sees everything."""
+        if not state["options"].get("fog_of_war") or side not in self.sides:
+            return list(events)
+        sc = self.scenario(state)
+        enemy = {u for u, spec in sc.units.items() if spec.side != side}
+        out: list[Event] = []
+        unseen = 0
+        for e in events:
+            if e.kind in PUBLIC_EVENTS or not (_named(e.data) & enemy):
+                if unseen:
+                    out.append(Event("unseen", "14.7", {"count": unseen, "enemy": other(side)}))
+                    unseen = 0
+                out.append(e)
+            else:
+                unseen += 1
+        if unseen:
+            out.append(Event("unseen", "14.7", {"count": unseen, "enemy": other(side)}))
+        return out
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
         return picture.position_svg(self.scenario(state), state, side)

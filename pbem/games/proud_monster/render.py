@@ -228,6 +228,8 @@ def event_lines(e: Event) -> list[str]:
         return [f"- {d['unit']} cannot arrive in {d['hex']}: {d['why']} (8.1)."]
     if k in MR_TEXT:
         return MR_TEXT[k](d)
+    if k == "unseen":
+        return [f"- ({d['count']} event(s) of the {d['enemy']} side you do not see: fog of war, 14.7.)"]
     if k == "move":
         parts = []
         for u in d["units"]:
