@@ -64,9 +64,11 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position["stalin"].update(p.get("stalin", {}))
     position.update(initial_position(case.get("options", {})))  # 8.15 the pool of 28, 8.20 no refit yet
     # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
-    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 8.15 the
-    # replacement steps left; 8.20 the GT of each refit made
-    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "replacements", "refits_used"):
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when
+    # units entered the Box; 9.18 the air supply markers' hexes, 9.20 the units under supply
+    # concentration, 9.19 the Pause; 8.15 the replacement steps left; 8.20 the GT of each refit made
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry", "air_supply",
+                "concentration", "pause", "replacements", "refits_used"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, picture, reinforce, render, rules, rwr, supply
+from . import assault, naval, picture, reinforce, render, rules, rwr, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -45,6 +45,27 @@ def _option_rule(name: str) -> str:
     """The rule an option is about, from its note: 'Ambiguity 55 (6.2): ...' gives 6.2."""
     m = re.search(r"\(([0-9./]+)\)", OPTION_NOTES[name])
     return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
+
+
+# 14.7: events a side sees although they name enemy units: combat reveals both sides' stacks at
+# odds computation; control, weather, fort lines, hedgehog markers and the victory check are public.
+PUBLIC_EVENTS = frozenset({
+    "phase", "joined", "no-orders", "awaits", "game-over", "victory-check", "weather", "control", "sudden-death",
+    "fort-line", "fort-destroyed", "stalin-destroyed", "hedgehogs", "hedgehog-lost",
+    "attack", "attack-skipped", "mobile-assault", "assault-cavalry", "assault-end", "reveal", "losses", "advance",
+    "retreat", "retreat-caught", "decision-needed", "reply", "invasion-assault", "invasion-ashore", "invasion-failed",
+})
+
+
+def _named(value: Any) -> set[str]:
+    """Every string in an event's data (unit ids among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for k, v in value.items() for s in (_named(k) | _named(v))}
+    if isinstance(value, list | tuple):
+        return {s for v in value for s in _named(v)}
+    return set()
 
 
 def default_losses(q: dict[str, Any]) -> list[str]:
@@ -186,6 +207,7 @@ class ProudMonster:
             body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
             reinforce.mr_orders(ctx, body, problems)
             return problems
+        self._start_of_player_turn(ctx, submission.body, problems)
         # 8.13-8.20: the German RWR phase; with no orders by the deadline a withdrawal due is refused (8.17)
         rwr.rwr_phase(ctx, submission.body, problems, "refuse" if not submission.digest else "problem")
         self._start_of_movement(ctx, submission.body, problems)
@@ -193,18 +215,31 @@ class ProudMonster:
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
         problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
+        problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
+        problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
         return problems
+
+    def _start_of_player_turn(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+        """A.3 II.B: at the start of the German player turn, before the RWR phase (8.13) and
+        movement, the German's supply declarations (9.18-9.20: `pause`, `concentration`,
+        `air_supply` in the orders' `[declare]` table): the RWR phase asks for the supply state
+        they make (8.14, 8.20 with 9.18)."""
+        supply.declarations(ctx, orders.get("declare", {}), problems)
 
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
         """Orders carried out before the first move: the German's diversions between the OKH areas
-        (8.3: `divert`), the Soviet's RVGK units entering play (8.1: `[[place]]`), the ArKo's
-        formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), then the GT12
-        hedgehog declarations at the very start of the German movement phase (14.40: `hedgehog`);
-        the declarations are in the orders' `[declare]` table."""
+        (8.3: `divert`), the Soviet's naval moves and invasion, all before any ground movement (11.2:
+        `[[sea]]`; F.6: before RVGK entries), the Soviet's RVGK units entering play (8.1: `[[place]]`),
+        the ArKo's formation and the security divisions' deployment, which belong to the MR phase
+        (14.41, Ambiguity 49: `form_arko`; 8.21: `security`), then the GT12 hedgehog declarations at
+        the very start of the German movement phase (14.40: `hedgehog`); the declarations are in
+        the orders' `[declare]` table. The supply declarations come before, at the start of the
+        player turn (_start_of_player_turn)."""
         declare = orders.get("declare", {})
         reinforce.clear_diversions(ctx)
         if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
             reinforce.divert(ctx, list(declare["divert"]), problems)
+        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
         reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
@@ -283,7 +318,14 @@ class ProudMonster:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
         tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
+            barred = naval.move_problems(ctx, i, mv)  # 11.2-11.4: after the naval moves
+            if barred:
+                problems += barred
+                continue
+            problems += supply.move_problems(ctx, i, mv, tr)  # 9.18-9.20
+            here = {ctx.at(u) for u in mv.get("units", []) if u in ctx.units and ctx.on_map(u)}
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
+            supply.after_move(ctx, i, mv, here.pop() if len(here) == 1 else None)  # 9.18: air supply markers
             if ctx.result:
                 return
         if not problems:
@@ -335,6 +377,11 @@ class ProudMonster:
         ``resume`` names the phase an awaited decision interrupted."""
         turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn)
         names = [p.name for p in turn_phases]
+        if resume is None:
+            started: list[Problem] = []
+            self._start_of_player_turn(ctx, orders, started)  # 9.18-9.20
+            if started:  # check() made the same declarations; this is a safeguard
+                raise IllegalOrdersError("orders break the rules", started)
         for ph in turn_phases[names.index(resume) if resume else 0:]:
             if ph.name == "replacement-withdrawal-refit" and ctx.side == "german":  # 8.13-8.20 (rwr.py)
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
@@ -362,16 +409,19 @@ class ProudMonster:
                 if stopped is not None:
                     return stopped
                 ctx.position.pop("retreated", None)  # 14.34: kept for one combat phase only
+                naval.end_player_turn(ctx)  # 11.2, 11.4: the naval restrictions last the player turn
             if ctx.result:
                 return self._finish(state, ctx, None)
         return self._end_player_turn(state, ctx)
 
     def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
                   pending: dict[str, Any]) -> Transition | None:
-        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5).
+        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5),
+        the invasion PA first (11.4); after a reply, from the attack that awaited it.
         Returns the transition when a decision must be awaited, else None."""
         decisions = pending.get("decisions", {})
-        for k in range(start, len(attacks)):
+        order = naval.assault_order(ctx, attacks)
+        for k in order[order.index(start) if "question" in pending and start in order else 0:]:
             before = rules.snapshot(ctx)
             mark = len(ctx.events)
             rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
@@ -387,12 +437,13 @@ class ProudMonster:
                         faces[r.label] = r.face
                 keep = ctx.events[mark:]
                 del ctx.events[mark:]
-                ctx.events.extend(e for e in keep if e.kind in ("reveal", "supply", "attack"))
+                ctx.events.extend(e for e in keep if e.kind in ("reveal", "invasion-assault", "supply", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
                 new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
                                "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
                 return self._finish(state, ctx, new_pending)
+            supply.after_attack(ctx, k, before)  # 9.18: a marker's stack advanced, retreated or was eliminated
             if ctx.result:
                 return self._finish(state, ctx, None)
         return None
@@ -409,6 +460,9 @@ class ProudMonster:
             self._automatic(ctx, TURN_END, ctx.turn)
             if ctx.result:
                 return self._finish(state, ctx, None)
+        if new_sequence:
+            supply.end_of_sequence(ctx)  # 9.19: the Pause begins at the end of its GT, ends after 3 sequences
+        if end_of_turn:
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
             return self._after_turn_start(state, ctx)
@@ -469,11 +523,37 @@ class ProudMonster:
                 hidden[hex_id] = len(units) - 1
         if hidden:
             pos["hidden"] = hidden
-        if "oos" in pos:  # 14.7: no OOS marker of a unit the side does not see
-            pos["oos"] = [u for u in pos["oos"] if u in pos["units"]]
+        for key in ("oos", "attenuated", "air", "lake", "concentration"):  # 14.7: no marker of a unit not seen
+            if key in pos:
+                pos[key] = [u for u in pos[key] if u in pos["units"]]
         if "stationary" in pos:  # 14.7: nor the refit counter (8.20) of one
             pos["stationary"] = {u: r for u, r in pos["stationary"].items() if u in pos["units"]}
         return pos
+
+    def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
+        """14.7 (option fog_of_war): what ``side`` may see of a transition in a refereed game. Every
+        event that names none of the enemy's units; of those that do, the public ones: combat
+        (its stacks are revealed at odds computation and the attacker may not cancel, 14.7), control,
+        weather, fort lines, hedgehog markers, victory; every other event about enemy units (his
+        moves, placements, reinforcements, replacements, supply measures, ...) is left out, each run
+        of them counted in one ``unseen`` line. Without fog of war a side sees everything."""
+        if not state["options"].get("fog_of_war") or side not in self.sides:
+            return list(events)
+        sc = self.scenario(state)
+        enemy = {u for u, spec in sc.units.items() if spec.side != side}
+        out: list[Event] = []
+        unseen = 0
+        for e in events:
+            if e.kind in PUBLIC_EVENTS or not (_named(e.data) & enemy):
+                if unseen:
+                    out.append(Event("unseen", "14.7", {"count": unseen, "enemy": other(side)}))
+                    unseen = 0
+                out.append(e)
+            else:
+                unseen += 1
+        if unseen:
+            out.append(Event("unseen", "14.7", {"count": unseen, "enemy": other(side)}))
+        return out
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
         return picture.position_svg(self.scenario(state), state, side)
@@ -508,6 +588,8 @@ class ProudMonster:
                 out.append({"item": "SPAT 17.3", "status": "provisional", "note": sc.charts.spat.note})
             if sc.charts.weather.provisional:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
+            if sc.charts.gast is not None and sc.charts.gast.provisional:
+                out.append({"item": "GAST 17.10", "status": "provisional", "note": sc.charts.gast.note})
             if sc.charts.withdrawals.provisional:
                 out.append({"item": "German Withdrawal Table 17.4", "status": "provisional", "note": sc.charts.withdrawals.note})
             if sc.charts.refit is None:
