@@ -31,7 +31,7 @@ from pbem.errors import Problem
 
 from .data import WithdrawalKind
 from .rules import OFF_MAP_BOXES, Ctx, enter_hex, stack_problems
-from .supply import supply_state
+from .supply import concentration, supply_state
 
 REPLACEMENT_POOL = 28  # 8.15: German replacement steps for the whole game
 # 8.13: the German division types replacements restore: infantry, air-landing, light, mountain,
@@ -151,6 +151,8 @@ def refit_why(ctx: Ctx, unit: str) -> tuple[str, str]:
         return f"{unit} in {ctx.at(unit)} is air-supplied: mechanized units never refit while air-supplied", "9.18"
     if state != "supplied":
         what = "in attenuated supply, which does not count" if state == "attenuated" else "out of supply"
+        if state == "attenuated" and unit in (concentration(ctx) or ()):
+            what += " (nor does supply concentration, Ambiguity 23)"
         return f"{unit} in {ctx.at(unit)} is {what}: a refitting division must be in supply", "8.20"
     near = sorted({s for n in ctx.sc.map.neighbours(ctx.at(unit)) for s in ctx.occupants(n, "soviet")})
     if near:
