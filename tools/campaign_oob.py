@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mapauthor import Coord, Sketch, hex_id, neighbours
+from mapauthor import Coord, Sketch, hex_id, neighbours, side_key
+
+from pbem.mechanics.hexgrid import Hex, distance
 
 
 @dataclass
@@ -414,6 +416,7 @@ def soviet_setup(o: Oob, sk: Sketch, where: dict[str, Coord], border: list[Coord
     iz = sorted(k for k, v in sk.hexes.items() if ("city" in v or "large_town" in v) and k[0] > FRONTIER_LAST_COLUMN)
     for k in iz:
         put(k, rifle.pop(0), head)
+    cities = [k for k in iz if "city" in sk.hexes[k]]
     # The other Interior Zone units make up every column's 4 (3.4): the fortified regions on the
     # Stalin Line, the mechanized divisions in the west, the brigades, cavalry and mountain
     # divisions in the east, rifle divisions where those run out.
@@ -428,10 +431,7 @@ def soviet_setup(o: Oob, sk: Sketch, where: dict[str, Coord], border: list[Coord
         while fortified and stalin and have < 4:
             put(stalin.pop(0), fortified.pop(0), head)
             have += 1
-        free = [k for k in column if k not in stacks]
-        towns = [k for k in free if "town" in sk.hexes[k]]
-        others = [k for k in free if "town" not in sk.hexes[k]]
-        spots = towns + [others[(i * 7) % len(others)] for i in range(len(others))]
+        spots = sorted((k for k in column if k not in stacks), key=lambda k: (spot_rank(sk, k, cities), k))
         queue = west if c <= WEST_LAST_COLUMN else east
         for k in spots[:max(0, 4 - have)]:
             put(k, (queue or rifle).pop(0), head)
@@ -446,6 +446,13 @@ def soviet_setup(o: Oob, sk: Sketch, where: dict[str, Coord], border: list[Coord
             put(where[name], rest.pop(0), head)
     if rest:
         raise SystemExit(f"Soviet set-up: {len(rest)} units not placed")
+
+
+def spot_rank(sk: Sketch, k: Coord, cities: list[Coord]) -> tuple[int, int]:
+    """Where a column's extra units stand: towns first, then river lines, each nearest a city."""
+    river = any("river" in sk.sides.get(side_key(k, n), []) for n in neighbours(*k))
+    near = min(distance(Hex(*k), Hex(*c)) for c in cities)
+    return (0 if "town" in sk.hexes[k] else 1 if river else 2), near
 
 
 def german_setup(o: Oob, groups: dict[str, list[str]], units: dict[str, Unit]) -> None:

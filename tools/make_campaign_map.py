@@ -51,7 +51,7 @@ from mapauthor import (
 OUT = Path(__file__).resolve().parent.parent / "scenarios" / "proud-monster" / "campaign"
 
 FIRST_COLUMN, LAST_COLUMN = 10, 60  # the western ZOMO strip (about column 10) to the east edge (9.10)
-LAST_ROW = NORTH_LAST_ROW + 28  # the South map's rows 01-28 continue the North map's 00-26 (2.4)
+LAST_ROW = NORTH_LAST_ROW + 30  # the South map's rows 01-30 continue the North map's 00-26 (2.4)
 
 LonLat = tuple[float, float]
 
@@ -318,7 +318,23 @@ def build_countries(sk: Sketch) -> set[Coord]:
     near |= {m for n in near for m in neighbours(*n)}
     for k in [k for k in sk.hexes if sk.hexes[k]["t"] == "lake" and k not in near]:
         del sk.hexes[k]
+    # No water west of the strip either (the OKH areas touch the ZOMO there, 8.2), but the Curonian
+    # Lagoon and the Baltic off Memel (1905N-1808N), which keep 1906N and 1907N from the North area.
+    strip_col: dict[int, int] = {}
+    for c, u in zomo:
+        strip_col[u] = min(c, strip_col.get(u, c))
+    last = max(strip_col)
+    forced = {parse_id(h) for h in FORCE_WATER}
+    for k in [k for k in sk.hexes if not sk.land(k) and k not in forced]:
+        c, u = k
+        if (u in strip_col and c < strip_col[u]) or (u > last and c < zomo_end_col(zomo)):
+            del sk.hexes[k]
     return seen
+
+
+def zomo_end_col(zomo: dict[Coord, str]) -> int:
+    """The column of the strip's southern end (2115S, on the Danube mouth)."""
+    return max(zomo, key=lambda k: (k[1], k[0]))[0]
 
 
 def build_borders(sk: Sketch) -> None:
@@ -365,7 +381,7 @@ HILLS: list[tuple[str, float, float, float, float]] = [
     ("Stavropol upland", 42.4, 45.1, 2.0, 1.4), ("Ergeni hills", 44.2, 47.6, 0.9, 2.2),
     ("Minsk heights", 27.3, 54.0, 0.9, 0.8), ("Latgale upland", 27.3, 56.3, 0.9, 0.8),
     ("Samogitian upland", 22.6, 55.9, 0.8, 0.8), ("Klin-Dmitrov ridge", 37.1, 56.3, 1.2, 0.6),
-    ("Volga heights", 45.0, 50.5, 1.2, 2.0),
+    ("Volga heights", 45.0, 50.5, 1.2, 2.0), ("Caucasus range", 42.6, 43.2, 7.0, 1.4),
 ]
 CRIMEAN_MOUNTAINS = ["3019S", "3119S", "3219S", "3319S", "3120S", "3220S", "3320S"]
 KEEP_OPEN = {  # the German approaches and the Perekop isthmus stay clear
@@ -506,12 +522,12 @@ LARGE_TOWNS: list[Place] = [
     ("large_town", "Novorossisk", 37.77, 44.72, 1, False), ("large_town", "Belgorod", 36.59, 50.60, 0, False),
     ("large_town", "Ryazan", 39.74, 54.63, 1, False), ("large_town", "Vladimir", 40.40, 56.13, 1, False),
     ("large_town", "Kostroma", 40.93, 57.77, 1, False), ("large_town", "Rybinsk", 38.84, 58.05, 1, False),
-    ("large_town", "Vologda", 39.90, 59.20, 1, True), ("large_town", "Cherepovets", 37.90, 59.13, 0, False),
-    ("large_town", "Kolomna", 38.78, 55.09, 0, False), ("large_town", "Serpukhov", 37.40, 54.92, 0, False),
-    ("large_town", "Lipetsk", 39.60, 52.60, 0, False), ("large_town", "Yelets", 38.50, 52.62, 0, False),
+    ("large_town", "Vologda", 39.90, 59.20, 1, True), ("large_town", "Cherepovets", 37.90, 59.13, 1, False),
+    ("large_town", "Kolomna", 38.78, 55.09, 1, False), ("large_town", "Serpukhov", 37.40, 54.92, 1, False),
+    ("large_town", "Lipetsk", 39.60, 52.60, 1, False), ("large_town", "Yelets", 38.50, 52.62, 1, False),
     ("large_town", "Tambov", 41.45, 52.72, 1, False), ("large_town", "Artemovsk", 38.00, 48.60, 0, False),
-    ("large_town", "Shakhty", 40.20, 47.70, 0, False), ("large_town", "Novocherkassk", 40.10, 47.42, 1, False),
-    ("large_town", "Voroshilovsk", 41.97, 45.04, 1, False), ("large_town", "Armavir", 41.12, 45.00, 0, False),
+    ("large_town", "Shakhty", 40.20, 47.70, 1, False), ("large_town", "Novocherkassk", 40.10, 47.42, 1, False),
+    ("large_town", "Voroshilovsk", 41.97, 45.04, 1, False), ("large_town", "Armavir", 41.12, 45.00, 1, False),
     ("large_town", "Maikop", 40.10, 44.60, 1, False),
 ]
 TOWNS: list[tuple[str, float, float]] = [
