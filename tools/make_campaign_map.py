@@ -617,7 +617,7 @@ def build_places(sk: Sketch) -> dict[str, Coord]:
 STALIN_LINE: dict[str, tuple[LonLat, LonLat]] = {
     "Pskov": ((28.15, 58.0), (28.3, 57.6)), "Ostrov": ((28.3, 57.45), (28.3, 57.1)),
     "Sebezh": ((28.35, 56.45), (28.55, 56.05)), "Polotsk": ((28.4, 55.8), (28.0, 55.3)),
-    "Minsk": ((27.35, 54.4), (27.0, 53.7)), "Slutsk": ((27.1, 53.3), (27.35, 52.85)),
+    "Minsk": ((27.0, 54.4), (26.8, 53.7)), "Slutsk": ((27.1, 53.3), (27.35, 52.85)),
     "Mozyr": ((28.2, 52.2), (28.9, 51.75)), "Korosten": ((28.0, 51.35), (28.3, 50.8)),
     "Novograd-Volynsky": ((27.55, 50.8), (27.35, 50.4)), "Shepetovka": ((27.0, 50.3), (27.05, 49.95)),
     "Letichev": ((27.2, 49.65), (27.7, 49.2)), "Mogilev-Yampol": ((27.6, 48.6), (28.4, 48.2)),
@@ -644,7 +644,7 @@ def chain(sk: Sketch, points: list[LonLat]) -> list[Coord]:
 def build_works(sk: Sketch, where: dict[str, Coord]) -> None:
     for a, b in STALIN_LINE.values():
         for k in chain(sk, [a, b]):
-            if sk.hexes[k].get("country", "ussr") == "ussr":
+            if sk.hexes[k].get("country", "ussr") == "ussr" and "city" not in sk.hexes[k]:
                 sk.hexes[k]["stalin"] = True
     forts = {where[name]: t for name, t in FORTS.items()}
     for n in neighbours(*where["Kiev"])[4:6]:  # the Kiev fortified region: the SW and NW approaches
@@ -682,9 +682,10 @@ def build_highway(sk: Sketch, where: dict[str, Coord]) -> list[Coord]:
 
 # --------------------------------------------------------------------------- the GAS line (9.3)
 # Along hexsides from the 4000N/4100N hexside to the 3715S/3815S one: the coast of the Gulf of
-# Finland to the coast of the Sea of Azov. Between the ends the line is invented: west of the
-# Volkhov, Lake Ilmen and Velikiye Luki, east of Smolensk and Gomel, along the Desna and east of the
-# Dnieper bend, leaving the whole Crimea west of it (9.3 design note).
+# Finland to the coast of the Sea of Azov. Between the ends the line is invented: east of Pskov,
+# Velikiye Luki, Smolensk, Gomel, Chernigov and Kremenchug, west of Leningrad, Novgorod, Bryansk,
+# Poltava and Dnepropetrovsk, across the Dnieper above Zaporozhye, leaving the whole Crimea west of
+# it (9.3 design note).
 GAS_LINE: list[Waypoint] = [("4000N", "E"), ("4000N", "SE"), (29.9, 58.3), (30.6, 57.2), (31.9, 55.9),
                             (32.9, 54.4), (32.4, 52.6), (32.6, 50.9), (34.0, 49.3), (35.5, 47.6),
                             ("3715S", "NE"), ("3715S", "E")]
