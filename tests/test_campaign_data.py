@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -474,3 +475,9 @@ def test_pbem_new_starts_a_campaign_game(tmp_path: Path, monkeypatch: pytest.Mon
     assert r.output.endswith("awaits orders for GT1/1/german from german\n")
     r = run(["status", "game/0001.state.toml"])
     assert "(campaign)" in r.output and "GT1 sequence 1 german movement; German VP 0" in r.output
+    run(["show", "game/0001.state.toml", "--svg", "map.svg"])
+    root = ET.fromstring((tmp_path / "map.svg").read_text(encoding="utf-8"))
+    lines = [e.get("class", "").split() for e in root.iter("{http://www.w3.org/2000/svg}line")]
+    drawn = Counter(c[1] for c in lines if c and c[0] == "hexside")
+    sides = Counter(f for fs in load_scenario("campaign").map.hexsides.values() for f in fs)
+    assert drawn == sides and drawn["gas"] > 0  # every hexside feature, the GAS line too

@@ -33,7 +33,8 @@ TERRAIN_FILL = {
     "clear": "#ece6c8", "forest": "#9fbf7f", "hills": "#cfae83", "swamp": "#a9cbbf", "sea": "#8fb9dc", "lake": "#a9d3ec",
 }
 SIDE_STROKE = {"river": ("#2f6fb7", 4.0, ""), "border": ("#7a2a6e", 2.5, "7 4"), "sivash": ("#178c8c", 5.0, "3 3"),
-               "kerch": ("#178c8c", 5.0, "3 3"), "lake": ("#2f6fb7", 6.0, ""), "sea": ("#2f6fb7", 6.0, "")}
+               "kerch": ("#178c8c", 5.0, "3 3"), "lake": ("#2f6fb7", 6.0, ""), "sea": ("#2f6fb7", 6.0, ""),
+               "gas": ("#d9822b", 3.0, "9 3")}  # the GAS line (9.3)
 CONTROL = {"german": "#333333", "soviet": "#c0262d"}
 
 STYLE = (
