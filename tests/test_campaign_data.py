@@ -9,6 +9,7 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
 
@@ -161,6 +162,17 @@ def test_the_named_cities_and_the_ports(sc: Scenario) -> None:
     assert sum(1 for h in m.hexes.values() if h.settlement == "town") >= 100
 
 
+def test_the_rulebook_examples_hold_on_the_map(sc: Scenario) -> None:
+    m = sc.map
+    assert all(land(m, h) and m.hexes[h].country == "ussr" for h in ("2210N", "2310N"))  # 3.3's example
+    assert all(land(m, h) for h in ("2407N", "2406N", "2506N"))  # 14.3's example
+    assert "river" in m.side_features("2608N", "2707N") and m.hexes["2707N"].terrain != "swamp"  # 15.2: an MA
+    assert all(land(m, n) for n in m.neighbours("2817N")) and len(m.neighbours("2817N")) == 6  # 8.7: Minsk takes 40
+    moscow = (set(m.neighbours("5017N")) | set(m.neighbours("5116N"))) - {"5017N", "5116N"}
+    assert len(moscow) == 8 and all(land(m, h) for h in moscow)  # 8.7: Moscow takes 60
+    assert not m.hexes["4201N"].water and m.hexes["4201N"].country == "ussr"
+
+
 def test_exactly_three_large_towns_and_no_city_in_the_frontier_zone(sc: Scenario) -> None:
     m = sc.map
     fz = [h for h in m.hexes.values() if h.country == "ussr" and col(h.id) <= FRONTIER]
@@ -203,13 +215,7 @@ def test_the_gas_line_runs_from_the_gulf_of_finland_to_the_sea_of_azov(sc: Scena
     ends = sorted(k for k, v in links.items() if len(v) == 1)
     assert ends == ["3715S-3815S", "4000N-4100N"]  # 9.3
     assert all(len(v) in (1, 2) for v in links.values())
-    seen, todo = {ends[0]}, [ends[0]]
-    while todo:
-        for j in links[todo.pop()]:
-            if j not in seen:
-                seen.add(j)
-                todo.append(j)
-    assert seen == set(sides)  # one unbroken line
+    assert flood(ends[0], lambda k: links[k]) == set(sides)  # one unbroken line
     west = reach(m, "1906N", blocked={"gas", "sea", "lake", "kerch"})
     east = reach(m, "6000N", blocked={"gas", "sea", "lake", "kerch"})
     assert not west & east and west | east == {h for h in m.hexes if land(m, h)}
@@ -218,15 +224,20 @@ def test_the_gas_line_runs_from_the_gulf_of_finland_to_the_sea_of_azov(sc: Scena
     assert all(len(pairs[k] & west) == 1 for k in sides)
 
 
-def reach(m: MapData, start: str, blocked: set[str]) -> set[str]:
+def flood(start: str, nexts: Callable[[str], Iterable[str]]) -> set[str]:
+    """Everything reached from start, one step at a time."""
     seen, todo = {start}, [start]
     while todo:
-        h = todo.pop()
-        for n in m.neighbours(h):
-            if n not in seen and land(m, n) and not m.side_features(h, n) & blocked:
+        for n in nexts(todo.pop()):
+            if n not in seen:
                 seen.add(n)
                 todo.append(n)
     return seen
+
+
+def reach(m: MapData, start: str, blocked: set[str]) -> set[str]:
+    """The land reached from start without crossing a hexside with a blocked feature."""
+    return flood(start, lambda h: [n for n in m.neighbours(h) if land(m, n) and not m.side_features(h, n) & blocked])
 
 
 def test_the_zomo_and_the_okh_hexes(sc: Scenario) -> None:
@@ -306,14 +317,8 @@ def test_the_fortifications(sc: Scenario) -> None:
 
 
 def reach_within(m: MapData, hexes: set[str]) -> set[str]:
-    start = min(hexes)
-    seen, todo = {start}, [start]
-    while todo:
-        for n in m.neighbours(todo.pop()):
-            if n in hexes and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen
+    """The hexes of a set reached from its first one through the set."""
+    return flood(min(hexes), lambda h: [n for n in m.neighbours(h) if n in hexes])
 
 
 def test_the_minsk_moscow_highway(sc: Scenario) -> None:

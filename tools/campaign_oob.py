@@ -32,11 +32,13 @@ from pbem.mechanics.hexgrid import Hex, distance
 
 @dataclass
 class Unit:
+    """A counter as units.toml writes it (its `type` is `kind` here)."""
+
     id: str
     name: str
     side: str
     nat: str
-    type: str
+    kind: str
     size: str
     values: list[str]
     refit: bool = True

@@ -803,7 +803,7 @@ SCENARIO_NOTE = (
 
 def field_lines(u: campaign_oob.Unit) -> list[str]:
     out = [f"id = {value(u.id)}", f"name = {value(u.name)}", f"side = {value(u.side)}", f"nat = {value(u.nat)}",
-           f"type = {value(u.type)}", f"size = {value(u.size)}", f"steps = {len(u.values)}",
+           f"type = {value(u.kind)}", f"size = {value(u.size)}", f"steps = {len(u.values)}",
            "values = [" + ", ".join(value(x) for x in u.values) + "]"]
     return out + ([] if u.refit else ["refit = false"])
 
