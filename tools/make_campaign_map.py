@@ -295,9 +295,9 @@ def build_water(sk: Sketch) -> None:
         sk.hexes[parse_id(h)] = {"t": "clear"}
 
 
-def build_countries(sk: Sketch) -> set[Coord]:
+def build_countries(sk: Sketch) -> None:
     """The ZOMO strip; the USSR is the land east of it (flood fill from Moscow); land west of it,
-    and islands, are not on the map; water stays where it is within 2 hexes of the map's land."""
+    and islands, are not on the map, nor lakes away from its land, nor water west of the strip."""
     zomo = {parse_id(h): country for h, country in ZOMO}
     for k, country in zomo.items():
         sk.hexes[k] = {"t": "clear", "country": country, "zomo": True}
@@ -329,7 +329,6 @@ def build_countries(sk: Sketch) -> set[Coord]:
         c, u = k
         if (u in strip_col and c < strip_col[u]) or (u > last and c < zomo_end_col(zomo)):
             del sk.hexes[k]
-    return seen
 
 
 def zomo_end_col(zomo: dict[Coord, str]) -> int:
