@@ -366,6 +366,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched.append(d["hex"])
         elif e.kind == "retreat" and d.get("retreated"):
             touched += [d["hex"], d["to"]]
+        elif e.kind == "setup":  # 3.2-3.7: the hexes a players' set-up filled
+            touched += list(d["hexes"])
     touched = [h for h in touched if h in sc.map.hexes]
     if not touched:
         return None

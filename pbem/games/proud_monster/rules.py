@@ -49,6 +49,7 @@ OFF_MAP_BOXES: dict[str, str] = {
     "okh-south": "in the South OKH reserve area",
     "rvgk": "in the RVGK",
     "ports-box": "in the Southern Ports Holding Box",
+    "setup": "to be set up by its player (3.2-3.7)",
 }
 OFF_MAP = tuple(OFF_MAP_BOXES)
 
@@ -91,6 +92,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "german_retreat": False,  # 14.32 (second rule), 14.33-14.35: German defenders may retreat after a PA
     # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
     "retreat_if_none_closer": "any-legal",
+    # Ambiguity 4 (3.3): along the border 1804S-2114S no two neighbouring border hexes are both empty
+    # at set-up ("alternate"), or every one of them holds a unit ("every").
+    "south_border_setup": "alternate",
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -121,6 +125,7 @@ OPTION_NOTES: dict[str, str] = {
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
     "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
+    "south_border_setup": "Ambiguity 4 (3.3): set-up on the border 1804S-2114S: 'alternate' (no two neighbours empty) or 'every' hex",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -175,6 +180,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
     "german_retreat": (False, True),
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
+    "south_border_setup": ("alternate", "every"),
 }
 
 
@@ -1738,11 +1744,20 @@ def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> No
 
 # --- turn structure ----------------------------------------------------------------------------
 
+def reinforcement_schedule(ctx: Ctx) -> list[tuple[int, str, str]]:
+    """The reinforcements as (GT, unit, fixed entry hex or ""): the scenario's, then the Soviet units a
+    players' set-up left for the Turn Record Track (3.5: position `arrivals`, no fixed hex, 8.7)."""
+    later = sorted((int(t), u, "") for u, t in ctx.position.get("arrivals", {}).items())
+    return [*ctx.sc.reinforcements, *later]
+
+
 def reinforcements(ctx: Ctx, turn: int) -> None:
     """8.1: this GT's reinforcements appear at their scenario entry hex in the MR phase; a unit whose
     entry hex is enemy-occupied or full is delayed to the next GT (8.1 allows delay)."""
-    for t, u, hex_id in ctx.sc.reinforcements:
+    for t, u, hex_id in reinforcement_schedule(ctx):
         if u not in ctx.units or ctx.units[u]["at"] != "track" or t > turn:
+            continue
+        if not hex_id:  # no fixed hex: the player's Mutual Reinforcement orders bring it in (8.3, 8.7)
             continue
         side = ctx.spec(u).side
         if side == "soviet" and turn == 1:
