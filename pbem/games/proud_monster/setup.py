@@ -47,7 +47,7 @@ from .data import (
     shown_values,
     sut_type,
 )
-from .rules import ARKO_TYPE, DEFAULT_OPTIONS, FULL_GAME, Ctx, entry_problems, stack_problems
+from .rules import ARKO_TYPE, DEFAULT_OPTIONS, FULL_GAME, OFF_MAP_BOXES, Ctx, entry_problems, stack_problems
 from .sequence import SETUP_SIDES, setup_step
 
 if TYPE_CHECKING:
@@ -106,18 +106,15 @@ def stretch(m: MapData, lines: list[list[str]], first: str, last: str) -> tuple[
     if lf is not None and lf is ll:
         i, j = lf.index(first), lf.index(last)
         return (lf[i:j + 1] if i <= j else lf[j:i + 1][::-1]), ""
-    out = (toward(lf, lf.index(first), last) if lf else []) + (toward(ll, ll.index(last), first)[::-1] if ll else [])
-    if not out:
+    head = toward(lf, lf.index(first), last) if lf else []
+    tail = toward(ll, ll.index(last), first)[::-1] if ll else []
+    if not head and not tail:
         return [], f"{first}-{last}: the map has neither end of this stretch of the border; not checked"
-    parts = []
-    if lf:
-        parts.append(f"from {first} to {out[len(toward(lf, lf.index(first), last)) - 1]}")
-    if ll:
-        part = toward(ll, ll.index(last), first)
-        parts.append(f"from {part[-1]} to {last}")
+    parts = [f"from {a} to {b}" if a != b else f"at {a}" for a, b in ((first, head[-1] if head else ""),
+                                                                         (tail[0] if tail else "", last)) if a and b]
     missing = " and ".join(x for x, line in ((first, lf), (last, ll)) if line is None)
     gap = f"the map does not have {missing}" if missing else "the map's border breaks off between them"
-    return out, f"{first}-{last}: {gap}; checked {' and '.join(parts)}, where its border ends"
+    return head + tail, f"{first}-{last}: {gap}; checked {' and '.join(parts)}, where its border ends"
 
 
 # --------------------------------------------------------------------------- minimums (3.3, 3.4)
@@ -351,8 +348,8 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
             found = soviet_placement(ctx, p.unit, p.at)
         else:
             found = german_placement(ctx, p.unit, p.at)
-        if sc.free_setup:  # a free position: only water, the Soviet 1-step rule and the OKH areas' users
-            found = [(r, t) for r, t in found if r in ("12.14", "13.7", "3.8", "8.4")]
+        if sc.free_setup:  # a free position: only water, the Soviet 1-step rule and who uses which OKH area
+            found = [(r, t) for r, t in found if r in ("12.14", "13.7", "3.8", "8.4", "8.5")]
         problems += [Problem(p.where, text, rule) for rule, text in found]
     problems += stacking_problems(ctx, placements, lambda h: f"setup {h}")
     if sc.free_setup:
@@ -458,7 +455,8 @@ def _why_not(ctx: Ctx, unit: str, side: str) -> tuple[str, str]:
         return "14.41", f"{unit} is the ArKo, held aside until the German forms it"
     if unit not in ctx.units:
         return ("3.2" if side == "soviet" else "3.7"), f"{unit} is not in this game"
-    return ("3.2" if side == "soviet" else "3.7"), f"{unit} is already {ctx.at(unit)}"
+    at = ctx.at(unit)
+    return ("3.2" if side == "soviet" else "3.7"), f"{unit} is already {OFF_MAP_BOXES.get(at, f'in {at}')}"
 
 
 def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list[Problem]) -> list[Placement]:
@@ -767,7 +765,8 @@ def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
     for u, st in sorted(ctx.units.items()):
         if ctx.spec(u).side == "soviet" and st["at"] in sc.map.hexes:
             soviet.setdefault(str(st["at"]), []).append(_label(ctx, u))
-    near = sorted({n for hs in zomo.values() for h in hs for n in sc.map.neighbours(h) if n in soviet})
+    near = sorted({n for hs in zomo.values() for h in hs for n in sc.map.neighbours(h) if n in soviet},
+                  key=lambda h: _order((h, None)))
     if near:
         lines.append("# The Soviet set-up next to the ZOMO" + (" (untried counters, 2.15)" if ctx.options.get("untried_units")
                                                                else "") + ":")
