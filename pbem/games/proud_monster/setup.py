@@ -723,7 +723,7 @@ def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
         if mn.rule in sc.unmet_minimums:
             continue
         if len(mn.hexes) > 2:
-            lines.append(f"#   {mn.rule} {mn.what}: {mn.need} units among {', '.join(mn.hexes)}")
+            lines.append(f"#   {mn.rule} {mn.what}: {mn.need} units")
         else:
             lines.append(f"#   {mn.rule} {mn.what}")
     for r in sorted(sc.unmet_minimums):
