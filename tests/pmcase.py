@@ -86,7 +86,9 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position.update(initial_works(MODULE.scenario({"pbem": {"scenario": scenario}})))
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
-    for key in ("hedgehogs", "arko"):  # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed
+    # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when units entered the Box
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")

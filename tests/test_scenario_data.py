@@ -240,6 +240,15 @@ def test_data_that_fits_the_rules_gives_no_problem(tmp_path: Path, case: str) ->
     assert problems(tmp_path, *FINE[case]) == []
 
 
+def test_the_loader_refuses_a_hex_with_two_settlements(tmp_path: Path) -> None:
+    old = '"4916N" = { t = "forest", large_town = "Vereya", vp = 1 }'
+    path = copy_scenario(tmp_path, ("map.toml", old, old.replace('vp = 1', 'vp = 1, town = "Borovsk"')))
+    with pytest.raises(ModuleDataError) as e:
+        load_scenario(str(path))
+    assert [(p.rule, p.message) for p in e.value.problems if "4916N" in p.where] == [
+        ("12.17", "both large_town and town: a hex has at most one of town, large_town and city")]
+
+
 def test_the_loader_refuses_a_hexside_given_twice(tmp_path: Path) -> None:
     path = copy_scenario(tmp_path, sides('"4713N-4613N" = "border"'))
     with pytest.raises(ModuleDataError) as e:

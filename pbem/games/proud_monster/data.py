@@ -312,7 +312,11 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
         if cid in hexes:
             problems.append(Problem(f"{path}: hexes.{hid}", f"the same hex as {cid} (2.4 map join)", "2.4"))
             continue
-        kind = next((k for k in ("city", "large_town", "town") if k in h), "")
+        kinds = [k for k in ("city", "large_town", "town") if k in h]
+        if len(kinds) > 1:  # 12.17: a hex has one settlement at most
+            problems.append(Problem(f"{path}: hexes.{hid}", f"both {' and '.join(kinds)}: a hex has at most one of town, "
+                                                             "large_town and city", "12.17"))
+        kind = kinds[0] if kinds else ""
         hexes[cid] = HexSpec(
             id=cid,
             terrain=h["t"],
@@ -734,6 +738,34 @@ def _place_problems(m: MapData) -> list[Problem]:
     return problems
 
 
+CRIMEA_SOUTH_COAST = ("2817S", "3620S")  # 11.4: the hexes an amphibious invasion may target
+
+
+def on_south_coast(hex_id: str) -> bool:
+    """11.4: a hex of the Crimean south coast's range, 2817S to 3620S inclusive in hex-id order
+    (South-map columns 28 to 36); which of them are coastal the map says with `beach`."""
+    return hex_id.endswith("S") and CRIMEA_SOUTH_COAST[0] <= hex_id <= CRIMEA_SOUTH_COAST[1]
+
+
+def _beach_problems(m: MapData) -> list[Problem]:
+    """11.4: `beach` is given only on a land hex of the Crimean south coast (2817S-3620S) and names
+    an adjacent all-sea hex, the one nearest it, where an invading force waits."""
+    problems = []
+    for h in sorted((x for x in m.hexes.values() if x.beach), key=lambda x: x.id):
+        where = f"hex {h.id}"
+        sea = m.canonical(h.beach)
+        if h.water:
+            problems.append(Problem(where, f"beach on an all-{h.terrain} hex: an invasion lands on a coastal land hex", "11.4"))
+        elif not on_south_coast(h.id):
+            problems.append(Problem(where, "beach outside the Crimean south coast (2817S-3620S), the only hexes an invasion "
+                                           "may target", "11.4"))
+        elif sea is None:
+            problems.append(Problem(where, f"beach names {h.beach}, which is not a hex of the map", "11.4"))
+        elif sea not in m.neighbours(h.id) or m.hexes[sea].terrain != "sea":
+            problems.append(Problem(where, f"beach names {sea}, which is not an all-sea hex next to {h.id}", "11.4"))
+    return problems
+
+
 def _land_problems(m: MapData) -> list[Problem]:
     """The land is one piece: every land hex reaches every other without crossing an all-sea or
     all-lake hex or hexside (12.14, 13.7). A map with islands or separate parts says connected = false."""
@@ -815,7 +847,7 @@ def validate_scenario(sc: Scenario) -> list[Problem]:
     from .setup import scenario_problems
 
     m = sc.map
-    problems = _hex_problems(m) + _hexside_problems(m) + _place_problems(m)
+    problems = _hex_problems(m) + _hexside_problems(m) + _place_problems(m) + _beach_problems(m)
     if m.connected:
         problems += _land_problems(m)
     return problems + _unit_problems(sc) + scenario_problems(sc) + _reinforcement_problems(sc)

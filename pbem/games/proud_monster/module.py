@@ -15,8 +15,8 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, picture, render, rules, setup, supply
-from .data import Scenario, load_scenario, scenario_names, validate_scenario
+from . import assault, naval, picture, reinforce, render, rules, setup, supply
+from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
     PLAYER_TURN,
@@ -34,7 +34,7 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
-    "mutual-reinforcement": rules.reinforcements,  # 8.1
+    "mutual-reinforcement": reinforce.mutual_reinforcement,  # 8.1-8.13
     "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
     "fort-activation": rules.fort_activation,  # 14.25
@@ -136,6 +136,16 @@ class ProudMonster:
         ctx.events.extend(events)
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
         self._automatic(ctx, TURN_START, ctx.turn)
+        return self._after_turn_start(state, ctx)
+
+    def _after_turn_start(self, state: dict[str, Any], ctx: Ctx) -> Transition:
+        """After the automatic part of the MR phase: the Soviet's MR step when he has units to place
+        or conversions to make (reinforce.py), else the first player-turn sequence's automatic
+        phases and the German player turn."""
+        if not ctx.result and reinforce.mr_state(ctx):
+            ctx.pts, ctx.side = 0, "soviet"
+            return self._finish(state, ctx, pending=None)
+        ctx.pts, ctx.side = 1, "german"
         if not ctx.result:
             self._automatic(ctx, SEQUENCE_START, ctx.turn)
         return self._finish(state, ctx, pending=None)
@@ -164,7 +174,7 @@ class ProudMonster:
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
-                        "phase": "prepared-assault" if pending else "movement"}
+                        "phase": "prepared-assault" if pending else "mutual-reinforcement" if ctx.pts == 0 else "movement"}
         if ctx.result:
             out["result"] = ctx.result
             out["clock"]["phase"] = "game-over"
@@ -191,37 +201,63 @@ class ProudMonster:
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
             return problems + setup.check(ctx, state, submission)
+        if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
+            body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
+            reinforce.mr_orders(ctx, body, problems)
+            return problems
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
         problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
+        problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
         return problems
 
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
-        """Orders carried out before the first move: the ArKo's formation, which belongs to the MR
-        phase (14.41, Ambiguity 49: `form_arko`), then the GT12 hedgehog declarations at the very
-        start of the German movement phase (14.40: `hedgehog`), both in the orders' `[declare]` table."""
+        """Orders carried out before the first move: the German's diversions between the OKH areas
+        (8.3: `divert`), the Soviet's naval moves and invasion, all before any ground movement (11.2:
+        `[[sea]]`; F.6: before RVGK entries), the Soviet's RVGK units entering play (8.1: `[[place]]`),
+        the ArKo's formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), then
+        the GT12 hedgehog declarations at the very start of the German movement phase (14.40:
+        `hedgehog`); the declarations are in the orders' `[declare]` table."""
         declare = orders.get("declare", {})
+        reinforce.clear_diversions(ctx)
+        if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
+            reinforce.divert(ctx, list(declare["divert"]), problems)
+        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
+        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
-    def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
+    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: str = "standing") -> list[Problem]:
+        """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
+        the same way, each naming a hex of the map once."""
         problems = []
+        seen: dict[str, int] = {}
+        for i, entry in enumerate(st.get("stack", [])):
+            w = f"{where}.stack[{i}]"
+            h = ctx.sc.map.canonical(str(entry.get("hex", "")))
+            if h is None:
+                problems.append(Problem(f"{w}.hex", f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
+            elif h in seen:
+                problems.append(Problem(f"{w}.hex", f"{h} already has instructions in {where}.stack[{seen[h]}]", "14.35"))
+            else:
+                seen[h] = i
+            problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
         pol = st.get("loss_policy")
         if pol is not None and pol not in rules.LOSS_POLICIES:
-            problems.append(Problem("standing.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
+            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
         ret = st.get("retreat")
         if ret is not None and ret not in rules.RETREAT_POLICIES:
-            problems.append(Problem("standing.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
+            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
         for h in st.get("retreat_hexes", []):
             if ctx.sc.map.canonical(str(h)) is None:
-                problems.append(Problem("standing.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
+                problems.append(Problem(f"{where}.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
         for u in st.get("loss_order", []):
             if u not in ctx.units:
-                problems.append(Problem("standing.loss_order", f"unknown unit '{u}'", "14.35"))
+                problems.append(Problem(f"{where}.loss_order", f"unknown unit '{u}'", "14.35"))
         return problems
 
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
@@ -263,8 +299,12 @@ class ProudMonster:
 
     def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
-        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u)})
+        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
+            barred = naval.move_problems(ctx, i, mv)  # 11.2-11.4: after the naval moves
+            if barred:
+                problems += barred
+                continue
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
             if ctx.result:
                 return
@@ -300,6 +340,17 @@ class ProudMonster:
         ctx = self._ctx(state, dice)
         if sub.body.get("standing"):
             ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+        if ctx.pts == 0:  # the Soviet's MR step, then the GT's first player-turn sequence
+            ctx.emit("phase", "8.1", phase="mutual-reinforcement", step=ctx.step)
+            mr_problems: list[Problem] = []
+            if not sub.digest:  # a referee's --no-orders: the default placement
+                ctx.emit("mr-default", "8.7")
+            reinforce.mr_orders(ctx, sub.body if sub.digest else reinforce.default_mr_orders(ctx), mr_problems)
+            if mr_problems:  # check() ran the same orders; this is a safeguard
+                raise IllegalOrdersError("orders break the rules", mr_problems)
+            ctx.pts, ctx.side = 1, "german"
+            self._automatic(ctx, SEQUENCE_START, ctx.turn)
+            return self._finish(state, ctx, pending=None)
         return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
 
     def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
@@ -329,16 +380,19 @@ class ProudMonster:
                 if stopped is not None:
                     return stopped
                 ctx.position.pop("retreated", None)  # 14.34: kept for one combat phase only
+                naval.end_player_turn(ctx)  # 11.2, 11.4: the naval restrictions last the player turn
             if ctx.result:
                 return self._finish(state, ctx, None)
         return self._end_player_turn(state, ctx)
 
     def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
                   pending: dict[str, Any]) -> Transition | None:
-        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5).
+        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5),
+        the invasion PA first (11.4); after a reply, from the attack that awaited it.
         Returns the transition when a decision must be awaited, else None."""
         decisions = pending.get("decisions", {})
-        for k in range(start, len(attacks)):
+        order = naval.assault_order(ctx, attacks)
+        for k in order[order.index(start) if "question" in pending and start in order else 0:]:
             before = rules.snapshot(ctx)
             mark = len(ctx.events)
             rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
@@ -354,7 +408,7 @@ class ProudMonster:
                         faces[r.label] = r.face
                 keep = ctx.events[mark:]
                 del ctx.events[mark:]
-                ctx.events.extend(e for e in keep if e.kind in ("reveal", "supply", "attack"))
+                ctx.events.extend(e for e in keep if e.kind in ("reveal", "invasion-assault", "supply", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
                 new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
@@ -376,8 +430,7 @@ class ProudMonster:
                 return self._finish(state, ctx, None)
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
-            if ctx.result:
-                return self._finish(state, ctx, None)
+            return self._after_turn_start(state, ctx)
         ctx.turn, ctx.pts, ctx.side = turn, pts, side
         if new_sequence:
             self._automatic(ctx, SEQUENCE_START, turn)
@@ -396,8 +449,9 @@ class ProudMonster:
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The position as ``side`` may see it. 14.7 (option fog_of_war): of an enemy stack only
         its top unit, which its owner names first in his standing `top_units`, else the first by
-        id; the view counts the others under `hidden`. Without fog (the basic game, 14.7 beginner
-        note) a side sees everything."""
+        id; the view counts the others under `hidden`, and the Soviet's RVGK units, which are kept
+        hidden from the German (8.1), under `hidden.rvgk`. Without fog (the basic game, 14.7
+        beginner note) a side sees everything."""
         pos: dict[str, Any] = copy.deepcopy(state["position"])
         if not state["options"].get("fog_of_war") or side not in self.sides:
             return pos
@@ -409,6 +463,11 @@ class ProudMonster:
             if sc.units[u].side == enemy and s["at"] not in rules.OFF_MAP:
                 stacks.setdefault(str(s["at"]), []).append(u)
         hidden: dict[str, int] = {}
+        reserve = sorted(u for u, s in pos["units"].items() if sc.units[u].side == enemy and s["at"] == "rvgk")
+        for u in reserve:  # 8.1: the units of the RVGK are kept hidden from the German
+            del pos["units"][u]
+        if reserve:
+            hidden["rvgk"] = len(reserve)
         for hex_id, units in sorted(stacks.items()):
             top = min(units, key=lambda u: (order.get(u, len(order)), u))
             for u in units:

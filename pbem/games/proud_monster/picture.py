@@ -13,7 +13,10 @@ Structure (ids and classes are part of the contract, tests rely on them):
   attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15) and its steps;
 - ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
   ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
-  arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands.
+  arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands,
+  ``class="sea"`` dashed arrows of naval moves (11.2-11.4: from each port, or the ``id="ports-box"`` Southern
+  Ports Holding Box drawn in a corner, to the destination or the invasion's all-sea hex) and ``class="landing"``
+  arrows from that hex ashore.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from pbem.view.hexmap import SQRT3, Layout
 from pbem.view.svg import document, el, group, num, points
 
 from .data import Scenario, UnitSpec, shown_values
+
+BOX = "ports-box"  # 11.3: the Southern Ports Holding Box, off the map
+SEA_EVENTS = ("sea-move", "sea-landing", "sea-invasion")  # 11.2, 11.4
 
 SIZE = 36.0
 
@@ -284,8 +290,46 @@ class Picture:
         return group(out, id="units")
 
     # --- turn overlay --------------------------------------------------------------------------
+    def box_anchor(self) -> tuple[float, float]:
+        """Where naval moves to and from the off-map Holding Box start and end (11.3)."""
+        _, h = self.size()
+        return 70.0, h - 58.0
+
+    def sea_moves(self, events: list[Event]) -> list[str]:
+        """Naval moves (11.2-11.4): a dashed arrow from each port (or the Box) to the destination port
+        (or the Box) or to the invasion's all-sea hex, and for a landing an arrow from there ashore."""
+        out: list[str] = []
+        sea = [e for e in events if e.kind in SEA_EVENTS]
+        if any(BOX in (e.data.get("to"), *e.data["from"].values()) for e in sea):
+            x, y = self.box_anchor()
+            out.append(group([el("rect", x=x - 62, y=y - 2, width=124, height=16, rx=3, fill="#ffffff", fill_opacity=0.85,
+                                 stroke="#1e3a8a"),
+                              el("text", "Holding Box (11.3)", x=x, y=y + 10, text_anchor="middle", font_size=9,
+                                 fill="#1e3a8a")], id="ports-box"))
+
+        def at(where: str) -> tuple[float, float] | None:
+            if where == BOX:
+                return self.box_anchor()
+            return self.centre(where) if where in self.shown else None
+
+        for e in sea:
+            d = e.data
+            end = d["to"] if e.kind == "sea-move" else d["sea"]
+            for start in sorted(set(d["from"].values())):
+                a, b = at(start), at(end)
+                if a is None or b is None:
+                    continue
+                units = " ".join(u for u in d["units"] if d["from"][u] == start)
+                out.append(el("line", class_="sea", data_units=units, data_to=end, x1=a[0], y1=a[1] + 4, x2=b[0], y2=b[1] + 4,
+                              stroke="#1e3a8a", stroke_width=2.5, stroke_dasharray="8 4", marker_end="url(#arrow-sea)"))
+            if e.kind == "sea-landing" and d["sea"] in self.shown and d["target"] in self.shown:
+                (x1, y1), (x2, y2) = self.centre(d["sea"]), self.centre(d["target"])
+                out.append(el("line", class_="landing", data_hex=d["target"], x1=x1, y1=y1, x2=x2, y2=y2, stroke="#1e3a8a",
+                              stroke_width=3, marker_end="url(#arrow-sea)"))
+        return out
+
     def turn(self, events: list[Event]) -> str:
-        out = []
+        out = self.sea_moves(events)
         for e in events:
             d = e.data
             if e.kind == "move":
@@ -330,7 +374,8 @@ class Picture:
             return (f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
                     f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
 
-        return "<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed") + arrow("retreat", "#0f766e") + "</defs>"
+        return ("<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed")
+                + arrow("retreat", "#0f766e") + arrow("sea", "#1e3a8a") + "</defs>")
 
     def legend(self, text: str) -> str:
         w, h = self.size()
@@ -368,6 +413,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched += [d["hex"], d["to"]]
         elif e.kind == "setup":  # 3.2-3.7: the hexes a players' set-up filled
             touched += list(d["hexes"])
+        elif e.kind in SEA_EVENTS:  # 11.2-11.4
+            touched += [*d["from"].values(), d.get("to", ""), d.get("sea", ""), d.get("target", "")]
     touched = [h for h in touched if h in sc.map.hexes]
     if not touched:
         return None
