@@ -14,18 +14,18 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.demo import order_text
 from pbem.engine.model import Submission
 from pbem.errors import ModuleDataError
 from pbem.exchange.files import dumps, write_all_new, write_new
-from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders
+from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, verify
 from pbem.exchange.keys import KeyPair, write_key_files
-from pbem.games.proud_monster import setup
+from pbem.games.proud_monster import autoplay, setup
 from pbem.games.proud_monster.data import load_scenario, validate_scenario
 from pbem.games.proud_monster.module import ProudMonster
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_lines
 from pbem.resources import scenarios_dir
 from tests.clihelpers import fails, run
+from tests.conftest import start_game
 from tests.pmcase import CATALOG
 
 SETUP = str(CATALOG / "setup-scenario.toml")
@@ -108,13 +108,15 @@ def test_a_players_set_up_through_the_cli(tmp_path: Path, monkeypatch: pytest.Mo
     assert r.output.endswith("awaits orders for setup/soviet from soviet\n")
     assert "to be set up by its player (3.2-3.7): C1, C2" in run(["show", "game/0001.state.toml"]).output
 
-    # the Soviet: the template as written breaks the minimums and the SUT; every problem at once
+    # the Soviet: the template proposes a legal set-up; an empty one breaks every minimum and the SUT
     orders = tmp_path / "game" / "0001-soviet.orders.toml"
     run(["template", "game/0001.state.toml", "--side", "soviet", "-o", orders])
     text = orders.read_text(encoding="utf-8")
     assert 'step = "setup/soviet"' in text and "#   RD: FZ 10, IZ 8, of 20: R1 ?-?-5" in text
-    assert "#   3.3 border hex 2006N (2006N-1703S)" in text and '"2006N" = []' in text
-    r = fails(tmp_path, 1, ["check", "game/0001.state.toml", orders], "23 problem(s)",
+    assert "#   3.3 border hex 2006N (2006N-1703S)" in text and '"2006N" = ["R1", "C1"]   # 3.3 border' in text
+    assert run(["check", "game/0001.state.toml", orders]).output.endswith("legal for step setup/soviet (not sealed yet: `pbem sign`)\n")
+    orders.write_text(with_setup(text, {}), encoding="utf-8")
+    fails(tmp_path, 1, ["check", "game/0001.state.toml", orders], "23 problem(s)",
               "setup.2006N: border hex 2006N (2006N-1703S): 0 units, 1 or more needed [3.3]",
               "setup: RD: 0 set up in the Frontier Zone, the SUT sets up 10 there (17.6) [3.2]",
               "setup (column 24): Interior Zone column 24")
@@ -182,25 +184,20 @@ class Refereed:
         return sorted(self.folder.glob("[0-9][0-9][0-9][0-9].state.toml"))[-1]
 
 
-def test_the_referee_adjudicates_a_missing_german_set_up_as_every_unit_held_back(tmp_path: Path) -> None:
+def test_the_referee_adjudicates_missing_set_ups_by_the_proposals(tmp_path: Path) -> None:
+    """`--no-orders soviet`: the template's proposed set-up; `--no-orders german`: every unit held
+    back in its OKH area. The German's view shows the Soviet set-up under fog of war (14.7)."""
     g = Refereed(tmp_path / "game", {"fog_of_war": True})
     key, _ = write_key_files(g.keys["referee"], tmp_path / "referee")
     r = CliRunner().invoke(cli, ["adjudicate", str(g.last()), "--no-orders", "soviet", "--key", str(key)])
-    assert r.exit_code == 1 and "the Soviet set-up has no default: the Soviet player must send it (3.2)" in r.output
-    # the Soviet sets up (through the module, as the referee would after his order file)
-    m = ProudMonster()
-    st = load_state(g.last()).data
-    body = {"pbem": {}, "setup": SOVIET}
-    assert m.check(st, Submission("orders", "soviet", body, "sha256:x")) == []
-    p = g.folder / "0001-soviet.orders.toml"
-    write_new(p, order_text(st, "soviet", "\n" + setup_table(SOVIET)))
-    p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p).data, g.keys["soviet"]), encoding="utf-8")
-    res = adjudicate(load_state(g.last()), [load_doc(p, "orders")], g.keys["referee"])
-    write_all_new(res.outputs(folder=g.folder))
+    assert r.exit_code == 0, r.output
+    report = (g.folder / "0002.report.md").read_text(encoding="utf-8")
+    assert "- **Soviet set-up** (3.2-3.4) (no orders by the deadline: the proposed set-up of `pbem template`): 24 units" in report
+    assert "3.3 (Frontier Zone: border hexes, large towns): all 12 minimums met." in report
     # fog of war (14.7): the German's view of the Soviet set-up shows the top unit of each stack only
     view = tomllib.loads((g.folder / "0002-german.view.toml").read_text(encoding="utf-8"))
-    assert view["position"]["hidden"]["2307N"] == 4 and view["awaits"]["step"] == "setup/german"
-    assert sum(1 for u in view["position"]["units"].values() if u["at"] == "2307N") == 1
+    assert view["position"]["hidden"]["2405S"] == 4 and view["awaits"]["step"] == "setup/german"
+    assert sum(1 for u in view["position"]["units"].values() if u["at"] == "2405S") == 1
     r = CliRunner().invoke(cli, ["adjudicate", str(g.last()), "--no-orders", "german", "--key", str(key)])
     assert r.exit_code == 0, r.output
     report = (g.folder / "0003.report.md").read_text(encoding="utf-8")
@@ -210,6 +207,24 @@ def test_the_referee_adjudicates_a_missing_german_set_up_as_every_unit_held_back
     assert units["Pz1"]["at"] == "okh-north" and units["Ro1"]["at"] == "okh-south" and units["It1"]["at"] == "okh-south"
     assert final["awaits"]["step"] == "GT1/1/german"
     assert CliRunner().invoke(cli, ["verify", str(g.folder), "--quiet"]).exit_code == 0
+
+
+def test_the_built_in_player_sets_up_and_the_set_aside_units_arrive_in_the_mr_step(tmp_path: Path) -> None:
+    """autoplay.propose answers the set-up steps with the proposals; on GT2 the units the set-up left
+    for GT2 (3.5) are among those the Soviet places in his MR step (8.7)."""
+    g = start_game(tmp_path / "game", SETUP, "pm-setup-auto")
+    m = ProudMonster()
+    for _ in range(8):
+        st = g.state().data
+        if st["awaits"]["step"] == "GT2/MR/soviet":
+            break
+        g.play(autoplay.propose(m, st, st["awaits"]["from"][0]))
+    st = g.state().data
+    assert st["awaits"]["step"] == "GT2/MR/soviet"
+    assert {"R19", "R20", "RB1"} <= set(st["position"]["mr"]["place"])
+    assert "C4" not in st["position"]["mr"]["place"]  # GT3 (3.5)
+    result = verify([g.folder])  # raises on any failure
+    assert result.transitions == int(st["pbem"]["sequence"])
 
 
 # --------------------------------------------------------------------------- the SUT, checked by the loader
@@ -288,7 +303,7 @@ def test_module_check_lists_the_declared_and_the_unchecked_minimums() -> None:
 
 def test_the_soviet_template_marks_what_is_not_enforced(tmp_path: Path) -> None:
     """A scenario that declares 3.4 unmet does not enforce it on a players' set-up either; the
-    template says so and lists no 3.4 hex to fill."""
+    template says so and proposes no 3.4 hex."""
     path = copy_setup(tmp_path, 'setup_by = "players"', 'setup_by = "players"\nunmet_minimums = ["3.4"]')
     m = ProudMonster()
     base = m.new_game(path, {})
@@ -296,7 +311,7 @@ def test_the_soviet_template_marks_what_is_not_enforced(tmp_path: Path) -> None:
              **base, "awaits": {"kind": "orders", "step": "setup/soviet", "from": ["soviet"], "adjudicator": "german"}}
     text = m.template(state, "soviet")
     assert "#   3.4: the scenario declares its map cannot meet these minimums; they are not enforced" in text
-    assert '"2307N" = []' not in text and '"2006N" = []' in text
+    assert "# 3.4 city Vilnius" not in text and '"2006N" = ["R1"' in text
     table = {h: us for h, us in SOVIET.items() if h not in ("2306S",)}
     table["2305S"] = ["R15", "C3"]  # 2306S left empty: a 3.4 minimum, not enforced here
     assert m.check(state, Submission("orders", "soviet", {"setup": table}, "sha256:x")) == []

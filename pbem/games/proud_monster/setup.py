@@ -502,9 +502,8 @@ def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Pr
     """Every problem of a set-up order file (3.2-3.8, 6.x, 7.x), all at once."""
     side = submission.side
     body = submission.body
-    if not submission.digest and not body:  # no orders by the deadline (referee): see default_setup
-        return [] if side == "german" else [Problem("setup", "the Soviet set-up has no default: the Soviet player must "
-                                                             "send it (3.2)", "3.2")]
+    if not submission.digest and not body:  # no orders by the deadline (referee): the proposal (see proposal)
+        body = {"setup": proposal(ctx, side)}
     problems = [Problem(k, f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
                 for k in OTHER_KEYS if k in body]
     placements = read_placements(ctx, side, body, problems)
@@ -561,6 +560,62 @@ def default_setup(ctx: Ctx) -> dict[str, list[str]]:
     return out
 
 
+def soviet_proposal(ctx: Ctx) -> dict[str, list[str]]:
+    """A Soviet set-up that meets the minimums as far as the SUT's units allow, the same every time
+    (the template's proposal, the built-in player's, and a referee's `--no-orders soviet`): of each
+    kind the first units (units.toml order) for the Frontier Zone, the next for the Interior Zone;
+    then, minimum by minimum in the order ``minimums`` gives them (the border from 2006N, every
+    second hex of 1804S-2114S under "alternate", the FZ large towns, the IZ cities and large towns,
+    the IZ columns), the next unit of the zone into the first of its hexes that stays within
+    stacking (a column: its cities and large towns first); the units left, one by one, into the hexes
+    used so far in their zone, round the list."""
+    sc, m, sut = ctx.sc, ctx.sc.map, ctx.sc.sut
+    todo: dict[str, list[str]] = {"FZ": [], "IZ": []}
+    by_kind: dict[str, list[str]] = {}
+    for u in pool(ctx, "soviet"):
+        by_kind.setdefault(sut_type(ctx.spec(u)), []).append(u)
+    for k, us in by_kind.items():
+        fz, iz = (sut.fz.get(k, 0), sut.iz.get(k, 0)) if sut else (0, 0)
+        todo["FZ"] += us[:fz]
+        todo["IZ"] += us[fz:fz + iz]
+    order = list(sc.units)
+    for z in todo:
+        todo[z].sort(key=order.index)
+    placed: dict[str, list[str]] = {}
+
+    def put(hexes: Iterable[str]) -> bool:
+        for h in hexes:
+            z = zone(m, h)
+            if todo[z] and not stack_problems(ctx, h, placed.get(h, []) + [todo[z][0]]):
+                placed.setdefault(h, []).append(todo[z].pop(0))
+                return True
+        return False
+
+    at: dict[str, int] = {}
+    for mn in minimums(sc, ctx.options)[0]:
+        if mn.rule in sc.unmet_minimums:
+            continue
+        hexes = list(mn.hexes) if len(mn.hexes) == 1 else [mn.hexes[-1], *mn.hexes[:-1]] if len(mn.hexes) == 2 else \
+            sorted(mn.hexes, key=lambda h: (m.hexes[h].settlement not in ("city", "large_town"), h))
+        while mn.count(at) < mn.need and put(hexes):
+            at = {h: len(us) for h, us in placed.items()}
+    for z in ("FZ", "IZ"):
+        used = [h for h in placed if zone(m, h) == z] or sorted(
+            (h.id for h in m.hexes.values() if h.country == "ussr" and not h.water and zone(m, h.id) == z),
+            key=lambda h: _order((h, None)))
+        i = misses = 0
+        while todo[z] and misses < len(used):
+            misses = 0 if put([used[i % len(used)]]) else misses + 1
+            i += 1
+    return placed
+
+
+def proposal(ctx: Ctx, side: str) -> dict[str, list[str]]:
+    """The set-up the template writes and the built-in player and a referee's `--no-orders` use:
+    the Soviet's ``soviet_proposal``, the German's ``default_setup`` (every unit held back)."""
+    return soviet_proposal(ctx) if side == "soviet" else default_setup(ctx)
+
+
 def schedule(ctx: Ctx, left: list[str]) -> dict[int, list[str]]:
     """3.5: the Soviet units not set up go to the Turn Record Track by the SUT's schedule (17.6): of
     each kind, in the order units.toml lists them, to the earliest GT first."""
@@ -588,7 +643,7 @@ def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: 
     problems = module.check(state, sub)
     if problems:
         raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
-    body = sub.body if sub.body or sub.side == "soviet" else {"setup": default_setup(ctx)}
+    body = sub.body if sub.body or sub.digest else {"setup": proposal(ctx, sub.side)}
     placements = read_placements(ctx, sub.side, body, [])
     for p in placements:
         ctx.units[p.unit]["at"] = p.at
@@ -649,6 +704,8 @@ def event_lines(e: Event) -> list[str] | None:
     hexes: dict[str, list[str]] = d["hexes"]
     n = sum(len(us) for us in hexes.values())
     default = " (no orders by the deadline: every unit held back in its OKH area, 8.4, 8.5)" if d.get("default") else ""
+    if d["side"] == "soviet" and d.get("default"):
+        default = " (no orders by the deadline: the proposed set-up of `pbem template`)"
     if d["side"] == "german":
         lines = [f"- **German set-up** (3.6-3.7): {n} unit{'s' if n != 1 else ''}{default}."]
         on_map = [h for h in hexes if h not in OKH_AREAS]
@@ -665,8 +722,8 @@ def event_lines(e: Event) -> list[str] | None:
         return lines
     prov = ", provisional" if d["sut_provisional"] else ""
     untried = ", untried: nobody knows their values until they first fight (2.15)" if d["untried"] else ""
-    lines = [f"- **Soviet set-up** (3.2-3.4): {n} units from the Soviet Unit Table (17.6{prov}), {d['zones']['FZ']} in "
-             f"the Frontier Zone and {d['zones']['IZ']} in the Interior Zone{untried}."]
+    lines = [f"- **Soviet set-up** (3.2-3.4){default}: {n} units from the Soviet Unit Table (17.6{prov}), "
+             f"{d['zones']['FZ']} in the Frontier Zone and {d['zones']['IZ']} in the Interior Zone{untried}."]
     for z, name in ZONE_NAMES.items():
         keys = [h for h in hexes if (int(h[:2]) <= FRONTIER_LAST_COLUMN) == (z == "FZ")]
         if keys:
@@ -702,8 +759,8 @@ def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
     if ctx.options.get("untried_units"):
         lines.append("# Your units are untried (2.15): a counter shows its type and MF only, and nobody learns its values")
         lines.append("# until it first fights.")
-    prov = " (provisional)" if sut and sut.provisional else ""
-    lines.append(f"# The Soviet Unit Table{prov} (17.6): of each kind, the units for the Frontier Zone (column "
+    prov = ", provisional" if sut and sut.provisional else ""
+    lines.append(f"# The Soviet Unit Table (17.6{prov}): of each kind, the units for the Frontier Zone (column "
                  f"{FRONTIER_LAST_COLUMN} and west, 3.3)")
     lines.append("# and the Interior Zone (column 23 and east, 3.4); the units you do not set up go to the Turn Record "
                  "Track (3.5).")
@@ -729,15 +786,21 @@ def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
     for r in sorted(sc.unmet_minimums):
         lines.append(f"#   {r}: the scenario declares its map cannot meet these minimums; they are not enforced")
     lines += [f"#   ({n})" for n in notes]
-    lines += ["", "[setup]"]
-    seen: set[str] = set()
+    why: dict[str, list[str]] = {}
     for mn in mins:
         if len(mn.hexes) <= 2 and mn.rule not in sc.unmet_minimums:
+            hx = sc.map.hexes[mn.place]
+            label = f"{mn.rule} " + ("border" if mn.what.startswith("border") else
+                                     f"{hx.settlement.replace('_', ' ')} {hx.place}")
             for h in mn.hexes:
-                if h not in seen:
-                    seen.add(h)
-                    place = sc.map.hexes[h].place
-                    lines.append(f'"{h}" = []' + (f"   # {place}" if place else ""))
+                if label not in why.setdefault(h, []):
+                    why[h].append(label)
+    proposed = soviet_proposal(ctx)
+    lines += ["", "# A proposal that meets every minimum the SUT's units allow (check it, then edit it as you wish):",
+              "[setup]"]
+    for h in [*proposed, *(h for h in why if h not in proposed)]:
+        note = f"   # {'; '.join(why[h])}" if h in why else ""
+        lines.append(f'"{h}" = [' + ", ".join(f'"{u}"' for u in proposed.get(h, [])) + "]" + note)
     lines += ["", "# Standing instructions for the German's first player turn, committed before his dice.",
               "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
               "loss_order = []", ""]
