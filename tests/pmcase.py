@@ -87,8 +87,11 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
     # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
-    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when units entered the Box
-    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry"):
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when
+    # units entered the Box; 9.18 the air supply markers' hexes, 9.20 the units under supply
+    # concentration, 9.19 the Pause
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry", "air_supply",
+                "concentration", "pause"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")

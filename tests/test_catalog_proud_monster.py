@@ -80,6 +80,8 @@ def test_case(path: Path) -> None:
     if "rolled" in exp:
         assert got["rolled"] == exp["rolled"], "number of dice rolled"
     _subset(exp.get("position", {}), state["position"], "position")
+    for key in exp.get("no_position", []):  # position keys that must be absent (markers not in force)
+        assert key not in state["position"], f"position.{key} should be absent, but is {state['position'][key]!r}"
     for key in ("forts", "stalin"):  # 14.24-14.26, 14.30: the state of the works named
         for h, v in exp.get(key, {}).items():
             assert state["position"].get(key, {}).get(h) == v, f"{key}.{h}: expected {v}, got {state['position'].get(key, {}).get(h)}"

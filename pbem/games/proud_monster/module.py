@@ -211,15 +211,18 @@ class ProudMonster:
         # left out), so that every problem is reported at once.
         problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
         problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
+        problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
         return problems
 
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
         """Orders carried out before the first move: the German's diversions between the OKH areas
         (8.3: `divert`), the Soviet's naval moves and invasion, all before any ground movement (11.2:
         `[[sea]]`; F.6: before RVGK entries), the Soviet's RVGK units entering play (8.1: `[[place]]`),
-        the ArKo's formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), then
-        the GT12 hedgehog declarations at the very start of the German movement phase (14.40:
-        `hedgehog`); the declarations are in the orders' `[declare]` table."""
+        the ArKo's formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), the
+        German's supply declarations at the start of his player turn (9.18-9.20: `pause`,
+        `concentration`, `air_supply`), then the GT12 hedgehog declarations at the very start of the
+        German movement phase (14.40: `hedgehog`); the declarations are in the orders' `[declare]`
+        table."""
         declare = orders.get("declare", {})
         reinforce.clear_diversions(ctx)
         if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
@@ -228,6 +231,7 @@ class ProudMonster:
         reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
+        supply.declarations(ctx, declare, problems)  # 9.18-9.20
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
@@ -305,7 +309,10 @@ class ProudMonster:
             if barred:
                 problems += barred
                 continue
+            problems += supply.move_problems(ctx, i, mv, tr)  # 9.18-9.20
+            here = {ctx.at(u) for u in mv.get("units", []) if u in ctx.units and ctx.on_map(u)}
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
+            supply.after_move(ctx, i, mv, here.pop() if len(here) == 1 else None)  # 9.18: air supply markers
             if ctx.result:
                 return
         if not problems:
@@ -414,6 +421,7 @@ class ProudMonster:
                                "replies": pending.get("replies", 0),
                                "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
                 return self._finish(state, ctx, new_pending)
+            supply.after_attack(ctx, k, before)  # 9.18: a marker's stack advanced, retreated or was eliminated
             if ctx.result:
                 return self._finish(state, ctx, None)
         return None
@@ -428,6 +436,9 @@ class ProudMonster:
             self._automatic(ctx, TURN_END, ctx.turn)
             if ctx.result:
                 return self._finish(state, ctx, None)
+        if new_sequence:
+            supply.end_of_sequence(ctx)  # 9.19: the Pause begins at the end of its GT, ends after 3 sequences
+        if end_of_turn:
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
             return self._after_turn_start(state, ctx)
@@ -477,8 +488,9 @@ class ProudMonster:
                 hidden[hex_id] = len(units) - 1
         if hidden:
             pos["hidden"] = hidden
-        if "oos" in pos:  # 14.7: no OOS marker of a unit the side does not see
-            pos["oos"] = [u for u in pos["oos"] if u in pos["units"]]
+        for key in ("oos", "attenuated", "air", "lake", "concentration"):  # 14.7: no marker of a unit not seen
+            if key in pos:
+                pos[key] = [u for u in pos[key] if u in pos["units"]]
         return pos
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
@@ -514,6 +526,8 @@ class ProudMonster:
                 out.append({"item": "SPAT 17.3", "status": "provisional", "note": sc.charts.spat.note})
             if sc.charts.weather.provisional:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
+            if sc.charts.gast is not None and sc.charts.gast.provisional:
+                out.append({"item": "GAST 17.10", "status": "provisional", "note": sc.charts.gast.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             if sc.sut is not None and sc.sut.provisional:  # 17.6 of a scenario whose Soviet player sets up

@@ -233,6 +233,9 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     result: dict[str, Any] | None = None
     move_oos: dict[str, bool] = field(default_factory=dict)  # 9.8: supply at the start of each unit's move
+    # 9.8, 15.4 (supply.check_move): each unit's supply state at the start of its move, and whether
+    # it then used the GAST when attacking (9.6)
+    move_supply: dict[str, tuple[str, bool]] = field(default_factory=dict)
     supply_cache: dict[Any, frozenset[str]] = field(default_factory=dict)  # supply.supplied_hexes, by what blocks lines
 
     # --- position helpers -------------------------------------------------------------------
@@ -784,16 +787,36 @@ def hex_cost(ctx: Ctx, unit: UnitSpec, b: str, a: str | None = None) -> tuple[in
     return cost, str(row.get("rule", "")), notes
 
 
+AIR_SUPPLY_MF = 6  # 9.18: the MF of an air-supplied mechanized unit
+
+
+def supply_mf(ctx: Ctx, unit: str) -> tuple[int, str]:
+    """The movement factor after supply (option supply), by the unit's state at the start of its
+    move (9.8): halved, rounded up, out of supply (9.7); at most 6 for an air-supplied mechanized
+    unit (9.18). Also why, or ""."""
+    mf = ctx.mf(unit)
+    if ctx.move_oos.get(unit):
+        return -(-mf // 2), f"movement factor {mf} halved out of supply, 9.7"
+    if ctx.move_supply.get(unit, ("", False))[0] == "air" and ctx.spec(unit).mechanized and mf > AIR_SUPPLY_MF:
+        return AIR_SUPPLY_MF, f"movement factor {mf}: {AIR_SUPPLY_MF} for an air-supplied mechanized unit, 9.18"
+    return mf, ""
+
+
 def movement_allowance(ctx: Ctx, unit: str, start: str) -> tuple[int, list[str]]:
     """The MP a unit may spend in this movement phase: its movement factor (12.1), 1 less for a
     German-side unit in R (13.4; Soviet units are unaffected), by the weather of the zone of the hex
     where it began the phase (Ambiguity 59). 9.7-9.8 (option supply): a unit out of supply at the
-    start of its move has its MF halved, rounded up, for the phase (before the rain's -1)."""
+    start of its move has its MF halved, rounded up, for the phase (before the rain's -1); an
+    air-supplied mechanized unit has MF 6 (9.18; supply_mf)."""
     mf = ctx.mf(unit)
     notes: list[str] = []
     if ctx.move_oos.get(unit):
         notes.append(f"out of supply at the start of its move: movement factor {mf} halved to {-(-mf // 2)} (9.7, 9.8)")
         mf = -(-mf // 2)
+    elif supply_mf(ctx, unit)[0] < mf:
+        notes.append(f"air-supplied at the start of its move: mechanized movement factor {mf} limited to "
+                     f"{AIR_SUPPLY_MF} (9.18)")
+        mf = AIR_SUPPLY_MF
     if ctx.spec(unit).side == "german" and weather_at(ctx, start) == "R":
         return max(mf - 1, 0), [*notes, f"rain: German-side movement allowance {mf} - 1 (13.4)"]
     return mf, notes
@@ -950,12 +973,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     cost = mf  # 12.3: one hex by spending all MP at the start of the move
                     minimum = True
                 else:
-                    full = -(-ctx.mf(u) // 2) if ctx.move_oos.get(u) else ctx.mf(u)  # 9.7
+                    full, why = supply_mf(ctx, u)  # 9.7, 9.18
                     rain = mf < full and spent + cost <= full  # short only because of 13.4
                     problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
                                                + (f" (movement factor {full} - 1 in rain)" if rain else "")
-                                               + (f" (movement factor {ctx.mf(u)} halved out of supply, 9.7)"
-                                                  if full < ctx.mf(u) else ""),
+                                               + (f" ({why})" if why else ""),
                                             "13.4" if rain else "12.1",
                                             route_hint(ctx, u, origin, walk[-1], mf - start_spent.get(u, 0))))
                     return
@@ -1549,11 +1571,15 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     def_total = defense_total(def_rows)  # 9.7: out-of-supply defenders halved together
     odds = Odds.of(att_total, def_total)
     shifts = attack_shifts(ctx, attackers, target) + naval.invasion_shifts(invaders)  # 11.4: 1L
+    extra: dict[str, Any] = {}
+    if ctx.options.get("supply"):
+        from .supply import gast  # 9.6: the GAST, the last step before the CRT die
+
+        shifts, extra = gast(ctx, f"attack {i + 1}", attackers, target, shifts)
     final = apply_shifts(odds, shifts)
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
     h = ctx.sc.map.hexes[target]
-    extra: dict[str, Any] = {}
     arko = arko_bonus(ctx, attackers, target)
     if arko:  # 14.41: the defender's result +1, after the city doubling (Ambiguity 41); E stays E
         extra["arko"] = {"units": arko, "from": "E" if def_loss is None else def_loss,
