@@ -20,8 +20,11 @@ the minimums its map cannot meet (``unmet_minimums``).
 With ``setup_by = "players"`` (or one side) in the scenario, the players set up by orders after
 the joins: the Soviet first (step ``setup/soviet``: his units of each SUT kind for the Frontier and
 Interior Zones, 3.2-3.4; the units not set up go to the Turn Record Track by the SUT's schedule,
-3.5), then the German (``setup/german``, 3.6-3.7), each order file checked with every problem at
-once; then GT1 begins (``ProudMonster.begin``).
+3.5, and arrive in the MR phase like other Soviet reinforcements without a fixed hex), then the
+German (``setup/german``, 3.6-3.7), each order file checked with every problem at once; then GT1
+begins (``ProudMonster.begin``). ``proposal`` gives each side a set-up for the template, the
+built-in player and a referee's `--no-orders`: the Soviet's meets every minimum the SUT's units
+allow, the German's holds every unit back in its OKH area.
 """
 
 from __future__ import annotations
