@@ -22,7 +22,7 @@ from pbem.exchange.files import dumps
 from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
 
-from . import rules, rwr
+from . import rules, rwr, setup
 from .rules import Ctx
 from .sequence import other
 
@@ -40,10 +40,13 @@ def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[
     aw = state["awaits"]
     if aw["kind"] == "reply":
         return dumps({"reply": reply(state)})
-    if int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
+    if setup.in_setup(state):  # 3.2-3.7: the template's proposed set-up
+        orders: dict[str, Any] = {"setup": setup.proposal(module.context(state, None, side), side),
+                                  "standing": standing(side)}
+    elif int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
         from .reinforce import default_mr_orders
 
-        orders: dict[str, Any] = default_mr_orders(module._ctx(state, None, side=side))
+        orders = default_mr_orders(module._ctx(state, None, side=side))
     else:
         orders = player_turn(module, state, side)
     for k, v in (extra or {}).items():

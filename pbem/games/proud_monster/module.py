@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, naval, picture, reinforce, render, rules, rwr, supply
+from . import assault, naval, picture, reinforce, render, rules, rwr, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -111,6 +111,8 @@ class ProudMonster:
             units[u] = {"at": "track", "steps": sc.units[u].steps}
         for u in (*sc.tank_brigades, *sc.security, *(g for *_, g in sc.conversions)):
             units[u] = {"at": "track", "steps": sc.units[u].steps}  # 8.9, 8.21, 8.11: held off the map
+        for _, u in setup.to_set_up(sc):  # 3.2-3.7: the units the players set up by orders
+            units[u] = {"at": "setup", "steps": sc.units[u].steps}
         if opts.get("arko"):  # 14.41: the ArKo is held off the map until the German forms it
             for u, spec in sorted(sc.units.items()):
                 if spec.side == "german" and spec.type == rules.ARKO_TYPE and u not in units:
@@ -140,8 +142,20 @@ class ProudMonster:
             standing=copy.deepcopy(state.get("standing", {})),
         )
 
+    def context(self, state: dict[str, Any], dice: Dice | None, side: str | None = None) -> Ctx:
+        return self._ctx(state, dice, side)
+
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
+        sc = self.scenario(state)
+        if setup.first_side(sc):  # 3.2-3.7: the players set up before the first GT
+            return setup.await_setup(self, state, self._ctx(state, dice), setup.first_side(sc))
+        return self.begin(state, dice)
+
+    def begin(self, state: dict[str, Any], dice: Dice, events: tuple[Event, ...] | list[Event] = ()) -> Transition:
+        """The first GT begins: its automatic phases up to the first German player turn (after the
+        events of a set-up, if the players set up)."""
         ctx = self._ctx(state, dice, side="german")
+        ctx.events.extend(events)
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
         self._automatic(ctx, TURN_START, ctx.turn)
         return self._after_turn_start(state, ctx)
@@ -171,6 +185,10 @@ class ProudMonster:
     # --- awaiting -------------------------------------------------------------------------------
     def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
         return "referee" if "referee" in state.get("parties", {}) else other(awaited)
+
+    def adjudicator(self, state: dict[str, Any], awaited: str) -> str:
+        """Who adjudicates a step awaited from ``awaited``: the referee, else the other player."""
+        return self._adjudicator(state, awaited)
 
     def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
         out = {"options": state["options"]}
@@ -203,6 +221,8 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        if setup.in_setup(state):  # 3.2-3.7: a set-up step
+            return problems + setup.check(ctx, state, submission)
         if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
             body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
             reinforce.mr_orders(ctx, body, problems)
@@ -335,6 +355,8 @@ class ProudMonster:
     # --- resolving ------------------------------------------------------------------------------
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
         (sub,) = submissions
+        if setup.in_setup(state):  # 3.2-3.7: a set-up step
+            return setup.resolve(self, state, sub, dice)
         problems = self.check(state, sub)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
@@ -598,8 +620,11 @@ class ProudMonster:
                 out.append({"item": "Refit Table 17.5", "status": "provisional", "note": sc.charts.refit.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
+            if sc.sut is not None and sc.sut.provisional:  # 17.6 of a scenario whose Soviet player sets up
+                out.append({"item": f"Soviet Unit Table 17.6 ({name})", "status": "provisional", "note": sc.sut.note})
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
             out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in validate_scenario(sc)]
+            out += [{"item": f"scenario {name}", "status": st, "note": note} for st, note in setup.minimum_report(sc)]
         for item, note in render.MISSING_DATA:
             out.append({"item": item, "status": "missing", "note": note})
         seen = set()

@@ -448,6 +448,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched.append(d["hex"])
         elif e.kind == "retreat" and d.get("retreated"):
             touched += [d["hex"], d["to"]]
+        elif e.kind == "setup":  # 3.2-3.7: the hexes a players' set-up filled
+            touched += list(d["hexes"])
         elif e.kind in SEA_EVENTS:  # 11.2-11.4
             touched += [*d["from"].values(), d.get("to", ""), d.get("sea", ""), d.get("target", "")]
     touched = [h for h in touched if h in sc.map.hexes]

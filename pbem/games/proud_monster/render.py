@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
-from . import naval, rwr_text
+from . import naval, rwr_text, setup
 from .data import Scenario, load_scenario, shown_values
 from .rules import OFF_MAP_BOXES
 
@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from .module import ProudMonster
 
 MISSING_DATA = (
-    ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known"),
+    ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known; a scenario whose "
+                               "Soviet player sets up gives its own ([sut], docs/map-format.md)"),
     ("German GS point schedule 17.8", "not in the rulebook text"),
     ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
 )
@@ -207,6 +208,9 @@ SUPPLY_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
 def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
+    placed = setup.event_lines(e)  # 3.2-3.7: a players' set-up
+    if placed is not None:
+        return placed
     if k == "no-orders":
         return [f"- No {' or '.join(d['sides'])} submission for `{d['step']}` by the deadline: the referee adjudicates the step "
                 "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
@@ -447,7 +451,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
                 continue
             spec = sc.units[u]
             if st["at"] in OFF_MAP_BOXES:
-                off.setdefault(st["at"], []).append(u)
+                due = pos.get("arrivals", {}).get(u)  # 3.5: the Turn Record Track box of a unit a set-up left off
+                off.setdefault(st["at"], []).append(f"{u} (GT{due})" if due else u)
                 continue
             shown = shown_values(spec, st, state["options"])
             tags = "".join(f" {tag}" for key, tag in SUPPLY_TAGS if u in pos.get(key, ()))  # 9.x (option supply)
@@ -503,6 +508,8 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
+    if setup.in_setup(state):  # 3.2-3.7: what to set up, where, and the minimums to meet
+        return setup.template(module, state, side, head)
     if int(state["clock"]["pts"]) == 0:  # the Soviet's Mutual Reinforcement step (8.1, 8.7, 8.11)
         return "\n".join(head + mr_template(module, state))
     stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}

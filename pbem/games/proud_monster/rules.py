@@ -51,6 +51,7 @@ OFF_MAP_BOXES: dict[str, str] = {
     "rvgk": "in the RVGK",
     "ports-box": "in the Southern Ports Holding Box",
     "removed": "out of play",
+    "setup": "to be set up by its player (3.2-3.7)",
 }
 OFF_MAP = tuple(OFF_MAP_BOXES)
 
@@ -114,6 +115,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "naval": False,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
     # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
     "invasion_joiners": True,
+    # Ambiguity 4 (3.3): along the border 1804S-2114S no two neighbouring border hexes are both empty
+    # at set-up ("alternate"), or every one of them holds a unit ("every").
+    "south_border_setup": "alternate",
     # The German RWR phase (8.13-8.20, rwr.py) and the security divisions (8.21), each on its own:
     "replacements": False,  # 8.12-8.15: German infantry-class divisions restored from a pool of 28 steps
     "withdrawals": False,  # 8.16-8.17: the German Withdrawal Table (17.4), or -1 VP per unit refused
@@ -153,6 +157,7 @@ OPTION_NOTES: dict[str, str] = {
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
     "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
     "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
+    "south_border_setup": "Ambiguity 4 (3.3): set-up on the border 1804S-2114S: 'alternate' (no two neighbours empty) or 'every' hex",
     "replacements": "[ADV] (8.14): reduced German infantry-class divisions flipped to full strength from a pool of 28 steps",
     "withdrawals": "[ADV] (8.16): the German withdraws the units of the Withdrawal Table (17.4) or refuses them at -1 VP each",
     "refits": "[ADV] (8.20): German panzer and motorized-infantry divisions refit once per game, 1d6 on the Refit Table (17.5)",
@@ -222,6 +227,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "soviet_replacements": (False, True),
     "naval": (False, True),
     "invasion_joiners": (True, False),
+    "south_border_setup": ("alternate", "every"),
     "replacements": (False, True),
     "withdrawals": (False, True),
     "refits": (False, True),
