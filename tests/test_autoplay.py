@@ -51,3 +51,18 @@ def test_the_built_in_player_plays_the_rwr_phase() -> None:
     assert orders["rwr"] == {"withdraw": {"infantry": ["Inf1", "Inf3"]}, "replace": ["Inf4"], "refit": ["Pz1"]}
     assert not [m for m in orders.get("move", []) if "Pz1" in m["units"]]
     assert MODULE.check(state, Submission("orders", "german", orders, "sha256:p")) == []
+
+
+def test_an_order_body_that_opens_with_keys_keeps_them_out_of_the_header() -> None:
+    """A proposal written by tomli-w may open with a key (the Guards `convert` list inline): the
+    order file keeps it a top-level key, not one of [pbem]'s."""
+    from pbem.demo import order_text
+    from pbem.exchange.files import parse_toml
+
+    state = {"awaits": {"kind": "orders", "step": "GT7/MR/soviet"}, "pbem": {"game": "g"}, "parties": {"soviet": {"index": 3}}}
+    body = 'convert = [\n    { unit = "59RD", guards = "1GdRD" },\n]\n\n[[place]]\nunits = ["244RD"]\nhex = "2109S"\n'
+    doc = parse_toml(order_text(state, "soviet", body).encode("utf-8"), "orders")
+    assert doc["convert"] == [{"unit": "59RD", "guards": "1GdRD"}] and "convert" not in doc["pbem"]
+    assert doc["pbem"]["step"] == "GT7/MR/soviet" and doc["place"][0]["hex"] == "2109S"
+    table_first = order_text(state, "soviet", '[[move]]\nunits = ["R1"]\npath = ["4816N"]\n')
+    assert table_first.startswith("[pbem]")  # as before: the header first
