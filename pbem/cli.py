@@ -211,13 +211,14 @@ def status(state_path: Path, as_json: bool) -> None:
     Example:
       pbem status game/0003.state.toml --json
     """
+    from pbem.engine.registry import find_module
     from pbem.exchange.game import load_state
 
     st = load_state(state_path)
     s = st.data
     info = {"file": str(state_path), "game": s["pbem"]["game"], "scenario": s["pbem"]["scenario"], "sequence": s["pbem"]["sequence"],
             "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"], "vp": s["position"]["vp"], "result": s.get("result"),
-            "pending": s.get("pending", {}).get("question")}
+            "pending": s.get("pending", {}).get("question"), "counters": find_module(s["pbem"]["module"]).status_lines(s)}
     if as_json:
         _echo_json(info)
         return
@@ -233,6 +234,8 @@ def status(state_path: Path, as_json: bool) -> None:
     if info["pending"]:
         q = info["pending"]
         click.echo(f"decision needed from {q['side']}: {q['text']} ({q['rule']})")
+    for line in info["counters"]:
+        click.echo(line)
 
 
 @cli.command()

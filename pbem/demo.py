@@ -56,7 +56,18 @@ def order_text(state: dict[str, Any], side: str, body: str) -> str:
         f"dice_index = {state['parties'][side]['index']}",
         "",
     ]
+    if _bare_keys_first(body):  # keys before the body's first table belong at the top, not in [pbem]
+        return body.rstrip("\n") + "\n\n" + "\n".join(head)
     return "\n".join(head) + body
+
+
+def _bare_keys_first(body: str) -> bool:
+    """Whether the body's first line of data is a key = value, not a table header."""
+    for line in body.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            return not s.startswith("[")
+    return False
 
 
 def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options: dict[str, Any] | None = None,

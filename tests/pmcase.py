@@ -14,6 +14,7 @@ from typing import Any
 from pbem.engine.model import Submission
 from pbem.games.proud_monster.module import ProudMonster
 from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, WEATHER_FLAGS, initial_weather, initial_works
+from pbem.games.proud_monster.rwr import initial_position
 from pbem.mechanics.dice import ForcedDice
 
 CATALOG = Path(__file__).parent / "catalog" / "proud-monster"
@@ -86,12 +87,13 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position.update(initial_works(MODULE.scenario({"pbem": {"scenario": scenario}})))
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
+    position.update(initial_position(case.get("options", {})))  # 8.15 the pool of 28, 8.20 no refit yet
     # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
     # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when
     # units entered the Box; 9.18 the air supply markers' hexes, 9.20 the units under supply
-    # concentration, 9.19 the Pause
+    # concentration, 9.19 the Pause; 8.15 the replacement steps left; 8.20 the GT of each refit made
     for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry", "air_supply",
-                "concentration", "pause"):
+                "concentration", "pause", "replacements", "refits_used"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     side = p.get("side", "german")
@@ -112,7 +114,8 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     state = build_state(case)
     side = state["clock"]["side"]
     orders = case.get("orders", {})
-    sub = Submission("orders", side, orders, "sha256:case")
+    # [case] no_orders = true: the side sent nothing by the deadline (a referee's --no-orders)
+    sub = Submission("orders", side, orders, "" if case["case"].get("no_orders") else "sha256:case")
     problems = MODULE.check(state, sub)
     if problems:
         return {"problems": problems, "state": state, "events": []}

@@ -431,6 +431,20 @@ def test_a_missing_state_breaks_the_chain(played: Game) -> None:
     assert e.value.message == "states missing from the chain: sequence 2"
 
 
+def test_an_absurd_sequence_number_names_the_first_missing_states(played: Game) -> None:
+    """A resealed state with a sequence number far beyond the chain: a clear verification failure
+    naming the first gaps, without walking every number in between."""
+    p = played.state_path  # the last state
+    data = tomllib.loads(p.read_text(encoding="utf-8"))
+    n = int(data["pbem"]["sequence"])
+    data["pbem"]["sequence"] = 10**15
+    p.write_text(dumps(resealed(data, "german", played.keys["german"])), encoding="utf-8")
+    with pytest.raises(VerificationError) as e:
+        verify([played.folder])
+    first = ", ".join(str(k) for k in range(n, n + 10))
+    assert e.value.message == f"states missing from the chain: sequence {first}, ..."
+
+
 def test_a_state_from_another_chain_is_rejected(played: Game, tmp_path: Path) -> None:
     other = start_game(tmp_path / "other")
     other.play('\n[standing]\nloss_policy = "fewest-steps-first"\n')

@@ -7,6 +7,7 @@ chain and the dice commitments; the rules are the engine's and the game module's
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,8 @@ from .files import dumps, read_toml, schema_problems, validate
 from .keys import KeyPair
 from .report import render_report, report_version
 from .views import check_view_against_state, make_views, verify_views
+
+MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
 
 STATE_NAME = re.compile(r"^(\d{4,})\.state\.toml$")
 
@@ -486,9 +489,10 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                               hint="Only one of them can be the game; find out who sent which.")
         by_seq[n] = d
     seqs = sorted(by_seq)
-    missing = [n for n in range(seqs[0], seqs[-1] + 1) if n not in by_seq]
-    if missing:
-        raise VerificationError(f"states missing from the chain: sequence {', '.join(map(str, missing))}")
+    if seqs[-1] - seqs[0] + 1 != len(seqs):  # a gap; name the first few missing (the numbers may be absurd)
+        missing = list(itertools.islice((n for n in range(seqs[0], seqs[-1] + 1) if n not in by_seq), MISSING_SHOWN + 1))
+        more = ", ..." if len(missing) > MISSING_SHOWN else ""
+        raise VerificationError(f"states missing from the chain: sequence {', '.join(map(str, missing[:MISSING_SHOWN]))}{more}")
     inputs = {d.digest: d for d in others}
     res = VerifyResult()
     first = by_seq[seqs[0]]

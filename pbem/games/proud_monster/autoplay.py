@@ -22,7 +22,7 @@ from pbem.exchange.files import dumps
 from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
 
-from . import rules, setup
+from . import rules, rwr, setup
 from .rules import Ctx
 from .sequence import other
 
@@ -112,6 +112,11 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
     ctx = module._ctx(state, None, side=side)
     orders: dict[str, Any] = {"standing": standing(side)}
     orders.update(measures(ctx, side))
+    if side == "german" and rwr.applies(ctx):  # 8.13-8.20: after the measures, carried out for the plan below
+        plan = plan_rwr(ctx)
+        if plan:
+            orders["rwr"] = plan
+        rwr.rwr_phase(ctx, {"rwr": plan}, [], "refuse")
     for u, at in rvgk_entries(ctx, orders.get("place", [])):
         ctx.units[u]["at"] = at  # 8.1: the RVGK units enter before movement
     assaults = plan_assaults(ctx, side)
@@ -122,6 +127,36 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
     if attacks:
         orders["attack"] = attacks
     return orders
+
+
+def plan_rwr(ctx: Ctx) -> dict[str, Any]:
+    """The RWR phase played plainly (8.13-8.20): each withdrawal due is made with the units that may
+    go, those with the fewest steps first, by id; every other division that may be replaced is,
+    while the pool lasts; every division that may refit does. No security division is deployed
+    (each group costs a VP, 8.21)."""
+    c = rwr.choices(ctx)
+    out: dict[str, Any] = {}
+    taken: set[str] = set()
+    withdraw: dict[str, list[str]] = {}
+    for kind, (n, units) in c.get("withdraw", {}).items():
+        pick = sorted((u for u in units if u not in taken), key=lambda u: (ctx.steps(u), u))[:n]
+        taken.update(pick)
+        if pick:
+            withdraw[kind] = pick
+    left = int(c.get("pool", 0))
+    replace = []
+    for u in c.get("replace", []):
+        need = ctx.spec(u).steps - ctx.steps(u)
+        if u not in taken and need <= left:
+            replace.append(u)
+            left -= need
+    if replace:
+        out["replace"] = replace
+    if withdraw:
+        out["withdraw"] = withdraw
+    if c.get("refit"):
+        out["refit"] = list(c["refit"])
+    return out
 
 
 def standing(side: str) -> dict[str, Any]:
@@ -174,7 +209,8 @@ def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict
 
 def can_attack(ctx: Ctx, unit: str) -> bool:
     spec = ctx.spec(unit)
-    return spec.type not in ("flak",) and not (ctx.options.get("arko") and rules.is_arko(ctx, unit))
+    return (spec.type not in ("flak",) and not (ctx.options.get("arko") and rules.is_arko(ctx, unit))
+            and not rules.stationary(ctx, unit))  # 8.20, 9.18
 
 
 def measures(ctx: Ctx, side: str) -> dict[str, Any]:
@@ -272,7 +308,7 @@ def plan_assaults(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     cost, _ = ma_cost(ctx, side)
     for h, units in sorted(ctx.stacks(side).items()):
         mech = [u for u in units if ctx.spec(u).mechanized and ctx.spec(u).type != "flak"
-                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian")]
+                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian") and not rules.stationary(ctx, u)]
         if not any(ctx.spec(u).type in ("tank", "assault-gun", "armored-recon") for u in mech):
             continue
         for t in sorted(ctx.sc.map.neighbours(h)):
@@ -314,7 +350,7 @@ def plan_moves(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[s
 
 def movable(ctx: Ctx, unit: str) -> bool:
     at = ctx.at(unit)
-    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0
+    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0 and not rules.stationary(ctx, unit)
 
 
 def next_to_enemy(ctx: Ctx, h: str, enemy: str) -> bool:

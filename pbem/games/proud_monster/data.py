@@ -172,6 +172,46 @@ class GastTable:
 
 
 @dataclass(frozen=True)
+class WithdrawalKind:
+    """What a line of the German Withdrawal Table (17.4) may call for: the units that fit it, by
+    type (units.toml `type`), size (any when empty) and nationality (German when not given)."""
+
+    text: str
+    types: frozenset[str]
+    sizes: frozenset[str] = frozenset()
+    nats: frozenset[str] = frozenset({"german"})
+
+    def fits(self, spec: UnitSpec) -> bool:
+        return (spec.side == "german" and spec.type in self.types and spec.nat in self.nats
+                and (not self.sizes or spec.size in self.sizes))
+
+
+@dataclass(frozen=True)
+class WithdrawalTable:
+    """17.4: for each GT, how many German units of each kind are withdrawn (8.16); a GT the table
+    does not list has none."""
+
+    kinds: dict[str, WithdrawalKind] = field(default_factory=dict)
+    rows: dict[int, dict[str, int]] = field(default_factory=dict)
+    provisional: bool = True
+    known: frozenset[int] = frozenset()
+    note: str = ""
+
+    def due(self, turn: int) -> dict[str, int]:
+        return dict(self.rows.get(turn, {}))
+
+
+@dataclass(frozen=True)
+class RefitTable:
+    """17.5: the steps a refitting German panzer or motorized-infantry division regains for each
+    1d6 roll (steps[face - 1]; 8.20)."""
+
+    steps: tuple[int, ...]
+    provisional: bool = True
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Charts:
     crt: ResultsTable
     victory: dict[int, int]
@@ -185,6 +225,8 @@ class Charts:
     weather: WeatherTable
     spat: Spat = field(default_factory=Spat)
     gast: GastTable | None = None  # 17.10; None when the charts file has none
+    withdrawals: WithdrawalTable = field(default_factory=WithdrawalTable)
+    refit: RefitTable | None = None  # 17.5; None: the charts give none (refits are then refused)
 
 
 # 3.2: the SUT's abbreviations (17.6), as unit type and size. A SUT may also name another kind of
@@ -308,6 +350,8 @@ def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dic
         weather=weather,
         spat=_load_spat(raw.get("spat", {})),
         gast=_load_gast(raw["gast"]) if "gast" in raw else None,
+        withdrawals=_load_withdrawals(raw.get("withdrawals", {}), path, problems),
+        refit=_load_refit(raw["refit"]) if "refit" in raw else None,
     )
     return charts, raw
 
@@ -319,6 +363,27 @@ def _load_gast(raw: dict[str, Any]) -> GastTable:
         provisional=bool(raw.get("provisional", False)),
         note=str(raw.get("note", "")),
     )
+
+
+def _load_withdrawals(raw: dict[str, Any], path: Path, problems: list[Problem]) -> WithdrawalTable:
+    kinds = {str(k): WithdrawalKind(text=str(v["text"]), types=frozenset(str(x) for x in v["types"]),
+                                    sizes=frozenset(str(x) for x in v.get("sizes", [])),
+                                    nats=frozenset(str(x) for x in v.get("nats", ["german"])))
+             for k, v in raw.get("kinds", {}).items()}
+    rows: dict[int, dict[str, int]] = {}
+    for turn, line in sorted(raw.get("table", {}).items(), key=lambda x: int(x[0])):
+        for kind in line:
+            if kind not in kinds:
+                problems.append(Problem(f"{path}: withdrawals.table.{turn}", f"unknown kind '{kind}': not in "
+                                                                             "withdrawals.kinds", "17.4"))
+        rows[int(turn)] = {str(k): int(n) for k, n in line.items()}
+    return WithdrawalTable(kinds=kinds, rows=rows, provisional=bool(raw.get("provisional", False)),
+                           known=frozenset(int(x) for x in raw.get("known", [])), note=str(raw.get("note", "")))
+
+
+def _load_refit(raw: dict[str, Any]) -> RefitTable:
+    return RefitTable(steps=tuple(int(x) for x in raw["steps"]), provisional=bool(raw.get("provisional", False)),
+                      note=str(raw.get("note", "")))
 
 
 def _load_spat(raw: dict[str, Any]) -> Spat:

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, naval, picture, reinforce, render, rules, setup, supply
+from . import assault, naval, picture, reinforce, render, rules, rwr, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -126,6 +126,7 @@ class ProudMonster:
             position.update(rules.initial_weather())
         if opts.get("fortifications"):  # 14.24, 14.30: the state of every fort and Stalin Line hex
             position.update(rules.initial_works(sc))
+        position.update(rwr.initial_position(opts))  # 8.15 the replacement pool, 8.20 refits made
         return {
             "options": opts,
             "clock": {"turn": sc.first_turn, "pts": 0, "side": "", "phase": "setup"},
@@ -226,6 +227,9 @@ class ProudMonster:
             body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
             reinforce.mr_orders(ctx, body, problems)
             return problems
+        self._start_of_player_turn(ctx, submission.body, problems)
+        # 8.13-8.20: the German RWR phase; with no orders by the deadline a withdrawal due is refused (8.17)
+        rwr.rwr_phase(ctx, submission.body, problems, "refuse" if not submission.digest else "problem")
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
@@ -235,15 +239,22 @@ class ProudMonster:
         problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
         return problems
 
+    def _start_of_player_turn(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+        """A.3 II.B: at the start of the German player turn, before the RWR phase (8.13) and
+        movement, the German's supply declarations (9.18-9.20: `pause`, `concentration`,
+        `air_supply` in the orders' `[declare]` table): the RWR phase asks for the supply state
+        they make (8.14, 8.20 with 9.18)."""
+        supply.declarations(ctx, orders.get("declare", {}), problems)
+
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
         """Orders carried out before the first move: the German's diversions between the OKH areas
         (8.3: `divert`), the Soviet's naval moves and invasion, all before any ground movement (11.2:
         `[[sea]]`; F.6: before RVGK entries), the Soviet's RVGK units entering play (8.1: `[[place]]`),
-        the ArKo's formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), the
-        German's supply declarations at the start of his player turn (9.18-9.20: `pause`,
-        `concentration`, `air_supply`), then the GT12 hedgehog declarations at the very start of the
-        German movement phase (14.40: `hedgehog`); the declarations are in the orders' `[declare]`
-        table."""
+        the ArKo's formation and the security divisions' deployment, which belong to the MR phase
+        (14.41, Ambiguity 49: `form_arko`; 8.21: `security`), then the GT12 hedgehog declarations at
+        the very start of the German movement phase (14.40: `hedgehog`); the declarations are in
+        the orders' `[declare]` table. The supply declarations come before, at the start of the
+        player turn (_start_of_player_turn)."""
         declare = orders.get("declare", {})
         reinforce.clear_diversions(ctx)
         if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
@@ -252,7 +263,8 @@ class ProudMonster:
         reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
-        supply.declarations(ctx, declare, problems)  # 9.18-9.20
+        if "security" in declare:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
+            rwr.deploy_security(ctx, declare["security"], problems)
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
@@ -387,8 +399,19 @@ class ProudMonster:
         ``resume`` names the phase an awaited decision interrupted."""
         turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn)
         names = [p.name for p in turn_phases]
+        if resume is None:
+            started: list[Problem] = []
+            self._start_of_player_turn(ctx, orders, started)  # 9.18-9.20
+            if started:  # check() made the same declarations; this is a safeguard
+                raise IllegalOrdersError("orders break the rules", started)
         for ph in turn_phases[names.index(resume) if resume else 0:]:
-            if ph.name == "movement":
+            if ph.name == "replacement-withdrawal-refit" and ctx.side == "german":  # 8.13-8.20 (rwr.py)
+                ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
+                rwr_problems: list[Problem] = []
+                rwr.rwr_phase(ctx, orders, rwr_problems, "refuse")  # check() refused what orders left open
+                if rwr_problems:  # check() ran the same phase; this is a safeguard
+                    raise IllegalOrdersError("orders break the rules", rwr_problems)
+            elif ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
@@ -451,6 +474,8 @@ class ProudMonster:
         """After the Soviet player turn of a GT's last sequence: the end-of-turn phases, then the
         next GT's start (5.2, 5.4); otherwise the next player turn (5.1). A new player-turn sequence
         opens with its automatic phases (the weather, 13.2) before the German player turn."""
+        if ctx.side == "german":
+            rwr.end_of_player_turn(ctx)  # 8.20: the refit counters come off
         turn, pts, side, end_of_turn = next_player_turn(ctx.turn, ctx.pts, ctx.side)
         new_sequence = end_of_turn or pts != ctx.pts  # 5.1: a sequence opens with the German player turn
         if end_of_turn:
@@ -477,6 +502,17 @@ class ProudMonster:
 
     def render_position(self, state: dict[str, Any], side: str | None) -> str:
         return render.position_text(self.scenario(state), state, side)
+
+    def ctx_of(self, state: dict[str, Any], side: str | None = None) -> Ctx:
+        """A working context on ``state`` without dice, for presentation (templates), as ``side``
+        (default: the side whose player turn it is)."""
+        return self._ctx(state, None, side=side)
+
+    def status_lines(self, state: dict[str, Any]) -> list[str]:
+        """The counters `pbem status` adds to its summary: the replacement pool, refits (8.15, 8.20)."""
+        from . import rwr_text
+
+        return rwr_text.position_lines(self.scenario(state), state)
 
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The position as ``side`` may see it. 14.7 (option fog_of_war): of an enemy stack only
@@ -512,6 +548,8 @@ class ProudMonster:
         for key in ("oos", "attenuated", "air", "lake", "concentration"):  # 14.7: no marker of a unit not seen
             if key in pos:
                 pos[key] = [u for u in pos[key] if u in pos["units"]]
+        if "stationary" in pos:  # 14.7: nor the refit counter (8.20) of one
+            pos["stationary"] = {u: r for u, r in pos["stationary"].items() if u in pos["units"]}
         return pos
 
     def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
@@ -574,6 +612,12 @@ class ProudMonster:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
             if sc.charts.gast is not None and sc.charts.gast.provisional:
                 out.append({"item": "GAST 17.10", "status": "provisional", "note": sc.charts.gast.note})
+            if sc.charts.withdrawals.provisional:
+                out.append({"item": "German Withdrawal Table 17.4", "status": "provisional", "note": sc.charts.withdrawals.note})
+            if sc.charts.refit is None:
+                out.append({"item": "Refit Table 17.5", "status": "missing", "note": "the charts give none; refits are refused"})
+            elif sc.charts.refit.provisional:
+                out.append({"item": "Refit Table 17.5", "status": "provisional", "note": sc.charts.refit.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             if sc.sut is not None and sc.sut.provisional:  # 17.6 of a scenario whose Soviet player sets up

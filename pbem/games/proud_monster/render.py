@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
-from . import naval, setup
+from . import naval, rwr_text, setup
 from .data import Scenario, load_scenario, shown_values
 from .rules import OFF_MAP_BOXES
 
@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     from .module import ProudMonster
 
 MISSING_DATA = (
-    ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
-    ("Refit Table 17.5", "not in the rulebook text"),
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known; a scenario whose "
                                "Soviet player sets up gives its own ([sut], docs/map-format.md)"),
     ("German GS point schedule 17.8", "not in the rulebook text"),
@@ -306,6 +304,8 @@ def event_lines(e: Event) -> list[str]:
         return [FORT_TEXT[k](d)]
     if k in naval.EVENT_KINDS:  # 11.1-11.4
         return naval.event_lines(e)
+    if k in rwr_text.EVENT_TEXT:  # 8.12-8.21
+        return [rwr_text.EVENT_TEXT[k](d)]
     if k == "mobile-assault":  # 15.2-15.14: shaped like a prepared assault's attack event
         lines = event_lines(Event("attack", e.rule, d))
         rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
@@ -439,6 +439,7 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
     if pos.get("hedgehogs"):
         lines.append(f"German hedgehogs (14.40): {', '.join(pos['hedgehogs'])}")
     lines += supply_summary(pos)
+    lines += rwr_text.position_lines(sc, state)  # 8.15, 8.20, 8.21
     if state.get("result"):
         r = state["result"]
         lines.append(f"Game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -534,8 +535,8 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
     head += off_map_template(module, state, side)
     head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
+    head += ["", *rwr_text.template_lines(module.ctx_of(state, side))]  # 8.13-8.21
     head += [
-        "",
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
         "# [[move]]",
         '# units = ["UNIT"]',

@@ -118,6 +118,11 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Ambiguity 4 (3.3): along the border 1804S-2114S no two neighbouring border hexes are both empty
     # at set-up ("alternate"), or every one of them holds a unit ("every").
     "south_border_setup": "alternate",
+    # The German RWR phase (8.13-8.20, rwr.py) and the security divisions (8.21), each on its own:
+    "replacements": False,  # 8.12-8.15: German infantry-class divisions restored from a pool of 28 steps
+    "withdrawals": False,  # 8.16-8.17: the German Withdrawal Table (17.4), or -1 VP per unit refused
+    "refits": False,  # 8.18-8.20: German panzer and motorized-infantry divisions refit once (17.5)
+    "security_divisions": False,  # 8.21: the 9 security divisions, deployed in groups of 3 at -1 VP each
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -153,6 +158,10 @@ OPTION_NOTES: dict[str, str] = {
     "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
     "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
     "south_border_setup": "Ambiguity 4 (3.3): set-up on the border 1804S-2114S: 'alternate' (no two neighbours empty) or 'every' hex",
+    "replacements": "[ADV] (8.14): reduced German infantry-class divisions flipped to full strength from a pool of 28 steps",
+    "withdrawals": "[ADV] (8.16): the German withdraws the units of the Withdrawal Table (17.4) or refuses them at -1 VP each",
+    "refits": "[ADV] (8.20): German panzer and motorized-infantry divisions refit once per game, 1d6 on the Refit Table (17.5)",
+    "security_divisions": "(8.21): the German deploys security divisions in groups of 3 in the MR phase, -1 VP per group",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -179,6 +188,10 @@ FULL_GAME: dict[str, Any] = {
     "tank_brigades": True,
     "soviet_replacements": True,
     "naval": True,
+    "replacements": True,
+    "withdrawals": True,
+    "refits": True,
+    "security_divisions": True,
 }
 
 # The values each option may take (the first is the default).
@@ -215,6 +228,10 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "naval": (False, True),
     "invasion_joiners": (True, False),
     "south_border_setup": ("alternate", "every"),
+    "replacements": (False, True),
+    "withdrawals": (False, True),
+    "refits": (False, True),
+    "security_divisions": (False, True),
 }
 
 
@@ -836,6 +853,17 @@ class MoveTracker:
     assaults: int = 0  # mobile assaults resolved so far in the phase (15.2)
 
 
+# 8.20, 9.18: the units that may not move or attack in this German player turn, kept in the
+# position's `stationary` by the RWR phase (rwr.py) until the end of the player turn: a refitting
+# division (8.20), an infantry division replaced while air-supplied (9.18).
+STATIONARY_WHY = {"8.20": "is refitting this player turn", "9.18": "was replaced while air-supplied this player turn"}
+
+
+def stationary(ctx: Ctx, unit: str) -> str:
+    """The rule that keeps ``unit`` from moving and attacking this player turn (8.20, 9.18), or ""."""
+    return str(ctx.position.get("stationary", {}).get(unit, ""))
+
+
 def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
     """One [[move]]: a unit or stack moves hex by hex along its path (12.1-12.7, 12.14-12.16, 12.22)."""
     where = f"move[{index}]"
@@ -864,6 +892,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             bad = True
         elif u in tr.ended:
             problems.append(Problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
+            bad = True
+        elif stationary(ctx, u):  # 8.20, 9.18: the RWR phase kept it in place
+            rule = stationary(ctx, u)
+            problems.append(Problem(where, f"{u} {STATIONARY_WHY[rule]}: it may not move"
+                                    + (" or make a mobile assault" if "assault" in order else ""), rule))
             bad = True
     if "assault" in order and not ctx.options.get("mobile_assault", False):
         problems.append(Problem(f"{where}.assault", "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
@@ -1184,6 +1217,10 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
                 continue
             if not ctx.on_map(u):
                 problems.append(Problem(where, f"{u} is not on the map", "14.1"))
+                continue
+            if stationary(ctx, u):  # 8.20, 9.18
+                problems.append(Problem(where, f"{u} {STATIONARY_WHY[stationary(ctx, u)]}: it may not attack",
+                                        stationary(ctx, u)))
                 continue
             if u in used:
                 problems.append(Problem(where, f"{u} already attacks in attack[{used[u]}]; a unit attacks at most once per combat phase", "14.4"))

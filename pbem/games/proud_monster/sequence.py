@@ -28,7 +28,7 @@ class PhaseSpec:
     rule: str
     who: str  # "auto" or "phasing"
     advanced: bool = False  # [ADV]: skipped in the basic game (A.4)
-    option: str = ""  # an [ADV] phase with its own option runs when that option is on, in either ruleset
+    option: str = ""  # an [ADV] phase with its own option(s), space-separated, runs when one is on, in either ruleset
     first_turn: int = 1  # the first GT in which the phase takes place
 
 
@@ -43,7 +43,8 @@ TURN_START = (
 # player turn, the weather is determined (13.2).
 SEQUENCE_START = (PhaseSpec("weather", "13.2", "auto", advanced=True, option="weather", first_turn=7),)
 PLAYER_TURN = (
-    PhaseSpec("replacement-withdrawal-refit", "8.13", "phasing", advanced=True),
+    # 8.13-8.20: the German RWR phase (rwr.py), in the German player turns of both sequences (Ambiguity 9)
+    PhaseSpec("replacement-withdrawal-refit", "8.13", "phasing", advanced=True, option="replacements withdrawals refits"),
     PhaseSpec("ground-support", "10.2", "phasing", advanced=True),
     PhaseSpec("movement", "12.0", "phasing"),
     PhaseSpec("prepared-assault", "14.0", "phasing"),
@@ -72,7 +73,7 @@ def phases(options: Mapping[str, Any], group: tuple[PhaseSpec, ...], turn: int =
     def on(p: PhaseSpec) -> bool:
         if not p.advanced:
             return True
-        return bool(options.get(p.option)) if p.option else options.get("ruleset") == "full"
+        return any(options.get(o) for o in p.option.split()) if p.option else options.get("ruleset") == "full"
     return tuple(p for p in group if on(p) and turn >= p.first_turn)
 
 
