@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, picture, render, rules, supply
+from . import air, assault, picture, render, rules, supply
 from .data import Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -38,6 +38,8 @@ AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
     "fort-activation": rules.fort_activation,  # 14.25
+    "december-air": air.december_air,  # 10.2, 10.4: the start of GT12
+    "flak-withdrawal": air.flak_withdrawal,  # 10.1, 8.16: the first German RWR phase of GT12
 }
 
 
@@ -129,7 +131,7 @@ class ProudMonster:
     def _automatic(self, ctx: Ctx, group: tuple[PhaseSpec, ...], turn: int) -> None:
         """Run a group of automatic phases in the order the sequence of play gives (sequence.py);
         [ADV] phases are left out of the basic game (A.4)."""
-        for ph in phases(ctx.options, group, turn):
+        for ph in phases(ctx.options, group, turn, pts=ctx.pts):
             where = {"step": f"GT{turn}/{ctx.pts}"} if group is SEQUENCE_START else {}  # a sequence's phase
             ctx.emit("phase", ph.rule, phase=ph.name, turn=turn, **where)
             AUTOMATIC[ph.name](ctx, turn)
@@ -143,6 +145,7 @@ class ProudMonster:
     def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
         out = {"options": state["options"]}
         supply.markers(ctx)  # 9.2-9.3 (option supply): the OOS markers shown in reports
+        air.settle(ctx)  # 10.2: where each committed air unit is at the end of the step
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
@@ -171,6 +174,7 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        air.commitment(ctx, submission.body, problems)  # 10.2, 10.4: the Ground Support Commitment phase
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
@@ -284,10 +288,13 @@ class ProudMonster:
                      pending: dict[str, Any]) -> Transition:
         """The phases of a player turn, in the order of the sequence of play (5.0, sequence.py);
         ``resume`` names the phase an awaited decision interrupted."""
-        turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn)
+        turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn, side=ctx.side)
         names = [p.name for p in turn_phases]
         for ph in turn_phases[names.index(resume) if resume else 0:]:
-            if ph.name == "movement":
+            if ph.name == "ground-support":  # 10.2, 10.4 (checked with the orders by check())
+                ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
+                air.commitment(ctx, orders, [])
+            elif ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
@@ -433,6 +440,8 @@ class ProudMonster:
                 out.append({"item": "SPAT 17.3", "status": "provisional", "note": sc.charts.spat.note})
             if sc.charts.weather.provisional:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
+            if sc.charts.air.provisional:
+                out.append({"item": "German GS point schedule 17.8", "status": "provisional", "note": sc.charts.air.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})

@@ -11,6 +11,8 @@ Structure (ids and classes are part of the contract, tests rely on them):
 - ``<g id="units">``: one ``<g id="unit-ID" class="unit SIDE NATIONALITY TYPE" data-hex="HEX">``
   per unit on the map: a counter in the colours of 2.8, the type symbol, the id, the printed
   attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15) and its steps;
+- ``<g id="air">``: one ``<g class="air SIDE" data-air="ID" data-hex="HEX">`` per air unit committed to a
+  stack (10.2, 10.4): a marker with its id and points;
 - ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
   ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
   arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands.
@@ -213,6 +215,22 @@ class Picture:
                               stroke="#333", stroke_width=2.5, stroke_dasharray="1 3"))
         return group(out, id="works")
 
+    def air(self, position: dict[str, Any]) -> str:
+        """The air units committed to stacks (10.2, 10.4): a marker with the id and the points on the
+        upper right of the stack's hex (``<g id="air">``, one ``class="air SIDE"`` group each)."""
+        out = []
+        for n, r in sorted(position.get("air", {}).items()):
+            if r["hex"] not in self.shown:
+                continue
+            cx, cy = self.centre(r["hex"])
+            x, y = cx + SIZE * 0.12, cy - SIZE * 0.78
+            fill, ink = ("#1f4e8c", "#ffffff") if r["side"] == "german" else ("#c0262d", "#ffffff")
+            parts = [el("rect", x=x, y=y, width=SIZE * 0.62, height=10, rx=5, fill=fill, stroke="#000", stroke_width=0.5),
+                     el("text", f"{n} {r['points']}", x=x + SIZE * 0.31, y=y + 7.6, font_size=7, font_weight="bold",
+                        fill=ink, text_anchor="middle")]
+            out.append(group(parts, class_=f"air {r['side']}", data_air=n, data_hex=r["hex"]))
+        return group(out, id="air") if out else ""
+
     def hexsides(self) -> str:
         out = []
         for key, feats in sorted(self.sc.map.hexsides.items()):
@@ -347,9 +365,9 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     w, h = pic.size()
     title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
     body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), pic.places(pos["control"]),
-            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos.get("oos")),
+            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos.get("oos")), pic.air(pos),
             pic.legend(title)]
-    return document(w, h, body, title=title, style=STYLE)
+    return document(w, h, [b for b in body if b], title=title, style=STYLE)
 
 
 def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: str) -> str | None:
@@ -366,6 +384,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched.append(d["hex"])
         elif e.kind == "retreat" and d.get("retreated"):
             touched += [d["hex"], d["to"]]
+        elif e.kind == "ground-support":  # 10.2, 10.4: where the air units were committed
+            touched += [x["hex"] for x in d["placed"]]
     touched = [h for h in touched if h in sc.map.hexes]
     if not touched:
         return None
@@ -373,6 +393,6 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
     pos = state["position"]
     w, h = pic.size()
     body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), pic.places(pos["control"]),
-            pic.units(pos["units"], None, state.get("options"), pos.get("oos")), pic.turn(events),
+            pic.units(pos["units"], None, state.get("options"), pos.get("oos")), pic.air(pos), pic.turn(events),
             pic.legend(title)]
-    return document(w, h, body, title=title, style=STYLE)
+    return document(w, h, [b for b in body if b], title=title, style=STYLE)

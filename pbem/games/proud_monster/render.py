@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
+from .air import event_lines as air_event_lines
+from .air import position_lines as air_position_lines
+from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
 from .rules import OFF_MAP_BOXES
 
@@ -17,7 +20,6 @@ MISSING_DATA = (
     ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
     ("Refit Table 17.5", "not in the rulebook text"),
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known"),
-    ("German GS point schedule 17.8", "not in the rulebook text"),
     ("GAST 17.10", "not in the rulebook text"),
     ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
 )
@@ -152,8 +154,10 @@ def event_lines(e: Event) -> list[str]:
             w = d["weather"]
             ignored = f"; {', '.join(w['ignored'])}" if w["ignored"] else ""
             lines.append(f"  - Weather in the defender's zone ({w['zone']}, Ambiguity 35): {WEATHER_TEXT[w['weather']]}{ignored}.")
-        lines.append(f"  - Attackers: {_units(d['attackers'])}; total {d['attack_total']} (14.8).")
-        lines.append(f"  - Defenders: {_units(d['defenders'])}; total {d['defense_total']}.")
+        ground = d.get("ground_totals") or [d["attack_total"], d["defense_total"]]  # before ground support (10.2)
+        lines.append(f"  - Attackers: {_units(d['attackers'])}; total {ground[0]} (14.8).")
+        lines.append(f"  - Defenders: {_units(d['defenders'])}; total {ground[1]}.")
+        lines += support_lines(d)  # 10.1 Flak, 10.2-10.4 ground support
         rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
         lines.append(f"  - Odds {d['attack_total']}:{d['defense_total']} = {d['odds']} ({rule}).")
         for s in d["shifts"]:
@@ -176,6 +180,9 @@ def event_lines(e: Event) -> list[str]:
         return lines
     if k in FORT_TEXT:
         return [FORT_TEXT[k](d)]
+    air_lines = air_event_lines(e)  # 10.1-10.4
+    if air_lines is not None:
+        return air_lines
     if k == "mobile-assault":  # 15.2-15.14: shaped like a prepared assault's attack event
         lines = event_lines(Event("attack", e.rule, d))
         rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
@@ -278,6 +285,7 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             for st in states))
     if pos.get("hedgehogs"):
         lines.append(f"German hedgehogs (14.40): {', '.join(pos['hedgehogs'])}")
+    lines += air_position_lines(sc, state)  # 10.2, 10.4
     if state.get("result"):
         r = state["result"]
         lines.append(f"Game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -362,14 +370,15 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         for h in near:
             place = sc.map.hexes[h].place
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
+    head += ["", *template_lines(sc, state, side)]  # 10.2, 10.4: the Ground Support Commitment phase
     head += [
-        "",
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
         "# [[move]]",
         '# units = ["UNIT"]',
         '# path = ["HEX", "HEX"]',
         '# assault = "HEX"              # option mobile_assault: the last hex of path is a mobile assault (15.2)',
         '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)',
+        '# support = ["AIR"]            # option ground_support: this part of a split stack takes its air unit (10.2)',
         "",
         "# Prepared assaults (14.x), resolved in this order.",
         "# [[attack]]",
