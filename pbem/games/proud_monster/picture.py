@@ -223,10 +223,10 @@ class Picture:
             if r["hex"] not in self.shown:
                 continue
             cx, cy = self.centre(r["hex"])
-            x, y = cx + SIZE * 0.12, cy - SIZE * 0.78
+            x, y, w = cx + SIZE * 0.3, cy - SIZE * 0.14, SIZE * 0.6  # right of the top counter, below the VP circle
             fill, ink = ("#1f4e8c", "#ffffff") if r["side"] == "german" else ("#c0262d", "#ffffff")
-            parts = [el("rect", x=x, y=y, width=SIZE * 0.62, height=10, rx=5, fill=fill, stroke="#000", stroke_width=0.5),
-                     el("text", f"{n} {r['points']}", x=x + SIZE * 0.31, y=y + 7.6, font_size=7, font_weight="bold",
+            parts = [el("rect", x=x, y=y, width=w, height=10, rx=5, fill=fill, stroke="#000", stroke_width=0.5),
+                     el("text", f"{n} {r['points']}", x=x + w / 2, y=y + 7.4, font_size=6.5, font_weight="bold",
                         fill=ink, text_anchor="middle")]
             out.append(group(parts, class_=f"air {r['side']}", data_air=n, data_hex=r["hex"]))
         return group(out, id="air") if out else ""
