@@ -601,18 +601,24 @@ def module_check(game: str, as_json: bool) -> None:
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")
 @click.option("--full", is_flag=True, help="Play the full game (every [ADV] rule implemented so far).")
+@click.option("--scenario", default="training", show_default=True, help="The bundled scenario to play.")
+@click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
 @guarded
-def demo(out: Path | None, turns: int, full: bool) -> None:
-    """Play the bundled training scenario: keys, joins, orders checked and signed, adjudicated, verified.
+def demo(out: Path | None, turns: int, full: bool, scenario: str, auto: bool) -> None:
+    """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.
+
+    The training scenario plays the bundled example orders; a scenario without examples, or
+    --auto, plays the orders a simple built-in player proposes.
 
     \b
     Example:
       pbem demo
       pbem demo --full --turns 3
+      pbem demo --scenario training --auto --full --turns 3
     """
     from pbem.demo import run_demo
 
-    run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None)
+    run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None, scenario=scenario, auto=auto)
 
 
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)

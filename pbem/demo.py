@@ -1,9 +1,10 @@
-"""``pbem demo``: play the bundled training scenario in a game folder, as two players would.
+"""``pbem demo``: play a bundled scenario in a game folder, as two players would.
 
 Keys are generated (from fixed seeds, so the demo is the same on every machine), the game is
 created and joined, and each awaited step is answered with the example orders in
-``examples/proud-monster/training/``: checked, signed, adjudicated by the other player, reported.
-The folder is verified at the end.
+``examples/proud-monster/training/`` or, for a scenario without examples (or with ``auto``), with
+the orders the simple built-in player proposes (``autoplay.propose``): checked, signed,
+adjudicated by the other player, reported. The folder is verified at the end.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from pbem.exchange.game import (
     verify,
 )
 from pbem.exchange.keys import KeyPair, write_key_files
+from pbem.games.proud_monster import autoplay
+from pbem.games.proud_monster.module import ProudMonster
 from pbem.resources import examples_dir
 
 SCENARIO = "training"
@@ -36,8 +39,8 @@ GAME_ID = "pm-demo-training"
 SIDES = ("german", "soviet")
 
 
-def example_path(step: str) -> Path:
-    return examples_dir() / "proud-monster" / SCENARIO / (step.replace("/", "-") + ".toml")
+def example_path(step: str, scenario: str = SCENARIO) -> Path:
+    return examples_dir() / "proud-monster" / scenario / (step.replace("/", "-") + ".toml")
 
 
 def order_text(state: dict[str, Any], side: str, body: str) -> str:
@@ -56,7 +59,12 @@ def order_text(state: dict[str, Any], side: str, body: str) -> str:
     return "\n".join(head) + body
 
 
-def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options: dict[str, Any] | None = None) -> Path:
+def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options: dict[str, Any] | None = None,
+             scenario: str = SCENARIO, auto: bool = False) -> Path:
+    module = find_module("proud-monster")
+    pm = ProudMonster()
+    if scenario not in module.scenarios():
+        raise UsageError(f"no bundled Proud Monster scenario '{scenario}'", hint=f"Bundled: {', '.join(module.scenarios())}.")
     if out is None:
         folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     else:
@@ -66,21 +74,25 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         folder = out
     game = folder / "game"
     game.mkdir()
-    echo(f"pbem demo: Proud Monster, training scenario, {turns} game turn(s), in {folder}")
+    auto = auto or not (examples_dir() / "proud-monster" / scenario).is_dir()
+    game_id = GAME_ID if scenario == SCENARIO and not auto else f"pm-demo-{scenario}" + ("-auto" if auto else "")
+    echo(f"pbem demo: Proud Monster, {scenario} scenario, {turns} game turn(s), in {folder}"
+         + (" (orders proposed by the built-in player)" if auto else ""))
     keys: dict[str, KeyPair] = {}
     for side in SIDES:
         keys[side] = KeyPair.from_seed(f"pbem demo {side}".encode())
         write_key_files(keys[side], folder / side)
         echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
-    state = new_game("proud-monster", SCENARIO, {s: keys[s].public_text for s in SIDES}, None, keys["german"], GAME_ID, dict(options or {}))
+    state = new_game("proud-monster", scenario, {s: keys[s].public_text for s in SIDES}, None, keys["german"], game_id,
+                     dict(options or {}))
     path = game / "0000.state.toml"
     write_new(path, dumps(state))
-    echo(f"$ pbem new {SCENARIO} --side german=german.pub --side soviet=soviet.pub --key german.key --game-id {GAME_ID} -o game")
+    echo(f"$ pbem new {scenario} --side german=german.pub --side soviet=soviet.pub --key german.key --game-id {game_id} -o game")
     st = load_state(path)
     joins = []
     for side in SIDES:
-        ex = example_path(f"join-{side}")
-        standing = read_toml(ex).get("standing") if ex.exists() else None
+        ex = example_path(f"join-{side}", scenario)
+        standing = read_toml(ex).get("standing") if ex.exists() and not auto else autoplay.standing(side) if auto else None
         jp = game / f"0000-{side}.join.toml"
         write_new(jp, dumps(make_join(st, side, keys[side], standing)))
         joins.append(jp)
@@ -90,13 +102,18 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         aw = st.data["awaits"]
         side = aw["from"][0]
         seq = int(st.data["pbem"]["sequence"])
-        ex = example_path(aw["step"])
+        ex = example_path(aw["step"], scenario)
         op = game / f"{seq:04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
-        if ex.exists():
+        if auto:
+            body, source = autoplay.propose(pm, st.data, side), "proposed by the built-in player"
+        elif ex.exists():
             body = ex.read_text(encoding="utf-8")
             source = f"filled in from examples/proud-monster/{SCENARIO}/{ex.name}"
         elif aw["kind"] == "reply":
             body, source = _reply_body(st.data)
+        elif int(st.data["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7): the template's proposal
+            template = module.template(st.data, side)
+            body, source = template.split("\ndice_index = ", 1)[1].split("\n", 1)[1], "the template's proposed placements"
         else:
             body, source = "# no orders this player turn\n", "no orders"
         echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   ({source})")
@@ -113,7 +130,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     res = verify([game])
     echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and {res.pictures} pictures match")
     last = game / f"{res.states - 1:04d}.state.toml"
-    write_new(folder / "position.svg", find_module("proud-monster").render_svg(load_state(last).data, None))
+    write_new(folder / "position.svg", module.render_svg(load_state(last).data, None))
     echo(f"$ pbem show game/{last.name} --svg position.svg")
     r = st.data.get("result")
     if r:

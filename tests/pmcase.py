@@ -62,7 +62,9 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position.update(initial_works(MODULE.scenario({"pbem": {"scenario": scenario}})))
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
-    for key in ("hedgehogs", "arko"):  # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed
+    # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     if "air" in p:  # 10.2, 10.4: air units committed to stacks, as their commitment phase left them

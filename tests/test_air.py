@@ -92,14 +92,14 @@ def test_the_template_lists_the_air_units_available_with_their_points() -> None:
     assert "Ground Support Commitment phase (10.2)" in text and "provisional schedule" in text
     assert "#   VIII (VIII Fliegerkorps): 4 points, 1 column in your favour (10.3)" in lines
     assert "#   II (II Fliegerkorps): 3 points" in lines
-    assert lines[-4:] == ["# [[support]]", '# air = "VIII"', '# hex = "HEX"', ""]
+    assert lines[0] == "" and lines[-3:] == ["# [[support]]", '# air = "VIII"', '# hex = "HEX"']
     assert "#   II (II Fliegerkorps): no points, not available" in air.template_lines(sc, _state(11, 1, "german"), "german")
     assert air.template_lines(sc, _state(12, 1, "german"), "german") == []
     assert air.template_lines(sc, _state(11, 2, "soviet"), "soviet") == []
     soviet = air.template_lines(sc, _state(12, 1, "soviet", {"soviet_air": True}), "soviet")
     assert "#   6IAC (6th Interceptor Air Corps): 5 points" in soviet and any("10 hexes from Moscow" in x for x in soviet)
     assert air.template_lines(sc, _state(12, 2, "soviet", {"soviet_air": False}), "soviet") == [
-        "# Ground support (10.4): the Soviet GS unit was not received at the start of GT12."]
+        "", "# Ground support (10.4): the Soviet GS unit was not received at the start of GT12."]
     off = _state(3, 1, "german")
     off["options"]["ground_support"] = False
     assert air.template_lines(sc, off, "german") == []

@@ -642,11 +642,11 @@ def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
     if not [p for p in phases(opts, PLAYER_TURN, turn, side=side) if p.name == "ground-support"]:
         return []
     if side == "soviet" and not state["position"].get("soviet_air"):
-        return [f"# Ground support (10.4): the Soviet GS unit was not received at the start of GT{GT12}."]
+        return ["", f"# Ground support (10.4): the Soviet GS unit was not received at the start of GT{GT12}."]
     units = side_units(sc, side)
     rule = "10.4" if side == "soviet" else "10.2"
     prov = ", provisional schedule" if _provisional(sc, side) else ""
-    lines = [f"# Ground Support Commitment phase ({rule}): place each air unit you use on one of your stacks, at most one",
+    lines = ["", f"# Ground Support Commitment phase ({rule}): place each air unit you use on one of your stacks, at most one",
              "# per hex; it supports that stack in attack and defense until your next commitment phase. Points in this",
              f"# sequence (17.8{prov}):"]
     for a in units:
@@ -656,6 +656,6 @@ def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
     if side == "soviet":
         lines.append(f"# The Soviet unit may not go more than {SOVIET_RANGE} hexes from Moscow (10.4).")
     first = next((a.id for a in units if a.points_in(turn, pts) > 0), "AIR")
-    lines += ["# [[support]]", f'# air = "{first}"', '# hex = "HEX"', ""]
+    lines += ["# [[support]]", f'# air = "{first}"', '# hex = "HEX"']
     return lines
 

@@ -15,8 +15,8 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, picture, render, rules, supply
-from .data import Scenario, load_scenario, scenario_names, validate_scenario
+from . import air, assault, picture, reinforce, render, rules, supply
+from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
     PLAYER_TURN,
@@ -34,7 +34,7 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
-    "mutual-reinforcement": rules.reinforcements,  # 8.1
+    "mutual-reinforcement": reinforce.mutual_reinforcement,  # 8.1-8.13
     "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
     "fort-activation": rules.fort_activation,  # 14.25
@@ -124,6 +124,16 @@ class ProudMonster:
         ctx = self._ctx(state, dice, side="german")
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
         self._automatic(ctx, TURN_START, ctx.turn)
+        return self._after_turn_start(state, ctx)
+
+    def _after_turn_start(self, state: dict[str, Any], ctx: Ctx) -> Transition:
+        """After the automatic part of the MR phase: the Soviet's MR step when he has units to place
+        or conversions to make (reinforce.py), else the first player-turn sequence's automatic
+        phases and the German player turn."""
+        if not ctx.result and reinforce.mr_state(ctx):
+            ctx.pts, ctx.side = 0, "soviet"
+            return self._finish(state, ctx, pending=None)
+        ctx.pts, ctx.side = 1, "german"
         if not ctx.result:
             self._automatic(ctx, SEQUENCE_START, ctx.turn)
         return self._finish(state, ctx, pending=None)
@@ -149,7 +159,7 @@ class ProudMonster:
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
-                        "phase": "prepared-assault" if pending else "movement"}
+                        "phase": "prepared-assault" if pending else "mutual-reinforcement" if ctx.pts == 0 else "movement"}
         if ctx.result:
             out["result"] = ctx.result
             out["clock"]["phase"] = "game-over"
@@ -174,6 +184,10 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
+            body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
+            reinforce.mr_orders(ctx, body, problems)
+            return problems
         air.commitment(ctx, submission.body, problems)  # 10.2, 10.4: the Ground Support Commitment phase
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
@@ -183,29 +197,48 @@ class ProudMonster:
         return problems
 
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
-        """Orders carried out before the first move: the ArKo's formation, which belongs to the MR
-        phase (14.41, Ambiguity 49: `form_arko`), then the GT12 hedgehog declarations at the very
-        start of the German movement phase (14.40: `hedgehog`), both in the orders' `[declare]` table."""
+        """Orders carried out before the first move: the German's diversions between the OKH areas
+        (8.3: `divert`), the Soviet's RVGK units entering play (8.1: `[[place]]`), the ArKo's
+        formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), then the GT12
+        hedgehog declarations at the very start of the German movement phase (14.40: `hedgehog`);
+        the declarations are in the orders' `[declare]` table."""
         declare = orders.get("declare", {})
+        reinforce.clear_diversions(ctx)
+        if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
+            reinforce.divert(ctx, list(declare["divert"]), problems)
+        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
-    def _standing_problems(self, st: dict[str, Any], ctx: Ctx) -> list[Problem]:
+    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: str = "standing") -> list[Problem]:
+        """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
+        the same way, each naming a hex of the map once."""
         problems = []
+        seen: dict[str, int] = {}
+        for i, entry in enumerate(st.get("stack", [])):
+            w = f"{where}.stack[{i}]"
+            h = ctx.sc.map.canonical(str(entry.get("hex", "")))
+            if h is None:
+                problems.append(Problem(f"{w}.hex", f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
+            elif h in seen:
+                problems.append(Problem(f"{w}.hex", f"{h} already has instructions in {where}.stack[{seen[h]}]", "14.35"))
+            else:
+                seen[h] = i
+            problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
         pol = st.get("loss_policy")
         if pol is not None and pol not in rules.LOSS_POLICIES:
-            problems.append(Problem("standing.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
+            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
         ret = st.get("retreat")
         if ret is not None and ret not in rules.RETREAT_POLICIES:
-            problems.append(Problem("standing.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
+            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
         for h in st.get("retreat_hexes", []):
             if ctx.sc.map.canonical(str(h)) is None:
-                problems.append(Problem("standing.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
+                problems.append(Problem(f"{where}.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
         for u in st.get("loss_order", []):
             if u not in ctx.units:
-                problems.append(Problem("standing.loss_order", f"unknown unit '{u}'", "14.35"))
+                problems.append(Problem(f"{where}.loss_order", f"unknown unit '{u}'", "14.35"))
         return problems
 
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
@@ -247,7 +280,7 @@ class ProudMonster:
 
     def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
-        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u)})
+        tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
             if ctx.result:
@@ -282,6 +315,17 @@ class ProudMonster:
         ctx = self._ctx(state, dice)
         if sub.body.get("standing"):
             ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+        if ctx.pts == 0:  # the Soviet's MR step, then the GT's first player-turn sequence
+            ctx.emit("phase", "8.1", phase="mutual-reinforcement", step=ctx.step)
+            mr_problems: list[Problem] = []
+            if not sub.digest:  # a referee's --no-orders: the default placement
+                ctx.emit("mr-default", "8.7")
+            reinforce.mr_orders(ctx, sub.body if sub.digest else reinforce.default_mr_orders(ctx), mr_problems)
+            if mr_problems:  # check() ran the same orders; this is a safeguard
+                raise IllegalOrdersError("orders break the rules", mr_problems)
+            ctx.pts, ctx.side = 1, "german"
+            self._automatic(ctx, SEQUENCE_START, ctx.turn)
+            return self._finish(state, ctx, pending=None)
         return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
 
     def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
@@ -361,8 +405,7 @@ class ProudMonster:
                 return self._finish(state, ctx, None)
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
-            if ctx.result:
-                return self._finish(state, ctx, None)
+            return self._after_turn_start(state, ctx)
         ctx.turn, ctx.pts, ctx.side = turn, pts, side
         if new_sequence:
             self._automatic(ctx, SEQUENCE_START, turn)
@@ -381,8 +424,9 @@ class ProudMonster:
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The position as ``side`` may see it. 14.7 (option fog_of_war): of an enemy stack only
         its top unit, which its owner names first in his standing `top_units`, else the first by
-        id; the view counts the others under `hidden`. Without fog (the basic game, 14.7 beginner
-        note) a side sees everything."""
+        id; the view counts the others under `hidden`, and the Soviet's RVGK units, which are kept
+        hidden from the German (8.1), under `hidden.rvgk`. Without fog (the basic game, 14.7
+        beginner note) a side sees everything."""
         pos: dict[str, Any] = copy.deepcopy(state["position"])
         if not state["options"].get("fog_of_war") or side not in self.sides:
             return pos
@@ -394,6 +438,11 @@ class ProudMonster:
             if sc.units[u].side == enemy and s["at"] not in rules.OFF_MAP:
                 stacks.setdefault(str(s["at"]), []).append(u)
         hidden: dict[str, int] = {}
+        reserve = sorted(u for u, s in pos["units"].items() if sc.units[u].side == enemy and s["at"] == "rvgk")
+        for u in reserve:  # 8.1: the units of the RVGK are kept hidden from the German
+            del pos["units"][u]
+        if reserve:
+            hidden["rvgk"] = len(reserve)
         for hex_id, units in sorted(stacks.items()):
             top = min(units, key=lambda u: (order.get(u, len(order)), u))
             for u in units:

@@ -77,6 +77,60 @@ FORT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
+OKH_FROM = {"okh-north": "North OKH area", "okh-south": "South OKH area"}
+
+
+def _tank_brigades(d: dict[str, Any]) -> list[str]:
+    dice = " + ".join(f"`{lab}` = {f}" for lab, f in zip(d["labels"], d["faces"], strict=True))
+    mods = "".join(f" {m['value']:+d} ({m['why']})" for m in d["modifiers"])
+    got = f"{len(d['units'])} tank brigade(s) arrive: {', '.join(d['units'])}" if d["units"] else "no tank brigade arrives"
+    return [f"- Tank brigades (8.9): 2d6 {dice}{mods} = {d['total']}: {got}; {d['left']} left in the group."]
+
+
+def _soviet_replacements(d: dict[str, Any]) -> list[str]:
+    where = f"{len(d['hexes'])} Military District hex(es) with a complete overland supply line ({', '.join(d['hexes'])})" \
+        if d["hexes"] else "no Military District hex with a complete overland supply line"
+    lines = [f"- Soviet replacements (8.13): {where} x {d['rate']} for GT{d['turn']} = {d['allowed']}; "
+             f"{d['dead']} rifle division(s) in the dead pile."]
+    for x in d["drawn"]:
+        lines.append(f"  - Die `{x['label']}` (d{x['of']}) = {x['die']}: {x['unit']} (drawn blind, Ambiguity 20).")
+    if d["units"]:
+        lines.append(f"  - Back from the dead pile, untried and at full strength, to be placed: {', '.join(d['units'])} (8.13, 2.15).")
+    return lines
+
+
+def _placement(d: dict[str, Any]) -> list[str]:
+    came = " from the RVGK" if d["came"] == ["rvgk"] else ""
+    one = len(d["units"]) == 1
+    if d["to"] == "rvgk":
+        return [f"- {', '.join(d['units'])} {'goes' if one else 'go'} into the RVGK, the Supreme Command Reserve (8.1)."]
+    if d["to"] == "ports-box":
+        return [f"- {', '.join(d['units'])}{came} {'goes' if one else 'go'} into the Southern Ports Holding Box (11.3)."]
+    how = f", next to the Military District city {d['md']} (8.7)" if d["md"] else " (8.7)"
+    return [f"- {', '.join(d['units'])}{came} {'enters' if one else 'enter'} play in {d['to']}"
+            f"{' ' + d['place'] if d['place'] else ''}{how}."]
+
+
+MR_TEXT: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "mr-default": lambda d: ["- The Soviet sent no MR orders by the deadline: the default placement applies (each unit in the "
+                             "first entry hex that takes it, else the RVGK; conversions with the first eligible unit; 8.7)."],
+    "okh-arrival": lambda d: [f"- {d['unit']} arrives in the {OKH_FROM[d['area']]} ({'8.5' if d['area'] == 'okh-south' else '8.3'})."],
+    "soviet-arrivals": lambda d: [f"- Soviet reinforcements for GT{d['turn']}, to be placed: {', '.join(d['units'])} (8.7)."],
+    "tank-brigades": _tank_brigades,
+    "soviet-replacements": _soviet_replacements,
+    "conversions-due": lambda d: [f"- Guards conversions due on GT{d['turn']} (8.11): "
+                                  + "; ".join(f"a {x['from']} unit into {x['guards']}" for x in d["due"]) + "."],
+    "placement": _placement,
+    "guards-conversion": lambda d: [f"- Guards conversion: {d['unit']} ({OFF_MAP_BOXES.get(d['hex'], 'in ' + d['hex'])}) is "
+                                    f"replaced by {d['guards']} at full strength; {d['unit']} is out of play for good (8.11)."],
+    "conversions-lost": lambda d: ["- Guards conversions not made, lost for good (8.11: they may not be postponed): "
+                                   + "; ".join(f"{x['from']} into {x['guards']}" for x in d["lost"]) + "."],
+    "divert": lambda d: ["- Diverted (8.3): " + ", ".join(f"{u} to the {OKH_FROM[a]}" for u, a in d["to"].items())
+                         + f"; they may enter the map from GT{d['turn']} sequence {d['pts']} (one entire player-turn "
+                           "sequence, Ambiguity 15)."],
+}
+
+
 def _units(rows: list[dict[str, Any]]) -> str:
     return ", ".join(f"{r['unit']} {r['factor']}" + (f" ({'; '.join(r['notes'])})" if r.get("notes") else "") for r in rows)
 
@@ -118,6 +172,8 @@ def event_lines(e: Event) -> list[str]:
         if d["placed"]:
             return [f"- {d['unit']} arrives in {d['hex']} (8.1)."]
         return [f"- {d['unit']} cannot arrive in {d['hex']}: {d['why']} (8.1)."]
+    if k in MR_TEXT:
+        return MR_TEXT[k](d)
     if k == "move":
         parts = []
         for u in d["units"]:
@@ -125,7 +181,10 @@ def event_lines(e: Event) -> list[str]:
             parts.append(f"{u} {'+'.join(str(c) for c in d['costs'][u])} = {spent} of {mf} MP")
         extra = " Minimum move: one hex for all its MP (12.3)." if d["minimum"] else ""
         notes = f" ({'; '.join(d['notes'])})" if d["notes"] else ""
-        return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join([d['from'], *d['path']])}: {'; '.join(parts)} (12.1, 17.9){notes}.{extra}"]
+        start = OKH_FROM.get(d["from"], d["from"])
+        entry = f" (enters the map from the {OFF_MAP_BOXES[d['from']][7:]}, 8.3)" if d["from"] in OKH_FROM else ""
+        return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join([start, *d['path']])}: {'; '.join(parts)} "
+                f"(12.1, 17.9){notes}{entry}.{extra}"]
     if k == "control":
         sign = f"{d['vp_change']:+d}" if d["vp_change"] else "no"
         return [f"- Control: {d['place'] or d['hex']} ({d['hex']}) passes from {d['was']} to {d['now']} by {d['how']} (3.9); "
@@ -312,6 +371,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
             lines.append(f"  {OFF_MAP_BOXES[where]}: {', '.join(us)}")
+        if s == "soviet" and "rvgk" in pos.get("hidden", {}):
+            lines.append(f"  in the RVGK: {pos['hidden']['rvgk']} unit(s), unseen (8.1)")
     held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
     lines.append("")
     lines.append("German-controlled towns and cities: " + (", ".join(f"{h} {sc.map.hexes[h].place}" for h in held) or "none"))
@@ -350,6 +411,8 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
+    if int(state["clock"]["pts"]) == 0:  # the Soviet's Mutual Reinforcement step (8.1, 8.7, 8.11)
+        return "\n".join(head + mr_template(module, state))
     stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}
     for u, s in sorted(state["position"]["units"].items()):
         if s["at"] in OFF_MAP_BOXES:
@@ -370,8 +433,10 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         for h in near:
             place = sc.map.hexes[h].place
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
-    head += ["", *template_lines(sc, state, side)]  # 10.2, 10.4: the Ground Support Commitment phase
+    head += template_lines(sc, state, side)  # 10.2, 10.4: the Ground Support Commitment phase
+    head += off_map_template(module, state, side)
     head += [
+        "",
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
         "# [[move]]",
         '# units = ["UNIT"]',
@@ -386,6 +451,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# units = ["UNIT", "UNIT"]',
         '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
         '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
+        '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)',
         "",
         "# Full game, declarations made before the first move (GT12 hedgehogs 14.40; the ArKo 14.41):",
         "# [declare]",
@@ -399,3 +465,60 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         "",
     ]
     return "\n".join(head)
+
+
+def _mr_ctx(module: ProudMonster, state: dict[str, Any], side: str) -> Any:
+    return module._ctx(state, None, side=side)
+
+
+def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> list[str]:
+    """Template lines for units off the map that the player turn may bring in: the German's units
+    in the OKH areas (8.2, 8.3), the Soviet's in the RVGK (8.1)."""
+    from .reinforce import entry_hexes, md_neighbourhoods, okh_text
+
+    ctx = _mr_ctx(module, state, side)
+    out: list[str] = []
+    if side == "german":
+        okh = okh_text(ctx)
+        if okh:
+            out += ["# In the OKH reserve areas (8.2): a [[move]] of them starts with an entry hex, paying its cost (8.3);",
+                    "# [declare] divert = [\"UNIT\"] sends units to the other area, for one player-turn sequence (8.3).", *okh]
+    else:
+        rvgk = sorted(u for u, s in ctx.units.items() if s["at"] == "rvgk")
+        if rvgk:
+            entries = entry_hexes(ctx)
+            near = sorted(md_neighbourhoods(ctx))
+            out += [f"# In the RVGK (8.1): {', '.join(rvgk)}. They may enter play now, before movement:",
+                    "# [[place]]", '# units = ["UNIT"]', '# hex = "HEX"',
+                    f"# Entry hexes (8.7): {', '.join(entries) or 'none'}" + (f"; next to a Military District city: "
+                                                                             f"{', '.join(near)}" if near else "")]
+    return out
+
+
+def mr_template(module: ProudMonster, state: dict[str, Any]) -> list[str]:
+    """The Soviet's MR orders skeleton (8.1, 8.7, 8.11): what is due and where units may go, then
+    the orders pbem proposes (reinforce.default_mr_orders), ready to edit."""
+    from .reinforce import _eligible, default_mr_orders, entry_hexes, md_neighbourhoods, mr_state
+
+    ctx = _mr_ctx(module, state, "soviet")
+    mr = mr_state(ctx)
+    out = [f"# Mutual Reinforcement phase of GT{ctx.turn} (8.1): conversions first, then place every unit that arrived."]
+    for d in mr.get("convert", []):
+        ok = _eligible(ctx, d["from"])
+        out.append(f"# Guards conversion due (8.11): a {d['from']} unit into {d['guards']}; eligible now: {', '.join(ok) or 'none'}"
+                   " (tried units first; a conversion not made now is lost).")
+    if mr.get("place"):
+        entries = entry_hexes(ctx)
+        near = sorted(set(md_neighbourhoods(ctx)) - set(entries))
+        out += [f"# To place: {', '.join(f'{u} ({ctx.spec(u).type} {ctx.spec(u).size})' for u in mr['place'])}.",
+                f"# Entry hexes (8.7): {', '.join(entries) or 'none'}"
+                + (f"; next to a Military District city: {', '.join(near)}" if near else "") + ".",
+                '# Or hex = "rvgk" (at most 10 units there, 8.1)' + (', or "ports-box" (11.3)' if ctx.options.get("naval") else "")
+                + ". One stack per hex per GT, stacking observed (8.7)."]
+    out += ["# Proposed (edit freely):", ""]
+    orders = default_mr_orders(ctx)
+    for c in orders.get("convert", []):
+        out += ["[[convert]]", f'unit = "{c["unit"]}"', f'guards = "{c["guards"]}"', ""]
+    for p in orders["place"]:
+        out += ["[[place]]", "units = [" + ", ".join(f'"{u}"' for u in p["units"]) + "]", f'hex = "{p["hex"]}"', ""]
+    return out

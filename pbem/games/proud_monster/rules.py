@@ -27,6 +27,7 @@ from pbem.mechanics.tables import Result
 
 from .data import (
     ARMOR,
+    OKH_AREAS,
     Scenario,
     UnitSpec,
     can_be_untried,
@@ -49,8 +50,25 @@ OFF_MAP_BOXES: dict[str, str] = {
     "okh-south": "in the South OKH reserve area",
     "rvgk": "in the RVGK",
     "ports-box": "in the Southern Ports Holding Box",
+    "removed": "out of play",
 }
 OFF_MAP = tuple(OFF_MAP_BOXES)
+
+
+def okh_entry_hexes(ctx: Ctx, area: str) -> list[str]:
+    """8.2: the ZOMO hexes next to an OKH area (the map's `okh` key), through which units enter (8.3)."""
+    key = area.removeprefix("okh-")
+    return sorted(h.id for h in ctx.sc.map.hexes.values() if h.okh == key)
+
+
+def okh_unavailable(ctx: Ctx, unit: str) -> str:
+    """Why a unit in an OKH area may not enter the map now, or "": a diversion to the other area
+    takes one entire player-turn sequence (8.3, Ambiguity 15)."""
+    until = ctx.position.get("diverting", {}).get(unit)
+    if until is not None and (ctx.turn, ctx.pts) < tuple(until):
+        return (f"{unit} is being diverted to the {OFF_MAP_BOXES[ctx.at(unit)][7:]} and may enter the map from GT{until[0]}"
+                f" sequence {until[1]} (a diversion takes one entire player-turn sequence)")
+    return ""
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     # A.4: "basic" leaves out every [ADV] rule; "full" (the whole rulebook) is not yet available.
@@ -91,6 +109,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "german_retreat": False,  # 14.32 (second rule), 14.33-14.35: German defenders may retreat after a PA
     # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
     "retreat_if_none_closer": "any-legal",
+    "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
+    "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
     "ground_support": False,  # 10.2-10.4, 14.13, 15.5: air units committed to stacks add points in combat
     # Ambiguity 29 (10.2): the GS points are capped at the strength of the supported stack's participating units.
     "ground_support_cap": "participating",
@@ -129,6 +149,8 @@ OPTION_NOTES: dict[str, str] = {
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
     "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
+    "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
+    "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
     "ground_support": "[ADV] (10.2): air units committed to stacks (`[[support]]`) add their points in attack and defense",
     "ground_support_cap": "Ambiguity 29 (10.2): GS points capped at the 'participating' units' strength, or the whole 'stack''s",
     "viii_on_defense": "Ambiguity 29 (10.3): VIII Fliegerkorps on a supported German defense: '1L' on the Soviet attack, or 'none'",
@@ -157,6 +179,8 @@ FULL_GAME: dict[str, Any] = {
     "axis_allies": True,
     "gt1_restrictions": True,
     "german_retreat": True,
+    "tank_brigades": True,
+    "soviet_replacements": True,
     "ground_support": True,
     "flak": True,
 }
@@ -190,6 +214,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
     "german_retreat": (False, True),
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
+    "tank_brigades": (False, True),
+    "soviet_replacements": (False, True),
     "ground_support": (False, True),
     "ground_support_cap": ("participating", "stack"),
     "viii_on_defense": ("1L", "none"),
@@ -267,7 +293,8 @@ class Ctx:
 
     @property
     def step(self) -> str:
-        return f"GT{self.turn}/{self.pts}/{self.side}"
+        """The awaited step: ``GT3/1/german``; the Soviet's Mutual Reinforcement step ``GT3/MR/soviet``."""
+        return f"GT{self.turn}/{self.pts or 'MR'}/{self.side}"
 
 
 # --- control, VP and sudden death (3.9, 4.2-4.6) -----------------------------------------------
@@ -345,8 +372,8 @@ def zone_weather(ctx: Ctx, zone: str) -> str:
 
 
 def weather_at(ctx: Ctx, hex_id: str) -> str:
-    """The weather of the zone a hex is in (13.2)."""
-    return zone_weather(ctx, ctx.sc.map.hexes[hex_id].zone)
+    """The weather of the zone a hex is in (13.2); the off-map OKH areas, in the west, are in the NZ."""
+    return zone_weather(ctx, "NZ" if hex_id in OKH_AREAS else ctx.sc.map.hexes[hex_id].zone)
 
 
 def weather_ignores(ctx: Ctx, feat: str, hex_id: str) -> str:
@@ -807,8 +834,13 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         elif ctx.spec(u).side != side:
             problems.append(Problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
             bad = True
+        elif ctx.at(u) in OKH_AREAS:
+            why = okh_unavailable(ctx, u)
+            if why:
+                problems.append(Problem(where, why, "8.3"))
+                bad = True
         elif not ctx.on_map(u):
-            problems.append(Problem(where, f"{u} is not on the map ({ctx.at(u)})", "12.22"))
+            problems.append(Problem(where, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "12.22"))
             bad = True
         elif arko_fixed(ctx, u):
             problems.append(Problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
@@ -855,6 +887,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     for j, raw in enumerate(path_in):
         c = ctx.sc.map.canonical(raw)
         if c is None:
+            if raw in OKH_AREAS:  # 8.3, 8.6, 12.22: the off-map areas are never entered from the map
+                why, rule = (("Soviet units never move into the OKH reserve areas", "8.6") if side == "soviet" else
+                             ("a unit in play on the map never moves back into an OKH reserve area", "8.3"))
+                problems.append(Problem(f"{where}.path[{j}]", why, rule))
+                return
             problems.append(Problem(f"{where}.path[{j}]", f"'{raw}' is not a hex of the map", "12.22"))
             return
         path.append(c)
@@ -871,9 +908,20 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     costs: dict[str, list[int]] = {u: [] for u in units}
     minimum = False
     notes: list[str] = []
+    if origin in OKH_AREAS and assault and not walk:
+        problems.append(Problem(f"{where}.assault", f"a mobile assault is launched from a hex of the map, not from the "
+                                                    f"{OFF_MAP_BOXES[origin][3:]}", "15.7"))
+        return
     for j, nxt in enumerate(walk):
         w = f"{where}.path[{j}] {current}->{nxt}"
-        if nxt not in ctx.sc.map.neighbours(current):
+        if current in OKH_AREAS:  # 8.3: from an OKH area through a ZOMO hex next to it (8.2)
+            area = current.removeprefix("okh-")
+            if ctx.sc.map.hexes[nxt].okh != area:
+                names = ", ".join(okh_entry_hexes(ctx, current)) or "none on this map"
+                problems.append(Problem(w, f"units enter from the {area.capitalize()} OKH area only through a ZOMO hex "
+                                           f"next to it ({names})", "8.2", "Start the path with one of those hexes."))
+                return
+        elif nxt not in ctx.sc.map.neighbours(current):
             problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
             return
         if ctx.occupants(nxt, enemy):
@@ -887,7 +935,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             spec = ctx.spec(u)
             mf, mnotes = movement_allowance(ctx, u, tr.start[u])
             hc, hrule, hnotes = hex_cost(ctx, spec, nxt, current)
-            sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt)
+            sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt) if current not in OKH_AREAS else (0, "", [])
             if hc == "no":
                 problems.append(Problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule))
                 return
@@ -1153,7 +1201,32 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
         pol = a.get("loss_policy")
         if pol is not None and pol not in LOSS_POLICIES:
             problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+        for key in CONDITION_KEYS:
+            for j, raw in enumerate(a.get(key, [])):
+                if ctx.sc.map.canonical(str(raw)) is None:
+                    problems.append(Problem(f"{where}.{key}[{j}]", f"'{raw}' is not a hex of the map", "14.5"))
     return problems
+
+
+CONDITION_KEYS = ("if_cleared", "if_held")
+
+
+def attack_condition(ctx: Ctx, a: dict[str, Any]) -> str:
+    """14.5 (digest F.0): attacks need not be declared in advance and each is resolved before the
+    next begins, so an attack order may depend on the results of those before it: `if_cleared`
+    lists hexes that must hold no enemy unit by then, `if_held` hexes that must still hold one.
+    Never a condition on what a combat reveals (14.7: the attack is ordered before its odds are
+    computed). Returns why the attack is not made, or ""."""
+    enemy = other(ctx.side)
+    for raw in a.get("if_cleared", []):
+        h = ctx.sc.map.canonical(str(raw))
+        if h is not None and ctx.occupants(h, enemy):
+            return f"its condition: {h} is not cleared (if_cleared)"
+    for raw in a.get("if_held", []):
+        h = ctx.sc.map.canonical(str(raw))
+        if h is not None and not ctx.occupants(h, enemy):
+            return f"its condition: {h} holds no enemy unit any more (if_held)"
+    return ""
 
 
 def phase_origin(ctx: Ctx, unit: str) -> str:
@@ -1328,12 +1401,28 @@ def concentric(ctx: Ctx, units: list[str], target: str) -> bool:
     return any(d is not None and (d + 3) % 6 in dirs for d in dirs) or dirs in ({0, 2, 4}, {1, 3, 5})
 
 
-def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None) -> tuple[list[str], str, str]:
+STACK_KEYS = ("loss_policy", "loss_order", "retreat", "retreat_hexes")  # what a [[standing.stack]] may override
+
+
+def standing_for(ctx: Ctx, side: str, hex_id: str | None) -> tuple[dict[str, Any], str]:
+    """A side's standing instructions for its stack in ``hex_id`` (F.7): the side's defaults, with
+    the keys of the first ``[[standing.stack]]`` entry naming that hex in their place. Also where
+    they come from, for the report."""
+    st: dict[str, Any] = ctx.standing.get(side, {})
+    if hex_id is not None:
+        for entry in st.get("stack", []):
+            if ctx.sc.map.canonical(str(entry.get("hex", ""))) == hex_id:
+                merged = {**st, **{k: v for k, v in entry.items() if k in STACK_KEYS}}
+                return merged, f"standing instructions for {hex_id}"
+    return st, "standing instructions"
+
+
+def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None, hex_id: str | None = None) -> tuple[list[str], str, str]:
     """Loss order and policy: the attack order's own (attacker), else the side's standing
-    instructions, else 'ask' (the adjudication stops and awaits that side's reply, docs/protocol.md)."""
-    st = ctx.standing.get(side, {})
+    instructions for the stack in ``hex_id`` (standing_for), else 'ask' (the adjudication stops and
+    awaits that side's reply, docs/protocol.md)."""
+    st, source = standing_for(ctx, side, hex_id)
     order: list[str] = []
-    source = "standing instructions"
     if attack is not None and attack.get("losses"):
         order = list(attack["losses"])
         source = "attack order"
@@ -1382,7 +1471,8 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
             losses = allocate_with(alive, loss, list(decisions[key]), "fewest-steps-first", r)
             source = f"{side}'s reply"
         else:
-            order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None)
+            order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None,
+                                               ctx.at(alive[0][0]) if role == "defender" and alive else None)
             try:
                 losses = allocate_with(alive, loss, order, policy, r)
             except NeedsDecision as e:
@@ -1453,6 +1543,10 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         raise RuntimeError(f"attack {i}: target {a['target']} is not on the map")
     attackers = [u for u in a["units"] if ctx.on_map(u)]
     defenders = ctx.occupants(target, enemy)
+    unmet = attack_condition(ctx, a)
+    if unmet:
+        ctx.emit("attack-skipped", "14.5", index=i, target=target, reason=unmet)
+        return
     if not defenders or not attackers:
         ctx.emit("attack-skipped", "14.5", index=i, target=target,
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
@@ -1630,9 +1724,10 @@ def retreat_choice(ctx: Ctx, units: list[str], origin: str, legal: list[str],
     return pool, info
 
 
-def retreat_policy(ctx: Ctx) -> tuple[str, list[str]]:
-    """The German's standing `retreat` (default "ask") and `retreat_hexes` (preferences)."""
-    st = ctx.standing.get("german", {})
+def retreat_policy(ctx: Ctx, hex_id: str | None = None) -> tuple[str, list[str]]:
+    """The German's standing `retreat` (default "ask") and `retreat_hexes` (preferences), for his
+    stack in ``hex_id`` (standing_for)."""
+    st, _ = standing_for(ctx, "german", hex_id)
     prefs = [c for h in st.get("retreat_hexes", []) if (c := ctx.sc.map.canonical(str(h)))]
     return str(st.get("retreat", "ask")), prefs
 
@@ -1654,7 +1749,7 @@ def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: in
         return
     total = sum(ctx.steps(u) for u in units)
     open_, shut = retreat_open(ctx, units, target)
-    policy, prefs = retreat_policy(ctx)
+    policy, prefs = retreat_policy(ctx, target)
     answer = decisions.get(f"{i}/retreat")
     base["policy"] = "reply" if answer is not None else policy
     why = ""
@@ -1775,31 +1870,6 @@ def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> No
 
 
 # --- turn structure ----------------------------------------------------------------------------
-
-def reinforcements(ctx: Ctx, turn: int) -> None:
-    """8.1: this GT's reinforcements appear at their scenario entry hex in the MR phase; a unit whose
-    entry hex is enemy-occupied or full is delayed to the next GT (8.1 allows delay)."""
-    for t, u, hex_id in ctx.sc.reinforcements:
-        if u not in ctx.units or ctx.units[u]["at"] != "track" or t > turn:
-            continue
-        side = ctx.spec(u).side
-        if side == "soviet" and turn == 1:
-            continue  # 8.7: no Soviet reinforcements on GT1
-        here = ctx.occupants(hex_id, side)
-        if ctx.occupants(hex_id, other(side)):
-            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why="the entry hex holds enemy units; delayed")
-            continue
-        full = stack_problems(ctx, hex_id, here + [u])  # 6.1, 6.3-6.5, 7.1-7.3
-        if full:
-            rule, text = full[0]
-            why = f"the entry hex is full ({rule}); delayed" if rule in ("6.1", "6.5") else \
-                f"the entry hex would hold {text} ({rule}); delayed"
-            ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=False, why=why)
-            continue
-        ctx.units[u]["at"] = hex_id
-        ctx.emit("reinforcement", "8.1", unit=u, hex=hex_id, placed=True, why="")
-        enter_hex(ctx, side, hex_id, "reinforcement")
-
 
 def victory_check(ctx: Ctx, turn: int) -> None:
     """Victory Check phase: 4.4 ZOMO incursion (-1 VP per Soviet unit in the Greater-German ZOMO),

@@ -1,7 +1,8 @@
 """The sequence of play as data (5.0, digest A.3) and the names of awaited steps.
 
-A Game Turn: (with fortifications) the activation of fort lines (14.25), Mutual Reinforcement
-phase (automatic in the basic game), one player-turn sequence on
+A Game Turn: (with fortifications) the activation of fort lines (14.25), the Mutual Reinforcement
+phase (its automatic part, then, when the Soviet has units to place or conversions to make, a step
+awaiting his MR orders, ``GT3/MR/soviet``: reinforce.py), one player-turn sequence on
 GT1 and two on every other GT (5.4), each with the German player turn first (5.1), then the Victory
 Check (4.4-4.5). With the weather rules (full game) each player-turn sequence from GT7 opens with
 the automatic weather phase (13.2, digest A.3 II.A). A player turn is one awaited step: its
@@ -69,7 +70,8 @@ def sequences_in(turn: int) -> int:
 
 
 def step_name(turn: int, pts: int, side: str) -> str:
-    return f"GT{turn}/{pts}/{side}"
+    """``GT3/1/german``; sequence 0 is the Mutual Reinforcement phase: ``GT3/MR/soviet`` (8.7)."""
+    return f"GT{turn}/{pts or 'MR'}/{side}"
 
 
 def phases(options: Mapping[str, Any], group: tuple[PhaseSpec, ...], turn: int = 1, side: str = "",

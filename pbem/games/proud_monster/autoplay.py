@@ -1,0 +1,290 @@
+"""A simple, deterministic Proud Monster player for demos and golden games.
+
+``propose(module, state, side)`` writes orders for the step a state awaits from a side: the body of
+an order file (TOML), legal by ``module.check`` (orders the check refuses are left out, as a
+player would). It reads only the position the side may see and never the dice: the untried Soviet
+units count at the mean of the counters they may be (2.15). The play is plain: stacks move toward
+the enemy and the objectives, attacks are made at good estimated odds, reinforcements go where the
+rules allow (the MR template's proposal), replies take the documented defaults. It is not meant to
+play well, only legally and the same way every time.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from pbem.engine.model import Submission
+from pbem.exchange.files import dumps
+from pbem.mechanics.hexgrid import distance
+from pbem.mechanics.odds import Odds, apply_shifts
+
+from . import rules
+from .rules import Ctx
+from .sequence import other
+
+if TYPE_CHECKING:
+    from .module import ProudMonster
+
+GOOD_ODDS = {"german": Odds.parse("2:1"), "soviet": Odds.parse("2:1")}  # the final odds an attack needs
+MA_ODDS = Odds.parse("4:1")  # a mobile assault is made at these estimated odds or better
+MAX_ROUNDS = 12  # passes of check-and-drop before the proposal gives up on an order
+
+
+def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[str, Any] | None = None) -> str:
+    """The body of an order (or reply) file for the step ``state`` awaits from ``side``; ``extra``
+    (a table of orders, e.g. scripted declarations) is merged into the proposal before checking."""
+    aw = state["awaits"]
+    if aw["kind"] == "reply":
+        return dumps({"reply": reply(state)})
+    if int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
+        from .reinforce import default_mr_orders
+
+        orders: dict[str, Any] = default_mr_orders(module._ctx(state, None, side=side))
+    else:
+        orders = player_turn(module, state, side)
+    for k, v in (extra or {}).items():
+        if isinstance(v, dict):
+            orders.setdefault(k, {}).update(v)
+        elif isinstance(v, list):
+            orders[k] = list(v) + list(orders.get(k, []))
+        else:
+            orders[k] = v
+    return dumps(legal(module, state, side, orders))
+
+
+def reply(state: dict[str, Any]) -> dict[str, Any]:
+    """A reply as the documented defaults would give it: the first retreat hex offered, losses
+    fewest-steps-first (README: standing instructions and replies)."""
+    from .module import default_losses
+
+    q = state["pending"]["question"]
+    if q.get("kind") == "retreat":
+        return {"retreat": str(q["hexes"][0])}
+    return {"losses": default_losses(q)}
+
+
+def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[str, Any]) -> dict[str, Any]:
+    """The orders less every order ``module.check`` finds a problem with (moves and attacks are
+    dropped one by one; another problem drops the key it names)."""
+    orders = copy.deepcopy(orders)
+    for _ in range(MAX_ROUNDS):
+        problems = module.check(state, Submission("orders", side, orders, "sha256:proposal"))
+        if not problems:
+            return orders
+        drop: dict[str, set[int]] = {}
+        for p in problems:
+            head = p.where.split(" ", 1)[0]
+            key, _, rest = head.partition("[")
+            key = key.split(".", 1)[0]
+            if rest and key in orders and isinstance(orders[key], list):
+                drop.setdefault(key, set()).add(int(rest.split("]", 1)[0]))
+            elif p.where.startswith(rules.END_OF_MOVEMENT):
+                drop.setdefault("move", set()).add(len(orders.get("move", [])) - 1)
+            elif key in orders:
+                sub, _, _ = head.partition(".")[2].partition("[")
+                if isinstance(orders[key], dict) and sub in orders[key]:
+                    del orders[key][sub]
+                    if not orders[key]:
+                        del orders[key]
+                else:
+                    del orders[key]
+            else:
+                raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
+        for key, idx in drop.items():
+            orders[key] = [x for i, x in enumerate(orders[key]) if i not in idx]
+            if not orders[key]:
+                del orders[key]
+    raise RuntimeError("the proposal cannot be made legal")
+
+
+# --- a player turn ---------------------------------------------------------------------------
+
+def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[str, Any]:
+    """Moves toward the enemy and the objectives, then prepared assaults at good odds."""
+    ctx = module._ctx(state, None, side=side)
+    orders: dict[str, Any] = {"standing": standing(side)}
+    moves = plan_moves(ctx, side)
+    if moves:
+        orders["move"] = moves
+    attacks = plan_attacks(ctx, side)
+    if attacks:
+        orders["attack"] = attacks
+    return orders
+
+
+def standing(side: str) -> dict[str, Any]:
+    st: dict[str, Any] = {"loss_policy": "fewest-steps-first"}
+    if side == "german":
+        st["retreat"] = "if-it-saves-a-step"
+    return st
+
+
+def estimate(ctx: Ctx, unit: str) -> tuple[Fraction, Fraction]:
+    """Attack and defense of a unit as its owner's enemy may judge them: an untried unit's the mean
+    of the counters it may be (2.15), any other its own."""
+    if ctx.untried(unit):
+        pool = rules.counter_pool(ctx, unit) or ["1-1"]
+        a = Fraction(sum(int(v.split("-")[0]) for v in pool), len(pool))
+        d = Fraction(sum(int(v.split("-")[1]) for v in pool), len(pool))
+        return a, d
+    f = ctx.factors(unit)
+    return Fraction(f[0]), Fraction(f[1])
+
+
+def estimated_odds(ctx: Ctx, attackers: list[str], target: str) -> Odds:
+    """The final odds of a prepared assault by estimate: totals, then the column shifts (14.11)."""
+    enemy = other(ctx.side)
+    att = sum(estimate(ctx, u)[0] for u in attackers)
+    dfn = sum(estimate(ctx, u)[1] for u in ctx.occupants(target, enemy))
+    odds = Odds.of(int(att), max(int(dfn + Fraction(1, 2)), 1))
+    return apply_shifts(odds, rules.attack_shifts(ctx, attackers, target))
+
+
+def plan_attacks(ctx: Ctx, side: str) -> list[dict[str, Any]]:
+    """After the planned moves: each enemy hex next to own units (the weakest defence first) is
+    attacked by every own unit next to it not yet used, when the estimated odds are good."""
+    enemy = other(side)
+    used: set[str] = set()
+    out: list[dict[str, Any]] = []
+    targets = sorted({n for h in ctx.stacks(side) for n in ctx.sc.map.neighbours(h) if ctx.occupants(n, enemy)})
+    targets.sort(key=lambda t: (sum(estimate(ctx, u)[1] for u in ctx.occupants(t, enemy)), t))
+    for t in targets:
+        units = sorted(u for n in ctx.sc.map.neighbours(t) for u in ctx.occupants(n, side)
+                       if u not in used and can_attack(ctx, u))
+        if not units:
+            continue
+        if estimated_odds(ctx, units, t) >= GOOD_ODDS[side]:
+            used.update(units)
+            out.append({"target": t, "units": units, "advance": units})
+    return out
+
+
+def can_attack(ctx: Ctx, unit: str) -> bool:
+    spec = ctx.spec(unit)
+    return spec.type not in ("flak",) and not (ctx.options.get("arko") and rules.is_arko(ctx, unit))
+
+
+def plan_moves(ctx: Ctx, side: str) -> list[dict[str, Any]]:
+    """Each stack, in hex order, moves as one toward the hex nearest the enemy and the objectives
+    that it can reach and hold within stacking; stacks next to the enemy stay and fight. The moves
+    are carried out on ``ctx`` so that later stacks see them."""
+    enemy = other(side)
+    goals = objectives(ctx, side)
+    out: list[dict[str, Any]] = []
+    planned: dict[str, list[str]] = {}
+    groups: dict[tuple[str, int], list[str]] = {}
+    for u in sorted(ctx.units):  # 12.5: units that began in one hex move as one stack or apart
+        if ctx.spec(u).side == side and movable(ctx, u):
+            groups.setdefault((ctx.at(u), ctx.mf(u)), []).append(u)
+    for (start, _), units in sorted(groups.items(), key=lambda x: (x[0][0], -x[0][1])):
+        if start in ctx.sc.map.hexes and next_to_enemy(ctx, start, enemy):
+            continue
+        best = destination(ctx, side, units, start, goals, planned)
+        if best is None:
+            continue
+        path = best
+        out.append({"units": units, "path": path})
+        for u in units:
+            ctx.units[u]["at"] = path[-1]
+        planned.setdefault(path[-1], []).extend(units)
+    return out
+
+
+def movable(ctx: Ctx, unit: str) -> bool:
+    at = ctx.at(unit)
+    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0
+
+
+def next_to_enemy(ctx: Ctx, h: str, enemy: str) -> bool:
+    return any(ctx.occupants(n, enemy) for n in ctx.sc.map.neighbours(h))
+
+
+def objectives(ctx: Ctx, side: str) -> list[str]:
+    """Where a side wants to be: the German the Soviet-held cities and large towns; the Soviet his
+    own cities and large towns nearest the German units, and the hexes next to them."""
+    control = ctx.position["control"]
+    if side == "german":
+        return sorted(h for h, c in control.items() if c == "soviet" and ctx.sc.map.hexes[h].settlement in ("city", "large_town"))
+    return sorted(h for h in ctx.stacks("german"))
+
+
+def destination(ctx: Ctx, side: str, units: list[str], start: str, goals: list[str],
+                planned: dict[str, list[str]]) -> list[str] | None:
+    """The path of the stack to the reachable hex nearest a goal (hex distance), ties by id; a hex
+    next to the enemy is preferred, stacking is kept. None when it should stay."""
+    reach = reachable(ctx, side, units, start)
+    if not reach:
+        return None
+    num = ctx.sc.map.numbering
+    enemy = other(side)
+    goal_hexes = [num.parse(g) for g in goals if g in ctx.sc.map.hexes]
+
+    def score(h: str) -> tuple[int, int, str]:
+        near = min((distance(num.parse(h), g) for g in goal_hexes), default=0)
+        return (0 if next_to_enemy(ctx, h, enemy) else 1, near, h)
+
+    here = score(start) if start in ctx.sc.map.hexes else (2, 10_000, start)
+    for h in sorted(reach, key=score):
+        if score(h) >= here:
+            return None
+        if rules.stack_problems(ctx, h, ctx.occupants(h, side) + units):
+            continue
+        if side == "soviet" and ctx.sc.map.hexes[h].country != "ussr":
+            continue
+        return reach[h]
+    return None
+
+
+def reachable(ctx: Ctx, side: str, units: list[str], start: str) -> dict[str, list[str]]:
+    """Every hex the stack can end its move in this phase, with the cheapest path (12.1-12.16; 8.3
+    from an OKH area through its entry hexes): Dijkstra on the rules' own costs, the stack paying
+    the dearest cost of its units, within the smallest allowance."""
+    enemy = other(side)
+    mp = min(rules.movement_allowance(ctx, u, start)[0] for u in units)
+    specs = [ctx.spec(u) for u in units]
+
+    def step(a: str, b: str) -> int | None:
+        if ctx.occupants(b, enemy) or any(rules.entry_problems(ctx, u, b) for u in units):
+            return None
+        worst = 0
+        for s in specs:
+            hc = rules.hex_cost(ctx, s, b, a if a in ctx.sc.map.hexes else None)[0]
+            sc = (0, "", []) if a not in ctx.sc.map.hexes else rules.hexside_cost(ctx, s, a, b)
+            if hc == "no" or sc[0] in ("no", "all"):
+                return None
+            worst = max(worst, int(hc) + int(sc[0]))
+        return worst
+
+    def nbrs(h: str) -> Iterable[str]:
+        if h in ("okh-north", "okh-south"):
+            return rules.okh_entry_hexes(ctx, h)
+        return ctx.sc.map.neighbours(h)
+
+    best: dict[str, int] = {start: 0}
+    back: dict[str, str] = {}
+    queue: list[tuple[int, str]] = [(0, start)]
+    while queue:
+        cost, h = heapq.heappop(queue)
+        if cost > best.get(h, cost):
+            continue
+        for n in sorted(nbrs(h)):
+            c = step(h, n)
+            if c is None or cost + c > mp:
+                continue
+            if cost + c < best.get(n, mp + 1):
+                best[n] = cost + c
+                back[n] = h
+                heapq.heappush(queue, (cost + c, n))
+    out: dict[str, list[str]] = {}
+    for h in best:
+        if h == start or ctx.sc.map.hexes[h].terrain in ("sea", "lake"):
+            continue
+        path = [h]
+        while back[path[-1]] != start:
+            path.append(back[path[-1]])
+        out[h] = path[::-1]
+    return out
