@@ -220,3 +220,19 @@ def test_orders_with_support_pass_the_schema(tmp_path: Path) -> None:
     assert not M.check(st.data, Submission("orders", "german", doc.data, "sha256:x"))  # VIII follows Pz1
     bad = {**doc.data, "support": [{"air": "VIII"}]}
     assert [x.where for x in schema_problems(bad, "orders", "draft")] == ["draft: support[0]"]
+
+
+def test_the_built_in_player_commits_its_air_units_next_to_the_enemy() -> None:
+    """autoplay: the air unit with the most points on the strongest stack next to the enemy, and the
+    [[support]] tables stay top-level tables of the order file (not values of its [pbem] table)."""
+    import tomllib
+
+    from pbem.games.proud_monster.autoplay import propose
+
+    state = _state(3, 1, "german")
+    state["position"]["units"] = {"Pz1": {"at": "4716N", "steps": 4}, "Inf1": {"at": "4612N", "steps": 2},
+                                  "R1": {"at": "4717N", "steps": 1}}
+    body = propose(M, state, "german")
+    orders = tomllib.loads('[pbem]\nformat = 1\n' + body)
+    assert orders["support"] == [{"air": "VIII", "hex": "4716N"}] and set(orders["pbem"]) == {"format"}
+    assert not M.check(state, Submission("orders", "german", {k: v for k, v in orders.items() if k != "pbem"}, "sha256:x"))
