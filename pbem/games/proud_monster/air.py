@@ -637,7 +637,7 @@ def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
     opts = state["options"]
     clock = state["clock"]
     turn, pts = int(clock["turn"]), int(clock["pts"])
-    if not opts.get("ground_support") or state["awaits"].get("kind") != "orders":
+    if not opts.get("ground_support") or state["awaits"].get("kind") != "orders" or pts == 0:  # pts 0: the MR step
         return []
     if not [p for p in phases(opts, PLAYER_TURN, turn, side=side) if p.name == "ground-support"]:
         return []
