@@ -63,20 +63,23 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
         position["forts"].update(p.get("forts", {}))
         position["stalin"].update(p.get("stalin", {}))
     # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
-    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way
-    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting"):
+    # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when
+    # units entered the Box; 9.18 the air supply markers' hexes, 9.20 the units under supply
+    # concentration, 9.19 the Pause
+    for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry", "air_supply",
+                "concentration", "pause"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
-    if "air" in p:  # 10.2, 10.4: air units committed to stacks, as their commitment phase left them
+    if "ground_support" in p:  # 10.2, 10.4: air units committed to stacks, as their commitment phase left them
         sc = MODULE.scenario({"pbem": {"scenario": scenario}})
         air = {}
-        for a, v in p["air"].items():
+        for a, v in p["ground_support"].items():
             unit = sc.charts.air.unit(a)
             assert unit is not None, f"no air unit {a} in the charts"
             side = "soviet" if unit is sc.charts.air.soviet else "german"
             given = {"hex": v} if isinstance(v, str) else dict(v)
             air[a] = {**placement(sc, side, unit, given.pop("hex"), int(p.get("turn", 2)), int(p.get("pts", 1))), **given}
-        position["air"] = air
+        position["ground_support"] = air
     if "soviet_air" in p:  # 10.4: the Soviet GS unit received at the start of GT12
         position["soviet_air"] = bool(p["soviet_air"])
     side = p.get("side", "german")

@@ -136,15 +136,15 @@ def test_a_supported_attack_through_the_exchange_layer(tmp_path: Path) -> None:
     assert "  - Ground support: VIII Fliegerkorps (VIII, on 4816N) supports the attackers Pz1: 6 points" in report
     assert "  - Shift 1R: VIII Fliegerkorps supports the German attack (10.3)." in report
     assert "- German GS point schedule 17.8: the air units' points are a provisional stand-in." in report
-    rec = last["position"]["air"]["VIII"]
+    rec = last["position"]["ground_support"]["VIII"]
     assert rec == {"side": "german", "hex": last["position"]["units"]["Pz1"]["at"], "points": 6, "shift": 1,
                    "provisional": True, "step": "GT1/1/german"}
     assert verify([g.folder]).transitions == 2  # the replay gives the same states, reports and pictures
     shown = run(["show", str(g.state_path)]).output
     assert f"Ground support (10.2): VIII Fliegerkorps (VIII), 6 points, 1 column (10.3), provisional 17.8 points, on the German stack in {rec['hex']}" in shown
     turn = ET.fromstring((g.folder / "0002.turn.svg").read_text(encoding="utf-8"))
-    markers = [e for e in turn.iter(f"{NS}g") if "air" in e.get("class", "").split()]
-    assert [(m.get("class"), m.get("data-air"), m.get("data-hex")) for m in markers] == [("air german", "VIII", rec["hex"])]
+    markers = [e for e in turn.iter(f"{NS}g") if "ground-support" in e.get("class", "").split()]
+    assert [(m.get("class"), m.get("data-air"), m.get("data-hex")) for m in markers] == [("ground-support german", "VIII", rec["hex"])]
     assert "VIII 6" in {t.text for t in markers[0].iter(f"{NS}text")}
 
 
@@ -153,10 +153,10 @@ def test_the_next_german_commitment_phase_replaces_the_placements(tmp_path: Path
     the German's next turn with no [[support]] ends them."""
     g = _played(tmp_path)
     g.play('\n[standing]\nloss_policy = "fewest-steps-first"\n')  # the Soviet's GT1: VIII still there
-    assert "VIII" in read_toml(g.state_path)["position"]["air"]
+    assert "VIII" in read_toml(g.state_path)["position"]["ground_support"]
     g.play("# no air units committed\n")
     st = read_toml(g.state_path)
-    assert "air" not in st["position"]
+    assert "ground_support" not in st["position"]
     report = sorted(g.folder.glob("*.report.md"))[-1].read_text(encoding="utf-8")
     assert "- The air units committed before leave their stacks: VIII (" in report
     assert "- Ground support committed by the German: none (10.2;" in report
@@ -174,14 +174,14 @@ def test_a_commitment_problem_through_the_cli(tmp_path: Path) -> None:
 def test_the_position_picture_draws_each_air_unit_on_its_stack() -> None:
     sc = load_scenario(EXCHANGE_SCENARIO)
     state = _state(12, 1, "soviet")
-    state["position"]["air"] = {"6IAC": air.placement(sc, "soviet", sc.charts.air.soviet, "5116N", 12, 1),  # type: ignore[arg-type]
+    state["position"]["ground_support"] = {"6IAC": air.placement(sc, "soviet", sc.charts.air.soviet, "5116N", 12, 1),  # type: ignore[arg-type]
                                 "VIII": {"side": "german", "hex": "4816N", "points": 2, "shift": 1}}
     root = ET.fromstring(position_svg(sc, state))
-    groups = {e.get("data-air"): e for e in root.iter(f"{NS}g") if "air" in e.get("class", "").split()}
-    assert groups["6IAC"].get("class") == "air soviet" and groups["6IAC"].get("data-hex") == "5116N"
-    assert groups["VIII"].get("class") == "air german" and {t.text for t in groups["VIII"].iter(f"{NS}text")} == {"VIII 2"}
+    groups = {e.get("data-air"): e for e in root.iter(f"{NS}g") if "ground-support" in e.get("class", "").split()}
+    assert groups["6IAC"].get("class") == "ground-support soviet" and groups["6IAC"].get("data-hex") == "5116N"
+    assert groups["VIII"].get("class") == "ground-support german" and {t.text for t in groups["VIII"].iter(f"{NS}text")} == {"VIII 2"}
     plain = _state(3, 1, "german")
-    assert 'id="air"' not in position_svg(sc, plain)  # no layer at all without air units: pictures stay as they were
+    assert 'id="ground-support"' not in position_svg(sc, plain)  # no layer at all without air units: pictures stay as they were
 
 
 def test_report_lines_of_the_gt12_events() -> None:
@@ -202,7 +202,7 @@ def test_a_view_keeps_the_air_units(tmp_path: Path) -> None:
     g = _played(tmp_path)
     state = copy.deepcopy(read_toml(g.state_path))
     state["options"]["fog_of_war"] = True
-    assert M.view_position(state, "soviet")["air"] == state["position"]["air"]
+    assert M.view_position(state, "soviet")["ground_support"] == state["position"]["ground_support"]
 
 
 def test_orders_with_support_pass_the_schema(tmp_path: Path) -> None:

@@ -46,6 +46,7 @@ def test_case(path: Path) -> None:
     orders = case.get("orders", {})
     units = state["position"]["units"]
     moved = {u for m in orders.get("move", []) for u in m["units"]} | {u for a in orders.get("attack", []) for u in a["units"]}
+    moved |= {u for s in orders.get("sea", []) for u in s.get("units", [])}  # 11.2-11.4
     missing = moved - set(exp.get("units", {}))
     assert not missing, f"every ordered unit's result is asserted: missing {sorted(missing)}"
     for u, v in exp.get("units", {}).items():
@@ -87,6 +88,8 @@ def test_case(path: Path) -> None:
     if "rolled" in exp:
         assert got["rolled"] == exp["rolled"], "number of dice rolled"
     _subset(exp.get("position", {}), state["position"], "position")
+    for key in exp.get("no_position", []):  # position keys that must be absent (markers not in force)
+        assert key not in state["position"], f"position.{key} should be absent, but is {state['position'][key]!r}"
     for key in ("forts", "stalin"):  # 14.24-14.26, 14.30: the state of the works named
         for h, v in exp.get(key, {}).items():
             assert state["position"].get(key, {}).get(h) == v, f"{key}.{h}: expected {v}, got {state['position'].get(key, {}).get(h)}"

@@ -431,6 +431,25 @@ def test_a_missing_state_breaks_the_chain(played: Game) -> None:
     assert e.value.message == "states missing from the chain: sequence 2"
 
 
+def test_an_absurd_sequence_number_is_one_gap_in_the_chain(played: Game) -> None:
+    """A state that claims sequence 2**60 (sealed again by its signer) makes one gap, named as a
+    range, not a list of every number in between."""
+    import tomllib
+
+    from pbem.exchange.canonical import seal
+    from pbem.exchange.files import dumps
+
+    p = played.folder / "0003.state.toml"
+    d = tomllib.loads(p.read_text(encoding="utf-8"))
+    d.pop("seal")
+    d["pbem"]["sequence"] = 2**60
+    signer = tomllib.loads((played.folder / "0002.state.toml").read_text(encoding="utf-8"))["seal"]["signer"]
+    p.write_text(dumps(seal(d, signer, played.keys[signer])), encoding="utf-8")
+    with pytest.raises(VerificationError) as e:
+        verify([played.folder])
+    assert e.value.message == f"states missing from the chain: sequence 3-{2**60 - 1}"
+
+
 def test_a_state_from_another_chain_is_rejected(played: Game, tmp_path: Path) -> None:
     other = start_game(tmp_path / "other")
     other.play('\n[standing]\nloss_policy = "fewest-steps-first"\n')

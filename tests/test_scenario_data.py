@@ -20,7 +20,7 @@ from pbem.resources import scenarios_dir
 CATALOG = Path(__file__).parent / "catalog" / "proud-monster"
 CHARTS = scenarios_dir() / "proud-monster" / "charts.toml"
 TERRAIN = {"clear", "forest", "hills", "swamp", "sea", "lake"}
-FEATURES = {"river", "border", "sivash", "kerch", "lake", "sea"}
+FEATURES = {"river", "border", "sivash", "kerch", "lake", "sea", "gas"}
 
 
 # --------------------------------------------------------------------------- the training scenario
@@ -135,6 +135,27 @@ def test_the_catalog_scenarios_have_no_validation_problem(tmp_path: Path, scenar
     assert problems(tmp_path, scenario=scenario) == []
 
 
+# 9.3: a GAS line on the catalog map between columns 48 and 49, and one across its South strip
+GAS_LINE = sides(*(f'"{k}" = "gas"' for k in (
+    "4812N-4912N", "4813N-4912N", "4813N-4913N", "4814N-4913N", "4814N-4914N", "4815N-4914N", "4815N-4915N",
+    "4816N-4915N", "4816N-4916N", "4817N-4916N", "4817N-4917N", "4818N-4917N", "4818N-4918N", "4819N-4918N",
+    "4819N-4919N", "4820N-4919N", "4820N-4920N")))
+GAS_GAP = sides(*(f'"{k}" = "gas"' for k in (
+    "4812N-4912N", "4813N-4912N", "4813N-4913N", "4814N-4913N", "4814N-4914N", "4815N-4914N", "4815N-4915N",
+    "4816N-4915N", "4816N-4916N", "4817N-4916N", "4818N-4917N", "4818N-4918N", "4819N-4918N",
+    "4819N-4919N", "4820N-4919N", "4820N-4920N")))  # 4817N-4917N left out
+GAS_STRIP = sides(*(f'"{k}" = "gas"' for k in (
+    "4601S-4701S", "4601S-4726N", "4602S-4701S", "4602S-4702S", "4624N-4724N", "4625N-4724N", "4625N-4725N",
+    "4626N-4725N", "4626N-4726N")))
+
+def test_the_catalog_supply_scenario_has_no_validation_problem() -> None:
+    """The supply cases' map (its own file): Leningrad, Oranienbaum, a GAS line, a port (9.3-9.17)."""
+    sc = load_scenario(str(CATALOG / "supply-scenario.toml"))
+    assert validate_scenario(sc) == []
+    assert data.gas_sides(sc.map).east == {h for h, x in sc.map.hexes.items() if not x.water and h.endswith("N")
+                                           and int(h[:2]) >= 41}
+
+
 FIXED_TRIANGLE = [hexes('"3215S" = { t = "clear" }', '"3216S" = { t = "clear" }', '"3315S" = { t = "clear" }'),
                   ("map.toml", '"4719N-4720N" = "sivash"\n', "")]
 
@@ -185,7 +206,18 @@ BROKEN: dict[str, tuple[list[Edit], list[tuple[str, str]]]] = {
         [("map.toml", '"5116N" = { t = "clear", city = "Moscow", vp = 9, md = true }',
           '"5116N" = { t = "clear", city = "Moscow", vp = 9 }')], [("hex 5116N", "4.3")]),
     "Tula a town": ([hexes('"4921N" = { t = "clear", town = "Tula" }')], [("hex 4921N", "14.25")]),
-    "Sevastopol 3 VP": ([hexes('"2919S" = { t = "clear", city = "Sevastopol", vp = 3 }')], [("hex 2919S", "4.2")]),
+    "Sevastopol 3 VP": ([hexes('"2919S" = { t = "clear", city = "Sevastopol", vp = 3, port = true }')], [("hex 2919S", "4.2")]),
+    # the GAS line (9.3) and the ports (9.17)
+    "a gap in the GAS line": ([GAS_GAP], [("GAS line", "9.3")]),
+    "a stray GAS hexside": ([GAS_LINE, sides('"5015N-5016N" = "gas"')], [("hexside 5015N-5016N", "9.3")]),
+    "the Crimea and a German source east of the GAS line": (
+        [GAS_STRIP], [("hex 4701S", "9.3"), ("hex 4702S", "9.3"), ("hex 4702S", "9.11")]),
+    "the GAS line not from 4000N/4100N": (
+        [hexes('"4000N" = { t = "clear" }', '"4100N" = { t = "clear", town = "Oranienbaum" }'), GAS_LINE],
+        [("hexside 4000N-4100N", "9.3")]),
+    "Odessa not a port": ([hexes('"2512S" = { t = "clear", city = "Odessa" }')], [("hex 2512S", "9.17")]),
+    "a port on a sea hex": ([("map.toml", '"5219N" = { t = "sea" }', '"5219N" = { t = "sea", port = true }')],
+                            [("hex 5219N", "9.17")]),
     # the land
     "land in two pieces": ([("map.toml", "connected = false", "connected = true")], [("map", "12.14")]),
     # counters
@@ -222,6 +254,9 @@ def test_a_broken_copy_gives_exactly_its_problem(tmp_path: Path, case: str) -> N
 
 
 FINE: dict[str, list[Edit]] = {
+    "a GAS line": [GAS_LINE],
+    "the GAS line from 4000N/4100N": [hexes('"4000N" = { t = "clear" }', '"4100N" = { t = "clear", town = "Oranienbaum" }'),
+                                      GAS_LINE, sides('"4000N-4100N" = "gas"')],
     "the Sivash triangle": [*FIXED_TRIANGLE, sides('"3215S-3216S" = "sivash"', '"3216S-3315S" = "sivash"')],
     "the 15.2 river": [hexes('"2608N" = { t = "clear" }', '"2707N" = { t = "clear" }'), sides('"2608N-2707N" = "river"')],
     "Minsk as the rulebook has it": [hexes('"2817N" = { t = "clear", city = "Minsk", vp = 1, md = true }')],
@@ -238,6 +273,52 @@ FINE: dict[str, list[Edit]] = {
 @pytest.mark.parametrize("case", list(FINE))
 def test_data_that_fits_the_rules_gives_no_problem(tmp_path: Path, case: str) -> None:
     assert problems(tmp_path, *FINE[case]) == []
+
+
+def test_the_loader_refuses_a_hex_with_two_settlements(tmp_path: Path) -> None:
+    old = '"4916N" = { t = "forest", large_town = "Vereya", vp = 1 }'
+    path = copy_scenario(tmp_path, ("map.toml", old, old.replace('vp = 1', 'vp = 1, town = "Borovsk"')))
+    with pytest.raises(ModuleDataError) as e:
+        load_scenario(str(path))
+    assert [(p.rule, p.message) for p in e.value.problems if "4916N" in p.where] == [
+        ("12.17", "both large_town and town: a hex has at most one of town, large_town and city")]
+
+
+def test_the_gas_line_divides_the_land_east_and_west(tmp_path: Path) -> None:
+    """9.3 (data.gas_sides): the hexes of a gas hexside in the higher column are east of it; the
+    land reached from them without crossing the line or water is east, the rest west, the South
+    strip, which the line does not touch, included."""
+    sc = load_scenario(str(copy_scenario(tmp_path, GAS_LINE)))
+    g = data.gas_sides(sc.map)
+    land = {h for h, x in sc.map.hexes.items() if not x.water}
+    assert g.east == {h for h in land if h.endswith("N") and 49 <= int(h[:2]) <= 53 and int(h[2:4]) <= 20}
+    assert g.west == {h for h in land if h.endswith("N") and int(h[:2]) <= 48 and int(h[2:4]) <= 20}
+    assert not g.both and {"4601S", "4724N"} <= land - g.east - g.west
+    assert data.gas_sides(load_scenario(str(CATALOG / "scenario.toml")).map).east == frozenset()
+
+
+def test_the_training_map_has_a_gas_line_with_the_crimea_west_of_it() -> None:
+    """9.3: from 4000N/4100N to 3715S/3815S; Leningrad and Moscow east of it, the Crimea west."""
+    m = load_scenario("training").map
+    g = data.gas_sides(m)
+    assert "gas" in m.side_features("4000N", "4100N") and "gas" in m.side_features("3715S", "3815S")
+    assert {"4100N", "4201N", "5017N", "5116N", "3815S"} <= g.east and not g.both
+    assert not {h for h, x in m.hexes.items() if x.zone == "SZ"} & g.east
+    assert {"3916N", "2817N", "3819S", "2919S"} <= g.west
+
+
+def test_a_gas_line_needs_the_gast(tmp_path: Path) -> None:
+    """17.10: a map with a GAS line on charts without a [gast] table is a data problem."""
+    path = copy_scenario(tmp_path, GAS_LINE)
+    text = CHARTS.read_text(encoding="utf-8")
+    start = text.index("[gast]")
+    end = text.index("\n\n", start)
+    (tmp_path / "charts.toml").write_text(text[:start] + text[end + 2:], encoding="utf-8")
+    scen = path.read_text(encoding="utf-8").replace(f"charts = {json.dumps(str(CHARTS))}", 'charts = "charts.toml"')
+    path.write_text(scen, encoding="utf-8")
+    sc = load_scenario(str(path))
+    assert sc.charts.gast is None
+    assert [(p.where, p.rule) for p in validate_scenario(sc)] == [("charts", "17.10")]
 
 
 def test_the_loader_refuses_a_hexside_given_twice(tmp_path: Path) -> None:

@@ -450,6 +450,20 @@ for k in sorted(crimea):
 for a, b in [("3403N", "3503N"), ("3404N", "3503N"), ("3404N", "3504N")]:
     mark(parse_id(a), parse_id(b), "lake")
 
+# The GAS line (9.3) runs along hexsides from 4000N/4100N to 3715S/3815S; the rulebook gives only
+# its ends. Invented: straight south between columns 40 and 41 to the southern edge of the main
+# area (Leningrad, Oranienbaum and Moscow east of it, Smolensk west), then, on the Azov shore,
+# between column 37 and the corridor's two hexes of column 38 (3814S, 3815S), which lie east of it.
+for k in sorted(hexes):
+    if k[0] == 40 and k[1] <= N(22) and land(k):
+        for n in neighbours(*k):
+            if n[0] == 41 and land(n):
+                mark(k, n, "gas")
+for h in ["3814S", "3815S"]:
+    for n in neighbours(*parse_id(h)):
+        if n[0] == 37 and land(n):
+            mark(n, parse_id(h), "gas")
+
 # Rivers run along hexsides (12.15). Each river is a list of hex corners; between two of them it
 # follows the shortest chain of land hexsides, kept close to the straight line between them.
 RIVERS: dict[str, list[tuple[str, str]]] = {
@@ -685,7 +699,7 @@ def hex_line(h: str, v: dict[str, object]) -> str:
 
 
 def side_line(key: str, feats: list[str]) -> str:
-    order = ["river", "border", "sivash", "kerch", "lake", "sea"]
+    order = ["river", "border", "sivash", "kerch", "lake", "sea", "gas"]
     feats = sorted(feats, key=order.index)
     rhs = value(feats[0]) if len(feats) == 1 else "[" + ", ".join(value(f) for f in feats) + "]"
     return f'"{key}" = {rhs}'
@@ -695,9 +709,9 @@ NOTE = (
     "Authored for pbem's training scenario; not the published map. Hex ids and the places the "
     "rulebook locates (Leningrad 4201N, Oranienbaum 4100N, Riga 2705N, Minsk 2817N, Moscow 5017N and "
     "5116N, Tula 4921N, Sevastopol 2919S, Novorossisk 4022S, the Sivash among 3215S/3216S/3315S and "
-    "the Kerch Strait among 3719S/3819S/3820S, the Suwalki hexes 2013N/2014N of the ZOMO, and the "
-    "VP of Minsk, Moscow and Sevastopol) follow the rules; all other terrain, places and values are "
-    "invented."
+    "the Kerch Strait among 3719S/3819S/3820S, the ends of the GAS line at 4000N/4100N and "
+    "3715S/3815S, the Suwalki hexes 2013N/2014N of the ZOMO, and the VP of Minsk, Moscow and "
+    "Sevastopol) follow the rules; all other terrain, places and values are invented."
 )
 
 
@@ -722,7 +736,7 @@ def main() -> None:
     lines += [
         "",
         "[hexsides]",
-        "# features: river | border | sivash | kerch | lake (all-lake) | sea (all-sea)",
+        "# features: river | border | sivash | kerch | lake (all-lake) | sea (all-sea) | gas (the GAS line, 9.3)",
     ]
     lines += [side_line(k, sides[k]) for k in sorted(sides)]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")

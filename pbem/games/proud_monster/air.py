@@ -7,7 +7,7 @@ provisional stand-in), the Soviet one (6th Interceptor Air Corps, 5 points) is g
 his Ground Support Commitment phase (the German in every player turn before GT12, the Soviet in
 GT12 only) a side places each air unit it wants to use on one of its stacks, at most one per hex
 (``[[support]] air = "VIII" hex = "2817N"``); the air units it committed before leave their stacks
-as the phase begins. The position keeps each committed air unit under ``position.air`` with the
+as the phase begins. The position keeps each committed air unit under ``position.ground_support`` with the
 hex of the stack it is on and the points it has. An air unit has no stacking value (6.6).
 
 An air unit supports the stack it is on: the units of its side in its hex, those that join them
@@ -65,16 +65,16 @@ def enabled(ctx: Ctx) -> bool:
 
 
 def placements(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The air units committed to stacks (``position.air``): id -> side, hex, points, shift, ..."""
-    air: dict[str, dict[str, Any]] = position.get("air", {})
+    """The air units committed to stacks (``position.ground_support``): id -> side, hex, points, ..."""
+    air: dict[str, dict[str, Any]] = position.get("ground_support", {})
     return air
 
 
 def _store(ctx: Ctx, air: dict[str, dict[str, Any]]) -> None:
     if air:
-        ctx.position["air"] = dict(sorted(air.items()))
+        ctx.position["ground_support"] = dict(sorted(air.items()))
     else:
-        ctx.position.pop("air", None)
+        ctx.position.pop("ground_support", None)
 
 
 def side_units(sc: Scenario, side: str) -> tuple[AirUnit, ...]:
@@ -495,12 +495,9 @@ def december_air(ctx: Ctx, turn: int) -> None:
     elif held:
         why = f"{', '.join(held)} {'is' if len(held) == 1 else 'are'} German-controlled"
     else:
-        cut: list[str] = []
-        if checked:
-            from .supply import supplied_hexes
+        from .supply import soviet_hex_state  # "supplied" for every hex with the option supply off
 
-            reach = supplied_hexes(ctx, "soviet")
-            cut = [h for h in moscow if h not in reach]
+        cut = [h for h in moscow if soviet_hex_state(ctx, h) == "oos"]
         if cut and len(cut) == len(moscow):
             why = "both Moscow hexes are out of supply"
         else:

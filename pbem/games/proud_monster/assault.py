@@ -35,7 +35,7 @@ from .rules import (
     weather_ignores,
 )
 from .sequence import other
-from .supply import ma_oos
+from .supply import gast, ma_oos
 
 NO_MA_NATIONS = frozenset({"italian", "hungarian", "romanian"})  # 15.1
 # Shifts of a prepared assault that an MA does not take: concentric (15.3), the PA water shifts
@@ -150,7 +150,11 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     gs = air_combat(ctx, attackers, defenders, target, oos, att_total, def_total, force=index)  # 15.5, 10.1-10.4
     att_total, def_total = att_total + gs.attack, def_total + gs.defense
     odds = Odds.of(att_total, def_total)
-    shifts = ma_shifts(ctx, attackers, launch, target) + gs.shifts
+    shifts = ma_shifts(ctx, attackers, launch, target) + gs.shifts  # 10.3
+    extra: dict[str, Any] = dict(gs.data)
+    if ctx.options.get("supply"):  # 9.6, 15.4: the GAST by the attackers' supply at the start of their move
+        shifts, gast_data = gast(ctx, f"move {index + 1}", attackers, target, shifts, rnd=rnd, mobile=True)
+        extra.update(gast_data)
     final = apply_shifts(odds, shifts)
     label = f"{'15.2' if rnd == 1 else '15.6'}|{ctx.step}|move {index + 1}|{target}|CRT" + (f" round {rnd}" if rnd > 1 else "")
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
@@ -160,7 +164,7 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
              defense_total=def_total, odds=odds.label,
              shifts=[{"label": s.label, "rule": s.rule, "reason": s.reason} for s in shifts],
              final=final.label, automatic=auto is not None, die=face, label=label, result=result.label,
-             provisional=provisional, city=doubling, outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}", **gs.data)
+             provisional=provisional, city=doubling, outcome=f"{att_loss}/{'E' if def_loss is None else def_loss}", **extra)
     cavalry = [u for u in attackers if is_soviet_cavalry(ctx, u) and ctx.factors(u)[0] > 0]
     if cavalry:  # 15.12: at once, apart from the die loss
         gone = []

@@ -180,6 +180,29 @@ class AirCharts:
 
 
 @dataclass(frozen=True)
+class GastTable:
+    """17.10 German Attenuated Supply Table: for each face of its die (``results[face - 1]``) the
+    columns the German odds shift left, 0 for no effect (9.6). The rulebook gives neither the die,
+    the shifts nor the modifiers printed beneath the table: the bundled table is a stand-in."""
+
+    results: tuple[int, ...]
+    provisional: bool = True
+    note: str = ""
+
+    @property
+    def die(self) -> int:
+        """The sides of its die: one result per face."""
+        return len(self.results)
+
+    def shift(self, face: int) -> int:
+        return self.results[face - 1]
+
+    def text(self, face: int) -> str:
+        n = self.shift(face)
+        return f"{n}L" if n else "no effect"
+
+
+@dataclass(frozen=True)
 class Charts:
     crt: ResultsTable
     victory: dict[int, int]
@@ -192,6 +215,7 @@ class Charts:
     stacking_limit: int
     weather: WeatherTable
     spat: Spat = field(default_factory=Spat)
+    gast: GastTable | None = None  # 17.10; None when the charts file has none
     air: AirCharts = field(default_factory=AirCharts)
 
 
@@ -273,9 +297,19 @@ def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dic
         stacking_limit=int(raw["stacking"]["limit"]),
         weather=weather,
         spat=_load_spat(raw.get("spat", {})),
+        gast=_load_gast(raw["gast"]) if "gast" in raw else None,
         air=_load_air(raw.get("air", {}), f"{path}: air", problems),
     )
     return charts, raw
+
+
+def _load_gast(raw: dict[str, Any]) -> GastTable:
+    """17.10: ``results`` per die face, each "none" or a left shift such as "1L"."""
+    return GastTable(
+        results=tuple(0 if r == "none" else int(str(r)[:-1]) for r in raw["results"]),
+        provisional=bool(raw.get("provisional", False)),
+        note=str(raw.get("note", "")),
+    )
 
 
 def _load_air(raw: dict[str, Any], where: str, problems: list[Problem]) -> AirCharts:
@@ -327,7 +361,11 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
         if cid in hexes:
             problems.append(Problem(f"{path}: hexes.{hid}", f"the same hex as {cid} (2.4 map join)", "2.4"))
             continue
-        kind = next((k for k in ("city", "large_town", "town") if k in h), "")
+        kinds = [k for k in ("city", "large_town", "town") if k in h]
+        if len(kinds) > 1:  # 12.17: a hex has one settlement at most
+            problems.append(Problem(f"{path}: hexes.{hid}", f"both {' and '.join(kinds)}: a hex has at most one of town, "
+                                                             "large_town and city", "12.17"))
+        kind = kinds[0] if kinds else ""
         hexes[cid] = HexSpec(
             id=cid,
             terrain=h["t"],
@@ -552,6 +590,59 @@ def as_hex(m: MapData, hex_id: str) -> Hex:
     return m.numbering.parse(hex_id)
 
 
+# --------------------------------------------------------------------------- the GAS line (9.3)
+
+GAS_ENDS = (("4000N", "4100N"), ("3715S", "3815S"))  # 9.3: the line runs from the first to the second
+WATER_SIDES = frozenset({"sea", "lake", "sivash", "kerch"})  # hexsides the land does not cross
+
+
+@dataclass(frozen=True)
+class GasSides:
+    """The land hexes east and west of the GAS line (9.3), worked out by ``gas_sides``; ``both``
+    holds the hexes reached from both sides, which a line without gaps leaves empty."""
+
+    east: frozenset[str]
+    west: frozenset[str]
+    both: frozenset[str]
+
+
+def gas_sides(m: MapData) -> GasSides:
+    """Which land hexes are east of the GAS line (9.3), the hexsides the map marks ``gas``.
+
+    The line runs north to south, so of the two hexes of a ``gas`` hexside in different columns the
+    one in the higher column is east of it and the other west (a hexside between two hexes of one
+    column, where the line steps sideways, decides nothing). From these hexes the land is filled
+    outward, hex to adjacent land hex, never across a ``gas`` hexside nor across water: an all-sea or
+    all-lake hex, or an all-sea, all-lake, Sivash or Kerch hexside. What is reached from the east
+    hexes is east of the line; everything else is west, including land the line does not touch
+    (land cut off by water, such as the Crimea, whose only link east is the Kerch Strait: 9.3 design
+    note). A map without ``gas`` hexsides has no east side."""
+    seeds: dict[str, set[str]] = {"east": set(), "west": set()}
+    for key, feats in sorted(m.hexsides.items()):
+        if "gas" not in feats:
+            continue
+        a, b = key.split("-")
+        ca, cb = as_hex(m, a).col, as_hex(m, b).col
+        if ca != cb:
+            seeds["east"].add(a if ca > cb else b)
+            seeds["west"].add(b if ca > cb else a)
+
+    def fill(start: set[str]) -> frozenset[str]:
+        seen = {h for h in start if not m.hexes[h].water}
+        todo = sorted(seen)
+        while todo:
+            here = todo.pop()
+            for n in m.neighbours(here):
+                if n in seen or m.hexes[n].water or m.side_features(here, n) & (WATER_SIDES | {"gas"}):
+                    continue
+                seen.add(n)
+                todo.append(n)
+        return frozenset(seen)
+
+    east, west = fill(seeds["east"]), fill(seeds["west"])
+    return GasSides(east, west, east & west)
+
+
 # --------------------------------------------------------------------------- validation
 # What the schemas and the loader cannot see: whether the data fits the rules. Every check is
 # generic: it holds for the published map, for an authored map and for a small test map alike.
@@ -688,6 +779,86 @@ def _place_problems(m: MapData) -> list[Problem]:
     return problems
 
 
+CRIMEA_SOUTH_COAST = ("2817S", "3620S")  # 11.4: the hexes an amphibious invasion may target
+
+
+def on_south_coast(hex_id: str) -> bool:
+    """11.4: a hex of the Crimean south coast's range, 2817S to 3620S inclusive in hex-id order
+    (South-map columns 28 to 36); which of them are coastal the map says with `beach`."""
+    return hex_id.endswith("S") and CRIMEA_SOUTH_COAST[0] <= hex_id <= CRIMEA_SOUTH_COAST[1]
+
+
+def _beach_problems(m: MapData) -> list[Problem]:
+    """11.4: `beach` is given only on a land hex of the Crimean south coast (2817S-3620S) and names
+    an adjacent all-sea hex, the one nearest it, where an invading force waits."""
+    problems = []
+    for h in sorted((x for x in m.hexes.values() if x.beach), key=lambda x: x.id):
+        where = f"hex {h.id}"
+        sea = m.canonical(h.beach)
+        if h.water:
+            problems.append(Problem(where, f"beach on an all-{h.terrain} hex: an invasion lands on a coastal land hex", "11.4"))
+        elif not on_south_coast(h.id):
+            problems.append(Problem(where, "beach outside the Crimean south coast (2817S-3620S), the only hexes an invasion "
+                                           "may target", "11.4"))
+        elif sea is None:
+            problems.append(Problem(where, f"beach names {h.beach}, which is not a hex of the map", "11.4"))
+        elif sea not in m.neighbours(h.id) or m.hexes[sea].terrain != "sea":
+            problems.append(Problem(where, f"beach names {sea}, which is not an all-sea hex next to {h.id}", "11.4"))
+    return problems
+
+
+def _gas_problems(sc: Scenario) -> list[Problem]:
+    """The GAS line (9.3), on a map that has one: it divides the land (no hex reached from both
+    sides, every ``gas`` hexside between a hex east of it and one west of it), begins and ends at the
+    rulebook's hexsides where the map has their hexes, leaves the Crimea (the SZ, and 3819S) and
+    every German supply source west of it (9.3 design note, 9.11), and the charts have a GAST (17.10)."""
+    m = sc.map
+    gas = sorted(k for k, f in m.hexsides.items() if "gas" in f)
+    if not gas:
+        return []
+    problems = []
+    g = gas_sides(m)
+    if g.both:
+        both = sorted(g.both)
+        problems.append(Problem("GAS line", f"the line does not divide the land: {len(both)} hex(es) are reached from "
+                                            f"both sides, e.g. {', '.join(both[:6])} (a gap in the line?)", "9.3"))
+    for a, b in GAS_ENDS:
+        if a in m.hexes and b in m.hexes and "gas" not in m.side_features(a, b):
+            problems.append(Problem(f"hexside {hexside_key(a, b)}", "the GAS line runs from 4000N/4100N to 3715S/3815S: "
+                                                                    "mark this hexside gas", "9.3"))
+    if sc.charts.gast is None:
+        problems.append(Problem("charts", "the map has a GAS line but the charts have no [gast] table", "17.10"))
+    if g.both:  # with a gap there is no east side to check
+        return problems
+    for key in gas:
+        a, b = key.split("-")
+        if (a in g.east) == (b in g.east):
+            problems.append(Problem(f"hexside {key}", "marked gas, but not between a hex east of the GAS line and one "
+                                                      "west of it", "9.3"))
+    for h in sorted(g.east):
+        spec = m.hexes[h]
+        if spec.zone == "SZ" or h == "3819S":
+            problems.append(Problem(f"hex {h}", "east of the GAS line, but the whole Crimea (3819S and beyond, "
+                                                "the SZ) counts as west of it", "9.3"))
+        if spec.supply == "german" or (spec.supply == "" and spec.zomo):
+            problems.append(Problem(f"hex {h}", "a German supply source east of the GAS line", "9.11"))
+    return problems
+
+
+RULEBOOK_PORTS = (("2512S", "Odessa"), ("2919S", "Sevastopol"), ("4022S", "Novorossisk"))  # 9.17
+
+
+def _port_problems(m: MapData) -> list[Problem]:
+    """9.17: the rulebook's Black Sea ports are ports where the map has their hexes; a port is on land."""
+    problems = []
+    for h, name in RULEBOOK_PORTS:
+        if h in m.hexes and not m.hexes[h].port:
+            problems.append(Problem(f"hex {h}", f"the rulebook makes {name} a Black Sea port: port = true", "9.17"))
+    for h in sorted(x for x, spec in m.hexes.items() if spec.port and spec.water):
+        problems.append(Problem(f"hex {h}", f"a port on an all-{m.hexes[h].terrain} hex; a port is a land hex", "9.17"))
+    return problems
+
+
 def _land_problems(m: MapData) -> list[Problem]:
     """The land is one piece: every land hex reaches every other without crossing an all-sea or
     all-lake hex or hexside (12.14, 13.7). A map with islands or separate parts says connected = false."""
@@ -815,7 +986,8 @@ def validate_scenario(sc: Scenario) -> list[Problem]:
     are checked only where the map has their hexes, so that a small map passes.
     """
     m = sc.map
-    problems = _hex_problems(m) + _hexside_problems(m) + _place_problems(m)
+    problems = (_hex_problems(m) + _hexside_problems(m) + _place_problems(m) + _beach_problems(m) + _port_problems(m)
+                + _gas_problems(sc))
     if m.connected:
         problems += _land_problems(m)
     return problems + _unit_problems(sc) + _setup_problems(sc) + _reinforcement_problems(sc)

@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, picture, reinforce, render, rules, supply
+from . import air, assault, naval, picture, reinforce, render, rules, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -194,21 +194,28 @@ class ProudMonster:
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
         problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
+        problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
+        problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
         return problems
 
     def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
         """Orders carried out before the first move: the German's diversions between the OKH areas
-        (8.3: `divert`), the Soviet's RVGK units entering play (8.1: `[[place]]`), the ArKo's
-        formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), then the GT12
-        hedgehog declarations at the very start of the German movement phase (14.40: `hedgehog`);
-        the declarations are in the orders' `[declare]` table."""
+        (8.3: `divert`), the Soviet's naval moves and invasion, all before any ground movement (11.2:
+        `[[sea]]`; F.6: before RVGK entries), the Soviet's RVGK units entering play (8.1: `[[place]]`),
+        the ArKo's formation, which belongs to the MR phase (14.41, Ambiguity 49: `form_arko`), the
+        German's supply declarations at the start of his player turn (9.18-9.20: `pause`,
+        `concentration`, `air_supply`), then the GT12 hedgehog declarations at the very start of the
+        German movement phase (14.40: `hedgehog`); the declarations are in the orders' `[declare]`
+        table."""
         declare = orders.get("declare", {})
         reinforce.clear_diversions(ctx)
         if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
             reinforce.divert(ctx, list(declare["divert"]), problems)
+        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
         reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
+        supply.declarations(ctx, declare, problems)  # 9.18-9.20
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
@@ -282,7 +289,14 @@ class ProudMonster:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
         tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
+            barred = naval.move_problems(ctx, i, mv)  # 11.2-11.4: after the naval moves
+            if barred:
+                problems += barred
+                continue
+            problems += supply.move_problems(ctx, i, mv, tr)  # 9.18-9.20
+            here = {ctx.at(u) for u in mv.get("units", []) if u in ctx.units and ctx.on_map(u)}
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
+            supply.after_move(ctx, i, mv, here.pop() if len(here) == 1 else None)  # 9.18: air supply markers
             if ctx.result:
                 return
         if not problems:
@@ -358,16 +372,19 @@ class ProudMonster:
                 if stopped is not None:
                     return stopped
                 ctx.position.pop("retreated", None)  # 14.34: kept for one combat phase only
+                naval.end_player_turn(ctx)  # 11.2, 11.4: the naval restrictions last the player turn
             if ctx.result:
                 return self._finish(state, ctx, None)
         return self._end_player_turn(state, ctx)
 
     def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
                   pending: dict[str, Any]) -> Transition | None:
-        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5).
+        """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5),
+        the invasion PA first (11.4); after a reply, from the attack that awaited it.
         Returns the transition when a decision must be awaited, else None."""
         decisions = pending.get("decisions", {})
-        for k in range(start, len(attacks)):
+        order = naval.assault_order(ctx, attacks)
+        for k in order[order.index(start) if "question" in pending and start in order else 0:]:
             before = rules.snapshot(ctx)
             mark = len(ctx.events)
             rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
@@ -383,12 +400,13 @@ class ProudMonster:
                         faces[r.label] = r.face
                 keep = ctx.events[mark:]
                 del ctx.events[mark:]
-                ctx.events.extend(e for e in keep if e.kind in ("reveal", "supply", "attack"))
+                ctx.events.extend(e for e in keep if e.kind in ("reveal", "invasion-assault", "supply", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
                 new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
                                "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
                 return self._finish(state, ctx, new_pending)
+            supply.after_attack(ctx, k, before)  # 9.18: a marker's stack advanced, retreated or was eliminated
             if ctx.result:
                 return self._finish(state, ctx, None)
         return None
@@ -403,6 +421,9 @@ class ProudMonster:
             self._automatic(ctx, TURN_END, ctx.turn)
             if ctx.result:
                 return self._finish(state, ctx, None)
+        if new_sequence:
+            supply.end_of_sequence(ctx)  # 9.19: the Pause begins at the end of its GT, ends after 3 sequences
+        if end_of_turn:
             ctx.turn, ctx.pts, ctx.side = turn, pts, side
             self._automatic(ctx, TURN_START, turn)
             return self._after_turn_start(state, ctx)
@@ -452,8 +473,9 @@ class ProudMonster:
                 hidden[hex_id] = len(units) - 1
         if hidden:
             pos["hidden"] = hidden
-        if "oos" in pos:  # 14.7: no OOS marker of a unit the side does not see
-            pos["oos"] = [u for u in pos["oos"] if u in pos["units"]]
+        for key in ("oos", "attenuated", "air", "lake", "concentration"):  # 14.7: no marker of a unit not seen
+            if key in pos:
+                pos[key] = [u for u in pos[key] if u in pos["units"]]
         return pos
 
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
@@ -489,6 +511,8 @@ class ProudMonster:
                 out.append({"item": "SPAT 17.3", "status": "provisional", "note": sc.charts.spat.note})
             if sc.charts.weather.provisional:
                 out.append({"item": "Weather Table 17.1", "status": "provisional", "note": sc.charts.weather.note})
+            if sc.charts.gast is not None and sc.charts.gast.provisional:
+                out.append({"item": "GAST 17.10", "status": "provisional", "note": sc.charts.gast.note})
             if sc.charts.air.provisional:
                 out.append({"item": "German GS point schedule 17.8", "status": "provisional", "note": sc.charts.air.note})
             if sc.units_provisional:

@@ -6,16 +6,22 @@ Structure (ids and classes are part of the contract, tests rely on them):
 - ``<g id="hexsides">``: one ``<line class="hexside FEATURE" data-hexside="A-B">`` per feature;
 - ``<g id="works">``: the highway (``class="road"`` lines), fortifications (``class="fort|heavy
   STATE"`` and ``class="stalin STATE"`` with ``data-hex``) and hedgehogs (``class="hedgehog"``);
+- ``<g id="supply">`` (option supply, when there are markers): the air supply markers (``class="air-supply"`` with ``data-hex``, 9.18);
 - ``<g id="places">``: ``<g id="place-2817N" class="place city|large_town|town control-SIDE">``
   with the name and, where it has one, the VP value in a red circle (4.2);
 - ``<g id="units">``: one ``<g id="unit-ID" class="unit SIDE NATIONALITY TYPE" data-hex="HEX">``
   per unit on the map: a counter in the colours of 2.8, the type symbol, the id, the printed
-  attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15) and its steps;
-- ``<g id="air">``: one ``<g class="air SIDE" data-air="ID" data-hex="HEX">`` per air unit committed to a
-  stack (10.2, 10.4): a marker with its id and points;
+  attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15), its steps,
+  its supply marker (``class="oos|as|air|lake"``: out of, attenuated, air or lake supply, 9.2-9.18) and a
+  supply concentration marker (``class="concentration"``, 9.20);
+- ``<g id="ground-support">``: one ``<g class="ground-support SIDE" data-air="ID" data-hex="HEX">`` per air
+  unit committed to a stack (10.2, 10.4): a marker with its id and points;
 - ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
   ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
-  arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands.
+  arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands,
+  ``class="sea"`` dashed arrows of naval moves (11.2-11.4: from each port, or the ``id="ports-box"`` Southern
+  Ports Holding Box drawn in a corner, to the destination or the invasion's all-sea hex) and ``class="landing"``
+  arrows from that hex ashore.
 """
 
 from __future__ import annotations
@@ -29,13 +35,20 @@ from pbem.view.svg import document, el, group, num, points
 
 from .data import Scenario, UnitSpec, shown_values
 
+BOX = "ports-box"  # 11.3: the Southern Ports Holding Box, off the map
+SEA_EVENTS = ("sea-move", "sea-landing", "sea-invasion")  # 11.2, 11.4
+
 SIZE = 36.0
 
 TERRAIN_FILL = {
     "clear": "#ece6c8", "forest": "#9fbf7f", "hills": "#cfae83", "swamp": "#a9cbbf", "sea": "#8fb9dc", "lake": "#a9d3ec",
 }
 SIDE_STROKE = {"river": ("#2f6fb7", 4.0, ""), "border": ("#7a2a6e", 2.5, "7 4"), "sivash": ("#178c8c", 5.0, "3 3"),
-               "kerch": ("#178c8c", 5.0, "3 3"), "lake": ("#2f6fb7", 6.0, ""), "sea": ("#2f6fb7", 6.0, "")}
+               "kerch": ("#178c8c", 5.0, "3 3"), "lake": ("#2f6fb7", 6.0, ""), "sea": ("#2f6fb7", 6.0, ""),
+               "gas": ("#e07b00", 3.0, "9 3")}  # 9.3: the GAS line
+# The supply marker of a counter (option supply): its text and colour (9.2-9.3, 9.16, 9.18).
+SUPPLY_MARKERS = (("oos", "OOS", "#c0262d"), ("attenuated", "AS", "#e07b00"), ("air", "AIR", "#1d4ed8"),
+                  ("lake", "LAKE", "#2f6fb7"))
 CONTROL = {"german": "#333333", "soviet": "#c0262d"}
 
 STYLE = (
@@ -100,10 +113,11 @@ def type_symbol(spec: UnitSpec, x: float, y: float, w: float, h: float, ink: str
 
 
 def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float, values: str | None = None,
-            oos: bool = False) -> list[str]:
+            supply: str = "", concentration: bool = False) -> list[str]:
     """One counter, top-left at (x, y): colours, type symbol, id, the values it shows (``values``,
-    else the printed attack-defense-movement of its current step), steps; ``oos``: a small "OOS"
-    marker (out of supply, 9.2-9.3)."""
+    else the printed attack-defense-movement of its current step), steps; ``supply``: the key of a
+    small supply marker (SUPPLY_MARKERS: "oos", "attenuated", "air", "lake"); ``concentration``: a
+    supply concentration marker (9.20)."""
     bg, ink = counter_colours(spec)
     if values is None:
         a, d, m = spec.factors(steps)
@@ -116,11 +130,16 @@ def counter(spec: UnitSpec, steps: int, x: float, y: float, side_px: float, valu
         for k in range(spec.steps):  # step pips: filled = steps left (2.14, 2.16)
             out.append(el("circle", cx=x + side_px - 3, cy=y + 4 + k * 4.2, r=1.5,
                           fill=ink if k < steps else "none", stroke=ink, stroke_width=0.5))
-    if oos:
-        out.append(el("rect", x=x + 1, y=y + side_px * 0.62, width=side_px * 0.42, height=7, fill="#ffffff",
-                      stroke="#c0262d", stroke_width=0.6, class_="oos"))
-        out.append(el("text", "OOS", x=x + 1 + side_px * 0.21, y=y + side_px * 0.62 + 5.6, font_size=5.5,
-                      fill="#c0262d", font_weight="bold"))
+    for key, text, colour in SUPPLY_MARKERS:
+        if supply == key:
+            out.append(el("rect", x=x + 1, y=y + side_px * 0.62, width=side_px * 0.42, height=7, fill="#ffffff",
+                          stroke=colour, stroke_width=0.6, class_="as" if key == "attenuated" else key))
+            out.append(el("text", text, x=x + 1 + side_px * 0.21, y=y + side_px * 0.62 + 5.6, font_size=5.5,
+                          fill=colour, font_weight="bold"))
+    if concentration:
+        out.append(el("circle", cx=x + 4, cy=y + 4, r=3.2, fill="#ffffff", stroke="#7c3aed", stroke_width=0.8,
+                      class_="concentration"))
+        out.append(el("text", "C", x=x + 4, y=y + 5.8, font_size=5, fill="#7c3aed", font_weight="bold"))
     return out
 
 
@@ -216,10 +235,10 @@ class Picture:
         return group(out, id="works")
 
     def air(self, position: dict[str, Any]) -> str:
-        """The air units committed to stacks (10.2, 10.4): a marker with the id and the points on the
-        upper right of the stack's hex (``<g id="air">``, one ``class="air SIDE"`` group each)."""
+        """The air units committed to stacks (10.2, 10.4): a marker with the id and the points right of
+        the stack's top counter (``<g id="ground-support">``, one ``class="ground-support SIDE"`` group each)."""
         out = []
-        for n, r in sorted(position.get("air", {}).items()):
+        for n, r in sorted(position.get("ground_support", {}).items()):
             if r["hex"] not in self.shown:
                 continue
             cx, cy = self.centre(r["hex"])
@@ -228,8 +247,24 @@ class Picture:
             parts = [el("rect", x=x, y=y, width=w, height=10, rx=5, fill=fill, stroke="#000", stroke_width=0.5),
                      el("text", f"{n} {r['points']}", x=x + w / 2, y=y + 7.4, font_size=6.5, font_weight="bold",
                         fill=ink, text_anchor="middle")]
-            out.append(group(parts, class_=f"air {r['side']}", data_air=n, data_hex=r["hex"]))
-        return group(out, id="air") if out else ""
+            out.append(group(parts, class_=f"ground-support {r['side']}", data_air=n, data_hex=r["hex"]))
+        return group(out, id="ground-support") if out else ""
+
+    def supply(self, position: dict[str, Any]) -> list[str]:
+        """The air supply markers (9.18): ``<g id="supply">`` with ``class="air-supply"`` per hex; no
+        layer when there is none."""
+        if not position.get("air_supply"):
+            return []
+        out = []
+        for h in sorted(position.get("air_supply", [])):
+            if h in self.shown:
+                cx, cy = self.centre(h)
+                x, y = cx + SIZE * 0.35, cy - SIZE * 0.75
+                out.append(group([el("rect", x=x, y=y, width=20, height=9, rx=2, fill="#1d4ed8", stroke="#fff",
+                                     stroke_width=0.6),
+                                  el("text", "AIR", x=x + 10, y=y + 7, font_size=6.5, fill="#fff", font_weight="bold",
+                                     text_anchor="middle")], class_="air-supply", data_hex=h))
+        return [group(out, id="supply")]
 
     def hexsides(self) -> str:
         out = []
@@ -275,7 +310,12 @@ class Picture:
         return group(out, id="places")
 
     def units(self, units: dict[str, dict[str, Any]], hidden: dict[str, int] | None = None,
-              options: dict[str, Any] | None = None, oos: list[str] | None = None) -> str:
+              options: dict[str, Any] | None = None, position: dict[str, Any] | None = None) -> str:
+        """The counters; ``position`` gives their supply markers (option supply: ``oos``,
+        ``attenuated``, ``air``, ``lake``, ``concentration``)."""
+        pos = position or {}
+        marker = {u: key for key, _, _ in reversed(SUPPLY_MARKERS) for u in pos.get(key, ())}
+        chosen = set(pos.get("concentration", ()))
         stacks: dict[str, list[str]] = {}
         for u in sorted(units):
             s = units[u]
@@ -293,7 +333,8 @@ class Picture:
                 x, y = cx - side_px / 2 + off - 4, cy - side_px / 2 + off - 2
                 spec = self.sc.units[u]
                 shown = shown_values(spec, units[u], options or {})
-                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px, shown, u in (oos or ())), id=f"unit-{u}",
+                out.append(group(counter(spec, int(units[u]["steps"]), x, y, side_px, shown, marker.get(u, ""), u in chosen),
+                                 id=f"unit-{u}",
                                  class_=f"unit {spec.side} {spec.nat} {spec.type}", data_hex=h))
             count = len(us) + (hidden or {}).get(h, 0)
             if count > 1:
@@ -302,8 +343,46 @@ class Picture:
         return group(out, id="units")
 
     # --- turn overlay --------------------------------------------------------------------------
+    def box_anchor(self) -> tuple[float, float]:
+        """Where naval moves to and from the off-map Holding Box start and end (11.3)."""
+        _, h = self.size()
+        return 70.0, h - 58.0
+
+    def sea_moves(self, events: list[Event]) -> list[str]:
+        """Naval moves (11.2-11.4): a dashed arrow from each port (or the Box) to the destination port
+        (or the Box) or to the invasion's all-sea hex, and for a landing an arrow from there ashore."""
+        out: list[str] = []
+        sea = [e for e in events if e.kind in SEA_EVENTS]
+        if any(BOX in (e.data.get("to"), *e.data["from"].values()) for e in sea):
+            x, y = self.box_anchor()
+            out.append(group([el("rect", x=x - 62, y=y - 2, width=124, height=16, rx=3, fill="#ffffff", fill_opacity=0.85,
+                                 stroke="#1e3a8a"),
+                              el("text", "Holding Box (11.3)", x=x, y=y + 10, text_anchor="middle", font_size=9,
+                                 fill="#1e3a8a")], id="ports-box"))
+
+        def at(where: str) -> tuple[float, float] | None:
+            if where == BOX:
+                return self.box_anchor()
+            return self.centre(where) if where in self.shown else None
+
+        for e in sea:
+            d = e.data
+            end = d["to"] if e.kind == "sea-move" else d["sea"]
+            for start in sorted(set(d["from"].values())):
+                a, b = at(start), at(end)
+                if a is None or b is None:
+                    continue
+                units = " ".join(u for u in d["units"] if d["from"][u] == start)
+                out.append(el("line", class_="sea", data_units=units, data_to=end, x1=a[0], y1=a[1] + 4, x2=b[0], y2=b[1] + 4,
+                              stroke="#1e3a8a", stroke_width=2.5, stroke_dasharray="8 4", marker_end="url(#arrow-sea)"))
+            if e.kind == "sea-landing" and d["sea"] in self.shown and d["target"] in self.shown:
+                (x1, y1), (x2, y2) = self.centre(d["sea"]), self.centre(d["target"])
+                out.append(el("line", class_="landing", data_hex=d["target"], x1=x1, y1=y1, x2=x2, y2=y2, stroke="#1e3a8a",
+                              stroke_width=3, marker_end="url(#arrow-sea)"))
+        return out
+
     def turn(self, events: list[Event]) -> str:
-        out = []
+        out = self.sea_moves(events)
         for e in events:
             d = e.data
             if e.kind == "move":
@@ -348,7 +427,8 @@ class Picture:
             return (f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
                     f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
 
-        return "<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed") + arrow("retreat", "#0f766e") + "</defs>"
+        return ("<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed")
+                + arrow("retreat", "#0f766e") + arrow("sea", "#1e3a8a") + "</defs>")
 
     def legend(self, text: str) -> str:
         w, h = self.size()
@@ -364,8 +444,10 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     c = state["clock"]
     w, h = pic.size()
     title = f"{sc.title}: GT{c['turn']}, sequence {c['pts']}, {c['side'] or '-'} {c['phase']}; German VP {pos['vp']}"
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), pic.places(pos["control"]),
-            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos.get("oos")), pic.air(pos),
+    if pos.get("pause", {}).get("state") == "in-force":  # 9.19
+        title += f"; von Paulus Pause {pos['pause']['first']} to {pos['pause']['last']}"
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), *pic.supply(pos), pic.places(pos["control"]),
+            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos), pic.air(pos),
             pic.legend(title)]
     return document(w, h, [b for b in body if b], title=title, style=STYLE)
 
@@ -384,6 +466,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched.append(d["hex"])
         elif e.kind == "retreat" and d.get("retreated"):
             touched += [d["hex"], d["to"]]
+        elif e.kind in SEA_EVENTS:  # 11.2-11.4
+            touched += [*d["from"].values(), d.get("to", ""), d.get("sea", ""), d.get("target", "")]
         elif e.kind == "ground-support":  # 10.2, 10.4: where the air units were committed
             touched += [x["hex"] for x in d["placed"]]
     touched = [h for h in touched if h in sc.map.hexes]
@@ -392,7 +476,7 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
     pic = Picture(sc, touched, margin=2)
     pos = state["position"]
     w, h = pic.size()
-    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), pic.places(pos["control"]),
-            pic.units(pos["units"], None, state.get("options"), pos.get("oos")), pic.air(pos), pic.turn(events),
+    body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), *pic.supply(pos), pic.places(pos["control"]),
+            pic.units(pos["units"], None, state.get("options"), pos), pic.air(pos), pic.turn(events),
             pic.legend(title)]
     return document(w, h, [b for b in body if b], title=title, style=STYLE)

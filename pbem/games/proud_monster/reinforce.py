@@ -26,6 +26,7 @@ from typing import Any
 from pbem.errors import Problem
 
 from .data import OKH_AREAS, SOUTH_OKH_NATIONS, UnitSpec
+from .naval import place_in_box
 from .rules import (
     OFF_MAP_BOXES,
     Ctx,
@@ -122,13 +123,17 @@ def _fixed_arrival(ctx: Ctx, u: str, hex_id: str) -> None:
     enter_hex(ctx, side, hex_id, "reinforcement")
 
 
-def soviet_supplied(ctx: Ctx, hex_id: str) -> bool:
-    """Whether a Soviet unit in ``hex_id`` would be in supply (9.2): always without the supply rules."""
-    if not ctx.options.get("supply"):
-        return True
-    from .supply import supplied_hexes
+def hex_supply(ctx: Ctx, hex_id: str) -> str:
+    """The supply state a Soviet unit in ``hex_id`` would have: "supplied", "lake" (9.16) or "oos"
+    (9.2; a Black Sea port is always in supply, 9.17); "supplied" without the supply rules."""
+    from .supply import soviet_hex_state
 
-    return hex_id in supplied_hexes(ctx, "soviet")
+    return soviet_hex_state(ctx, hex_id)
+
+
+def soviet_supplied(ctx: Ctx, hex_id: str) -> bool:
+    """Whether a Soviet unit in ``hex_id`` would be in supply, lake supply included (9.2, 9.16)."""
+    return hex_supply(ctx, hex_id) != "oos"
 
 
 def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
@@ -136,7 +141,8 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
     brigades of the group set aside (the scenario's ``[pools] tank_brigades``, in its order): -3 if
     Leningrad is German-controlled or out of supply, -3 if either Moscow hex is German-controlled or
     every Soviet-held Moscow hex is out of supply (Ambiguity 17). A modified result of 0 or less gives
-    none and carries nothing forward; the rolls go on until the whole group has entered."""
+    none and carries nothing forward; the rolls go on until the whole group has entered. Leningrad
+    in lake supply (9.16) counts as cut too."""
     if not ctx.options.get("tank_brigades") or turn < TANK_BRIGADE_GT:
         return []
     left = [u for u in ctx.sc.tank_brigades if ctx.units.get(u, {}).get("at") == "track"]
@@ -149,9 +155,12 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
     mods: list[dict[str, Any]] = []
     control = ctx.position["control"]
     if LENINGRAD in ctx.sc.map.hexes:
+        state = hex_supply(ctx, LENINGRAD)
         if control.get(LENINGRAD) == "german":
             mods.append({"value": -3, "why": "Leningrad is German-controlled"})
-        elif not soviet_supplied(ctx, LENINGRAD):
+        elif state == "lake":
+            mods.append({"value": -3, "why": "Leningrad is in lake supply (9.16)"})
+        elif state == "oos":
             mods.append({"value": -3, "why": "Leningrad is out of supply"})
     moscow = ctx.sc.map.moscow()
     if moscow:
@@ -169,11 +178,12 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
 
 def qualifying_md_hexes(ctx: Ctx) -> list[str]:
     """8.13: the Soviet-controlled Military District hexes (cities, large towns and towns, each hex
-    counted, Ambiguity 20) with a complete overland supply line at this moment."""
+    counted, Ambiguity 20) with a complete overland supply line at this moment: not in lake supply
+    (9.16), not out of supply."""
     control = ctx.position["control"]
     return sorted(h.id for h in ctx.sc.map.hexes.values()
                   if h.md and h.settlement and h.country == "ussr" and control.get(h.id) == "soviet"
-                  and not ctx.occupants(h.id, "german") and soviet_supplied(ctx, h.id))
+                  and not ctx.occupants(h.id, "german") and hex_supply(ctx, h.id) == "supplied")
 
 
 def is_rifle_division(spec: UnitSpec) -> bool:
@@ -213,7 +223,7 @@ def soviet_replacements(ctx: Ctx, turn: int) -> list[str]:
         st = ctx.units[u]
         st.update(at="track", steps=ctx.spec(u).steps)
         st.pop("tried", None)  # 2.15: it comes back untried; its counter returns to the pool
-    if allowed or got:
+    if allowed or dead:
         ctx.emit("soviet-replacements", "8.13", turn=turn, hexes=hexes, rate=rate, allowed=allowed, dead=len(dead),
                  units=got, drawn=drawn)
     return got
@@ -223,10 +233,11 @@ def soviet_replacements(ctx: Ctx, turn: int) -> list[str]:
 
 def md_neighbourhoods(ctx: Ctx) -> dict[str, str]:
     """8.7: the hexes next to a Military District city or large town that is itself an entry hex
-    now; units may enter through them too. Each with the MD hex it belongs to."""
+    now; units may enter through them too. Each with the MD hex it belongs to. 9.16: a city in lake
+    supply (Leningrad) cannot act as a Military District HQ: it takes one stack, in the city only."""
     out: dict[str, str] = {}
     for h in sorted(entry_hexes(ctx)):
-        if ctx.sc.map.hexes[h].md:
+        if ctx.sc.map.hexes[h].md and hex_supply(ctx, h) != "lake":
             for n in ctx.sc.map.neighbours(h):
                 out.setdefault(n, h)
     return out
@@ -258,6 +269,10 @@ def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near:
         if ctx.occupants(hex_id, "german"):
             return "8.7", f"{hex_id} {h.place} holds German units"
         return "8.7", f"{hex_id} {h.place} is out of supply (9.2)"
+    lake = [n for n in ctx.sc.map.neighbours(hex_id) if n in entries and ctx.sc.map.hexes[n].md]
+    if lake:  # an MD city next to it that is an entry hex but no MD HQ: it is in lake supply
+        return "8.7", (f"{hex_id} is next to {lake[0]} {ctx.sc.map.hexes[lake[0]].place}, which is in lake supply and so "
+                       "cannot act as a Military District HQ: units enter the city itself (9.16)")
     return "8.7", (f"{hex_id} is neither a Soviet-controlled, supplied city or large town nor next to a Military "
                    "District one")
 
@@ -347,6 +362,8 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
             if dest == "rvgk" and u not in used:
                 used.append(u)
             ctx.units[u]["at"] = dest
+            if dest == "ports-box":  # 11.3: when it entered the Box (naval.box_barred)
+                place_in_box(ctx, u, ctx.pts)
         placed += units
         ctx.emit("placement", "8.7" if dest not in PLACE_BOXES else ("8.1" if dest == "rvgk" else "11.3"),
                  units=units, to=dest, place=ctx.sc.map.hexes[dest].place if dest in ctx.sc.map.hexes else "",
@@ -446,8 +463,9 @@ def conversion_problem(ctx: Ctx, u: str) -> str:
     near = sorted({x for n in ctx.sc.map.neighbours(at) for x in ctx.occupants(n, "german")})
     if near:
         return f"{u} in {at} is next to German-side units ({', '.join(near)})"
-    if not soviet_supplied(ctx, at):
-        return f"{u} in {at} is not in full supply"
+    state = hex_supply(ctx, at)
+    if state != "supplied":
+        return f"{u} in {at} is not in full supply ({'lake supply, 9.16' if state == 'lake' else 'out of supply'})"
     return ""
 
 
@@ -461,7 +479,7 @@ def mr_orders(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None
     """The Soviet's MR orders: conversions (8.11), then the placement of every unit that arrived
     (8.1, 8.7, 11.3). Every arrival must be placed; a unit may be kept back only in the RVGK (8.1)."""
     mr = mr_state(ctx)
-    for key in ("move", "attack", "declare"):
+    for key in ("move", "attack", "declare", "sea"):
         if orders.get(key):
             problems.append(Problem(key, "the MR phase takes placements and conversions only; movement and attacks "
                                          "come in the player turn", "5.1"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
+from . import naval
 from .air import event_lines as air_event_lines
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
@@ -20,7 +21,6 @@ MISSING_DATA = (
     ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
     ("Refit Table 17.5", "not in the rulebook text"),
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known"),
-    ("GAST 17.10", "not in the rulebook text"),
     ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
 )
 
@@ -136,11 +136,15 @@ def _units(rows: list[dict[str, Any]]) -> str:
 
 
 def supply_line(d: dict[str, Any], rule: str) -> str:
-    """A supply check that changes factors (9.7-9.8, 15.4)."""
+    """A supply check that changes factors (9.7-9.8, 15.4) or keeps them by air supply (9.18)."""
     if d["when"] == "move":
         mf = "; ".join(f"{u} MF {a} halved to {b}" for u, (a, b) in d["mf"].items())
         return (f"- Supply at the start of move {d['index'] + 1}: out of supply (no supply line, 9.4): {mf} for this "
                 "movement phase (9.7, 9.8).")
+    if d["when"] == "move-air":
+        mf = "; ".join(f"{u} MF {a}" + (f" limited to {b} (mechanized)" if b < a else " in full") for u, (a, b) in d["mf"].items())
+        return (f"- Supply at the start of move {d['index'] + 1}: air-supplied (no supply line, an air supply marker in "
+                f"the hex): {mf} for this movement phase (9.8, 9.18).")
     parts = []
     if d["attackers"]:
         when = " at the start of their move (15.4)" if rule == "15.4" else ""
@@ -148,8 +152,60 @@ def supply_line(d: dict[str, Any], rule: str) -> str:
     if d["defenders"]:
         parts.append(f"defenders {', '.join(d['defenders'])}")
     what = f"mobile assault of move {d['index'] + 1}" if d["when"] == "mobile assault" else f"attack {d['index'] + 1}"
-    return (f"- Supply for {what}: out of supply (no supply line, 9.4): {'; '.join(parts)}; their combat factors are "
-            f"added up and halved once, rounded up (9.7, {rule}).")
+    texts = []
+    if parts:
+        texts.append(f"out of supply (no supply line, 9.4): {'; '.join(parts)}; their combat factors are added up and "
+                     f"halved once, rounded up (9.7, {rule})")
+    if d.get("air"):
+        texts.append(f"air-supplied: {', '.join(d['air'])} keep their full combat factors (9.18)")
+    return f"- Supply for {what}: {'; '.join(texts)}."
+
+
+PAUSE_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
+    "declared": lambda d: (f"- The German declares the von Paulus Pause at the end of GT{d['declared']} (9.19): from the "
+                           f"end of the GT it covers {', '.join(d['sequences'])}, when German-side units may not attack, "
+                           "by prepared or mobile assault."),
+    "in-force": lambda d: (f"- The von Paulus Pause is in force for {', '.join(d['sequences'])}: no German-side unit may "
+                           "attack, by prepared or mobile assault; Soviet operations are unaffected (9.19)."),
+    "completed": lambda d: (f"- The von Paulus Pause is completed ({d['sequences'][0]} to {d['sequences'][-1]}): for the "
+                            "rest of the game the German ignores the GAS line: no attenuated supply, no GAST (9.19, "
+                            "Ambiguity 27)."),
+    "cancelled": lambda d: (f"- The German cancels the von Paulus Pause declared at the end of GT{d['declared']}, at the "
+                            f"start of {d['step']}: no benefit is gained, the GAS line applies (9.19)."),
+}
+
+
+def _concentration_line(d: dict[str, Any]) -> str:
+    """9.20: supply concentration declared, reconfirmed, kept or cancelled."""
+    if d["state"] == "cancelled":
+        return "- Supply concentration is cancelled (9.20): every German-side unit may move and attack again."
+    what = {"declared": "declared", "reconfirmed": "reconfirmed", "in-force": "stays in force (reconfirmed)"}[d["state"]]
+    n = len(d["air_removed"])
+    off = (f" The air supply marker{'s' if n > 1 else ''} in {', '.join(d['air_removed'])} "
+           f"{'are' if n > 1 else 'is'} taken off." if n else "")
+    return (f"- Supply concentration {what} at the start of {d['step']} (9.20): {len(d['units'])} of the 18 markers, on "
+            f"{', '.join(d['units'])}, free of every GAS-line effect; every other German-side unit may not attack and may "
+            f"not move more than one hex; no air supply in this player-turn sequence (Ambiguity 25).{off}")
+
+
+def _air_line(d: dict[str, Any]) -> str:
+    """9.18: the air supply markers placed, moved with their stacks, or taken off."""
+    if not d["hexes"]:
+        return "- The air supply markers are taken off the map (9.18)."
+    on = "; ".join(f"{h} ({', '.join(d['units'][h])})" for h in d["hexes"])
+    return (f"- Air supply markers placed at the start of {d['step']} on {on} (9.18): units there that cannot trace a "
+            "supply line are air-supplied: full combat factors, full MF (6 for mechanized units).")
+
+
+SUPPLY_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
+    "concentration": _concentration_line,
+    "air-supply": _air_line,
+    "air-supply-moved": lambda d: (f"- The air supply marker of {d['origin']} goes with its stack to {d['to']} ({d['how']}; "
+                                   "9.18)" + (", where the other marker already is: one marker supplies the hex"
+                                              if d["merged"] else "") + "."),
+    "air-supply-lost": lambda d: (f"- The air supply marker in {', '.join(d['hexes'])} is taken off: no German-side unit is "
+                                  f"left in its hex (after {d['how']}; 9.18)."),
+}
 
 
 def event_lines(e: Event) -> list[str]:
@@ -220,7 +276,14 @@ def event_lines(e: Event) -> list[str]:
         rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
         lines.append(f"  - Odds {d['attack_total']}:{d['defense_total']} = {d['odds']} ({rule}).")
         for s in d["shifts"]:
-            lines.append(f"  - Shift {s['label']}: {s['reason']} ({s['rule']}).")
+            if s["rule"] != "17.10" or "gast" not in d:
+                lines.append(f"  - Shift {s['label']}: {s['reason']} ({s['rule']}).")
+        if "gast" in d:  # 9.6, 17.10: the last step before the CRT die
+            g = d["gast"]
+            prov = ", provisional table" if g["provisional"] else ""
+            lines.append(f"  - GAST (17.10{prov}): attackers in attenuated or air supply east of the GAS line "
+                         f"({', '.join(g['units'])}; 9.6, 9.18): die `{g['label']}` = {g['die']}: {g['result']}"
+                         + (" to the German odds" if g["result"] != "no effect" else "") + ".")
         if d["shifts"]:
             lines.append(f"  - Final odds {d['final']} (14.11, shifts on the actual odds 14.31).")
         if d["automatic"]:
@@ -239,6 +302,8 @@ def event_lines(e: Event) -> list[str]:
         return lines
     if k in FORT_TEXT:
         return [FORT_TEXT[k](d)]
+    if k in naval.EVENT_KINDS:  # 11.1-11.4
+        return naval.event_lines(e)
     air_lines = air_event_lines(e)  # 10.1-10.4
     if air_lines is not None:
         return air_lines
@@ -247,7 +312,10 @@ def event_lines(e: Event) -> list[str]:
         rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
         lines[0] = (f"- **Mobile assault, move {d['index'] + 1}, from {d['launch']} into {d['target']}**"
                     + (f" ({d['place']})" if d["place"] else "") + f", {d['settlement'].replace('_', ' ') or d['terrain']}{rnd} (15.2):")
-        return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)") for x in lines]
+        return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)")
+                .replace("east of the GAS line (", "east of the GAS line at the start of their move (")
+                .replace("; 9.6, 9.18)", "; 15.4, 9.6, 9.18)")
+                for x in lines]
     if k == "assault-cavalry":
         what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else "reduced to 1 step") for x in d["losses"])
         return [f"  - Soviet cavalry adding its attack factor: {what}, apart from the die loss (15.12)."]
@@ -260,6 +328,10 @@ def event_lines(e: Event) -> list[str]:
         return [f"  - The mobile assault fails: {', '.join(d['units'])} go back to {d['launch']}, where their move ends ({mp}; 15.6)."]
     if k == "supply":
         return [supply_line(d, e.rule)]
+    if k == "pause":
+        return [PAUSE_TEXT[d["state"]](d)]
+    if k in SUPPLY_TEXT:
+        return [SUPPLY_TEXT[k](d)]
     if k == "move-cancelled":
         return [f"- Move {d['index'] + 1} ({', '.join(d['units'])}) is not made: {d['why']} (orders after a mobile assault are "
                 f"checked as if it cleared its hex; {e.rule})."]
@@ -327,6 +399,29 @@ def event_lines(e: Event) -> list[str]:
     return [f"- {k} ({e.rule}): {d}"]
 
 
+# The supply markers a unit shows (option supply): out of supply (9.2-9.3), attenuated supply (9.3),
+# air supply (9.18), lake supply (9.16), a supply concentration marker (9.20).
+SUPPLY_TAGS = (("oos", "OOS"), ("attenuated", "AS"), ("air", "AIR"), ("lake", "LAKE"), ("concentration", "CONC"))
+PAUSE_STATES = {"declared": "declared, in force from the end of GT{declared}: {first} to {last}",
+                "in-force": "in force, {first} to {last}: no German-side attack",
+                "completed": "completed ({first} to {last}): the German ignores the GAS line",
+                "cancelled": "cancelled ({cancelled})"}
+
+
+def supply_summary(pos: dict[str, Any]) -> list[str]:
+    """The German's supply measures in force (9.18-9.20), one line each, for `pbem show` and templates."""
+    lines = []
+    if "pause" in pos:
+        p = pos["pause"]
+        lines.append(f"von Paulus Pause (9.19): {PAUSE_STATES[p['state']].format(**{'cancelled': '', **p})}")
+    if "concentration" in pos:
+        lines.append(f"Supply concentration (9.20): {len(pos['concentration'])} of 18 markers"
+                     + (f": {', '.join(pos['concentration'])}" if pos["concentration"] else ""))
+    if pos.get("air_supply"):
+        lines.append(f"Air supply markers (9.18): {', '.join(pos['air_supply'])}")
+    return lines
+
+
 def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
     pos = state["position"]
     clock = state["clock"]
@@ -344,6 +439,7 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             for st in states))
     if pos.get("hedgehogs"):
         lines.append(f"German hedgehogs (14.40): {', '.join(pos['hedgehogs'])}")
+    lines += supply_summary(pos)
     lines += air_position_lines(sc, state)  # 10.2, 10.4
     if state.get("result"):
         r = state["result"]
@@ -359,8 +455,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
                 off.setdefault(st["at"], []).append(u)
                 continue
             shown = shown_values(spec, st, state["options"])
-            oos = " OOS" if u in pos.get("oos", ()) else ""  # 9.2-9.3 (option supply)
-            stacks.setdefault(st["at"], []).append(f"{u} {shown}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else "") + oos)
+            tags = "".join(f" {tag}" for key, tag in SUPPLY_TAGS if u in pos.get(key, ()))  # 9.x (option supply)
+            stacks.setdefault(st["at"], []).append(f"{u} {shown}" + (f" [{st['steps']}/{spec.steps}]" if spec.steps > 1 else "") + tags)
         hidden = {h: n for h, n in pos.get("hidden", {}).items() if h in stacks}
         lines.append("")
         more = f", {sum(hidden.values())} more under them (14.7)" if hidden else ""
@@ -370,7 +466,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
             extra = f" + {hidden[h]} unseen" if h in hidden else ""
             lines.append(f"  {h}{' ' + place if place else ''}: {', '.join(stacks[h])}{extra}")
         for where, us in sorted(off.items()):
-            lines.append(f"  {OFF_MAP_BOXES[where]}: {', '.join(us)}")
+            shown_off = naval.box_text(state, us) if where == naval.BOX else ", ".join(us)  # 11.3: when they entered
+            lines.append(f"  {OFF_MAP_BOXES[where]}: {shown_off}")
         if s == "soviet" and "rvgk" in pos.get("hidden", {}):
             lines.append(f"  in the RVGK: {pos['hidden']['rvgk']} unit(s), unseen (8.1)")
     held = [h for h, c in sorted(pos["control"].items()) if c == "german" and sc.map.hexes[h].country != "germany"]
@@ -423,6 +520,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     if "weather" in state["position"]:  # only with the weather rules (13.2)
         w = state["position"]["weather"]
         head.append(f"# Weather: NZ {WEATHER_TEXT[w['NZ']]}, SZ {WEATHER_TEXT[w['SZ']]}.")
+    head += [f"# {line}." for line in supply_summary(state["position"])]
     head.append("# Your stacks (hex: unit attack-defense-movement):")
     for h, us in sorted(stacks["own"].items()):
         place = sc.map.hexes[h].place
@@ -435,6 +533,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
     head += template_lines(sc, state, side)  # 10.2, 10.4: the Ground Support Commitment phase
     head += off_map_template(module, state, side)
+    head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
     head += [
         "",
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
@@ -443,6 +542,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# path = ["HEX", "HEX"]',
         '# assault = "HEX"              # option mobile_assault: the last hex of path is a mobile assault (15.2)',
         '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)',
+        "# air_supply = true            # option supply: this part of an air-supplied stack takes the marker (9.18)",
         '# support = ["AIR"]            # option ground_support: this part of a split stack takes its air unit (10.2)',
         "",
         "# Prepared assaults (14.x), resolved in this order.",
@@ -453,10 +553,14 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
         '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)',
         "",
-        "# Full game, declarations made before the first move (GT12 hedgehogs 14.40; the ArKo 14.41):",
+        "# Full game, declarations made before the first move (GT12 hedgehogs 14.40; the ArKo 14.41;",
+        "# the German's supply measures at the start of his player turn, option supply, 9.18-9.20):",
         "# [declare]",
         '# hedgehog = ["HEX"]',
         '# form_arko = "HEX"',
+        '# concentration = ["UNIT"]     # 9.20: declare or reconfirm supply concentration, up to 18 units; [] cancels',
+        '# air_supply = ["HEX", "HEX"]  # 9.18: the 2 air supply markers, one per German-side stack; [] takes them off',
+        "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2; false cancels it",
         "",
         "# Standing instructions for decisions during the opponent's turn, committed before his dice.",
         "[standing]",

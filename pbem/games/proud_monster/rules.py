@@ -111,6 +111,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "retreat_if_none_closer": "any-legal",
     "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
     "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
+    "naval": False,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
+    # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
+    "invasion_joiners": True,
     "ground_support": False,  # 10.2-10.4, 14.13, 15.5: air units committed to stacks add points in combat
     # Ambiguity 29 (10.2): the GS points are capped at the strength of the supported stack's participating units.
     "ground_support_cap": "participating",
@@ -151,6 +154,8 @@ OPTION_NOTES: dict[str, str] = {
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
     "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
+    "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
+    "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
     "ground_support": "[ADV] (10.2): air units committed to stacks (`[[support]]`) add their points in attack and defense",
     "ground_support_cap": "Ambiguity 29 (10.2): GS points capped at the 'participating' units' strength, or the whole 'stack''s",
     "viii_on_defense": "Ambiguity 29 (10.3): VIII Fliegerkorps on a supported German defense: '1L' on the Soviet attack, or 'none'",
@@ -181,6 +186,7 @@ FULL_GAME: dict[str, Any] = {
     "german_retreat": True,
     "tank_brigades": True,
     "soviet_replacements": True,
+    "naval": True,
     "ground_support": True,
     "flak": True,
 }
@@ -216,6 +222,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
     "tank_brigades": (False, True),
     "soviet_replacements": (False, True),
+    "naval": (False, True),
+    "invasion_joiners": (True, False),
     "ground_support": (False, True),
     "ground_support_cap": ("participating", "stack"),
     "viii_on_defense": ("1L", "none"),
@@ -239,6 +247,9 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     result: dict[str, Any] | None = None
     move_oos: dict[str, bool] = field(default_factory=dict)  # 9.8: supply at the start of each unit's move
+    # 9.8, 15.4 (supply.check_move): each unit's supply state at the start of its move, and whether
+    # it then used the GAST when attacking (9.6)
+    move_supply: dict[str, tuple[str, bool]] = field(default_factory=dict)
     supply_cache: dict[Any, frozenset[str]] = field(default_factory=dict)  # supply.supplied_hexes, by what blocks lines
     air: dict[str, Any] = field(default_factory=dict)  # 10.2: the air units' bookkeeping within a transition (air.py)
 
@@ -791,16 +802,36 @@ def hex_cost(ctx: Ctx, unit: UnitSpec, b: str, a: str | None = None) -> tuple[in
     return cost, str(row.get("rule", "")), notes
 
 
+AIR_SUPPLY_MF = 6  # 9.18: the MF of an air-supplied mechanized unit
+
+
+def supply_mf(ctx: Ctx, unit: str) -> tuple[int, str]:
+    """The movement factor after supply (option supply), by the unit's state at the start of its
+    move (9.8): halved, rounded up, out of supply (9.7); at most 6 for an air-supplied mechanized
+    unit (9.18). Also why, or ""."""
+    mf = ctx.mf(unit)
+    if ctx.move_oos.get(unit):
+        return -(-mf // 2), f"movement factor {mf} halved out of supply, 9.7"
+    if ctx.move_supply.get(unit, ("", False))[0] == "air" and ctx.spec(unit).mechanized and mf > AIR_SUPPLY_MF:
+        return AIR_SUPPLY_MF, f"movement factor {mf}: {AIR_SUPPLY_MF} for an air-supplied mechanized unit, 9.18"
+    return mf, ""
+
+
 def movement_allowance(ctx: Ctx, unit: str, start: str) -> tuple[int, list[str]]:
     """The MP a unit may spend in this movement phase: its movement factor (12.1), 1 less for a
     German-side unit in R (13.4; Soviet units are unaffected), by the weather of the zone of the hex
     where it began the phase (Ambiguity 59). 9.7-9.8 (option supply): a unit out of supply at the
-    start of its move has its MF halved, rounded up, for the phase (before the rain's -1)."""
+    start of its move has its MF halved, rounded up, for the phase (before the rain's -1); an
+    air-supplied mechanized unit has MF 6 (9.18; supply_mf)."""
     mf = ctx.mf(unit)
     notes: list[str] = []
     if ctx.move_oos.get(unit):
         notes.append(f"out of supply at the start of its move: movement factor {mf} halved to {-(-mf // 2)} (9.7, 9.8)")
         mf = -(-mf // 2)
+    elif supply_mf(ctx, unit)[0] < mf:
+        notes.append(f"air-supplied at the start of its move: mechanized movement factor {mf} limited to "
+                     f"{AIR_SUPPLY_MF} (9.18)")
+        mf = AIR_SUPPLY_MF
     if ctx.spec(unit).side == "german" and weather_at(ctx, start) == "R":
         return max(mf - 1, 0), [*notes, f"rain: German-side movement allowance {mf} - 1 (13.4)"]
     return mf, notes
@@ -957,12 +988,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                     cost = mf  # 12.3: one hex by spending all MP at the start of the move
                     minimum = True
                 else:
-                    full = -(-ctx.mf(u) // 2) if ctx.move_oos.get(u) else ctx.mf(u)  # 9.7
+                    full, why = supply_mf(ctx, u)  # 9.7, 9.18
                     rain = mf < full and spent + cost <= full  # short only because of 13.4
                     problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
                                                + (f" (movement factor {full} - 1 in rain)" if rain else "")
-                                               + (f" (movement factor {ctx.mf(u)} halved out of supply, 9.7)"
-                                                  if full < ctx.mf(u) else ""),
+                                               + (f" ({why})" if why else ""),
                                             "13.4" if rain else "12.1",
                                             route_hint(ctx, u, origin, walk[-1], mf - start_spent.get(u, 0))))
                     return
@@ -1552,11 +1582,15 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
     reveal_untried(ctx, i, attackers, defenders)
+    from . import naval  # 11.4 (the naval module builds on this one)
+
+    invaders = naval.invasion_attack(ctx, i, target, attackers)  # 11.4: the invasion PA's force, else []
     oos: set[str] = set()
     if ctx.options.get("supply"):
         from .supply import combat_oos  # 9.8: both sides' participants, at the start of the combat
 
-        oos = combat_oos(ctx, i, attackers, defenders, "prepared assault")
+        # 11.4: invaders count as fully supplied for the player turn in which they land
+        oos = combat_oos(ctx, i, [u for u in attackers if u not in invaders], defenders, "prepared assault")
     att_total, att_rows = attack_strength(ctx, attackers, target, oos)
     caught = [u for u in defenders if u in retreated(ctx)]  # 14.34: retreated here this phase
     fighting = [u for u in defenders if u not in caught]
@@ -1568,12 +1602,18 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     gs = air_combat(ctx, attackers, defenders, target, oos, att_total, def_total)  # 10.1-10.4, 14.13
     att_total, def_total = att_total + gs.attack, def_total + gs.defense
     odds = Odds.of(att_total, def_total)
-    shifts = attack_shifts(ctx, attackers, target) + gs.shifts
+    shifts = attack_shifts(ctx, attackers, target) + naval.invasion_shifts(invaders)  # 11.4: 1L
+    shifts += gs.shifts  # 10.3
+    extra: dict[str, Any] = dict(gs.data)
+    if ctx.options.get("supply"):
+        from .supply import gast  # 9.6: the GAST, the last step before the CRT die
+
+        shifts, gast_data = gast(ctx, f"attack {i + 1}", attackers, target, shifts)
+        extra.update(gast_data)
     final = apply_shifts(odds, shifts)
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
     h = ctx.sc.map.hexes[target]
-    extra: dict[str, Any] = dict(gs.data)
     arko = arko_bonus(ctx, attackers, target)
     if arko:  # 14.41: the defender's result +1, after the city doubling (Ambiguity 41); E stays E
         extra["arko"] = {"units": arko, "from": "E" if def_loss is None else def_loss,
@@ -1603,7 +1643,9 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     elif fighting:
         take_losses(ctx, enemy, "defender", fighting, def_loss, i, None, decisions)
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
-    if not ctx.occupants(target, enemy):
+    if invaders:
+        naval.invasion_outcome(ctx, i, a, target, invaders)  # 11.4: ashore, or eliminated
+    elif not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
     check_hedgehogs(ctx, f"attack {i + 1}")  # Ambiguity 48
 

@@ -1,5 +1,5 @@
-"""Proud Monster supply (9.1-9.15; option ``supply``, full game): supply sources, supply lines, the
-supply state of each unit, and the effects of being out of supply (OOS).
+"""Proud Monster supply (9.1-9.20, 17.10; option ``supply``, full game): supply sources, supply
+lines, the supply state of each unit and its effects, and the German's supply measures.
 
 A supply line (9.4) is a chain of hexes of any length, with no MP cost, from the unit back to a
 source of its side (9.10-9.12). It may not enter an enemy-occupied hex (9.4; there are no zones of
@@ -8,30 +8,51 @@ control), an all-sea hex or cross an all-sea hexside (9.4), except the Sivash an
 snow (9.14); German-side lines never enter an intact fort or heavy fort (14.29). A unit on a working
 source is in supply. The search runs from the sources outward, once per kind of line.
 
+States (supply_state): a Soviet unit is in supply, in lake supply (every line crosses an all-lake
+hex or hexside, 9.16) or out of supply (OOS, 9.2); in a Black Sea port or the Southern Ports
+Holding Box it is always in supply, and no line may be traced to a port from outside (9.17); in
+Oranienbaum (4100N) it shares Leningrad's (4201N) state unless Leningrad's supply is cut (9.13). A
+German-side unit that traces a line is in supply west of the GAS line and in attenuated supply (AS)
+east of it (9.3; which hexes are east: data.gas_sides); one that cannot is air-supplied in a hex
+with an air supply marker (9.18), else OOS.
+
 Effects (9.7-9.8): an OOS unit's MF is halved (rounded up) for a movement phase when it is OOS at
 the start of its move; its combat factor is halved when it is OOS at the start of a combat, the
 factors being halved in one combat added up and halved once (rounded up, minimum 1; Ambiguity 30:
 with another halving, such as armor into swamp, the halvings multiply). In a mobile assault the
 defender is checked at the moment of combat, the attackers keep the state they had at the start of
-their move (15.4).
+their move (15.4). AS and air-supplied units keep their factors (an air-supplied mechanized unit
+has MF 6, 9.18), but a German attack with an attacker in AS, or air-supplied east of the GAS line,
+rolls on the GAST (17.10) as the last step before the CRT die, once per combat (9.6, Ambiguity 28).
 
-Not implemented (coverage.toml): attenuated supply and the GAS line (9.3, 9.6; the GAS line's hexes
-and the GAST are missing), air supply (9.18), the Pause (9.19), supply concentration (9.20),
-Oranienbaum and Leningrad lake supply (9.13, 9.16), the Black Sea ports (9.17).
+The German's measures, declared in his orders' ``[declare]`` table: the von Paulus Pause (9.19,
+``pause``), supply concentration (9.20, ``concentration``) and the air supply markers (9.18,
+``air_supply``); their state is kept in the position (``pause``, ``concentration``, ``air_supply``).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from .rules import OFF_MAP, Ctx, intact_fort, weather_at, zone_weather
-from .sequence import other
+from pbem.errors import ModuleDataError, Problem
+from pbem.mechanics.odds import Shift
+
+from .data import gas_sides
+from .rules import AIR_SUPPLY_MF, OFF_MAP_BOXES, Ctx, MoveTracker, intact_fort, weather_at, zone_weather
+from .sequence import other, sequences_in
 
 GERMAN_NOT_SOURCES = frozenset({"1913N", "2013N", "2014N"})  # 9.11
 SOVIET_SOURCE_COLUMN = "60"  # 9.10: the east map edge, 60xxN and 60xxS
 OWN_ZOMO_ONLY = {"romanian": "romania", "hungarian": "hungary"}  # 9.11
 ZONES = ("NZ", "SZ")  # 13.2
+LENINGRAD = "4201N"  # 9.16
+ORANIENBAUM = "4100N"  # 9.13
+AIR_MARKERS = 2  # 9.18
+CONCENTRATION_MARKERS = 18  # 9.20
+PAUSE_TURNS = (2, 3)  # 9.19: declared at the end of GT2 or GT3
+PAUSE_SEQUENCES = 3  # 9.19: it lasts 3 full player-turn sequences
 
 
 def enabled(ctx: Ctx) -> bool:
@@ -51,7 +72,8 @@ def is_source(ctx: Ctx, hex_id: str, kind: str) -> bool:
     """9.10: a Soviet source is a hex of the east edge (column 60) or a hex the map marks
     ``supply = "soviet"``; 9.11: a German source is a ZOMO hex other than 1913N, 2013N and 2014N,
     or a hex marked ``supply = "german"``; Romanian and Hungarian units use only those of their own
-    country. 9.12: a source serves only its own side (a captured one is not the captor's)."""
+    country. 9.12: a source serves only its own side (a captured one is not the captor's). 9.17: a
+    Black Sea port is no source (units outside may not trace to it)."""
     h = ctx.sc.map.hexes[hex_id]
     if h.water:
         return False
@@ -68,23 +90,24 @@ def _side(kind: str) -> str:
 
 
 def _enemy_hexes(ctx: Ctx, side: str) -> set[str]:
-    return {str(s["at"]) for u, s in ctx.units.items() if s["at"] not in OFF_MAP and ctx.spec(u).side == other(side)}
+    return {str(s["at"]) for u, s in ctx.units.items() if s["at"] not in OFF_MAP_BOXES and ctx.spec(u).side == other(side)}
 
 
-def _side_open(ctx: Ctx, a: str, b: str, side: str) -> bool:
+def _side_open(ctx: Ctx, a: str, b: str, side: str, overland: bool = False) -> bool:
     """A hexside a line may cross from ``b`` toward the source side ``a`` (9.4, 9.14, 9.15): not
     all-sea (the Sivash and Kerch hexsides are features of their own, 9.15); all-lake only for
-    Soviet lines or in snow in the zone of the hex toward the source."""
+    Soviet lines or in snow in the zone of the hex toward the source, and never for an
+    ``overland`` line (9.16)."""
     feats = ctx.sc.map.side_features(a, b)
     if "sea" in feats:
         return False
-    return not ("lake" in feats and side != "soviet" and weather_at(ctx, a) != "S")
+    return not ("lake" in feats and (overland or (side != "soviet" and weather_at(ctx, a) != "S")))
 
 
 class _MapLines:
     """What a supply search needs from the map alone, worked out once per scenario's data: the
-    sources of each kind of line (9.10-9.12), the all-sea and all-lake hexes, and each hex's
-    neighbours with the features of the hexside between them."""
+    sources of each kind of line (9.10-9.12), the all-sea and all-lake hexes, each hex's neighbours
+    with the features of the hexside between them, and the hexes east of the GAS line (9.3)."""
 
     def __init__(self, ctx: Ctx) -> None:
         m = ctx.sc.map
@@ -95,6 +118,8 @@ class _MapLines:
         self.lakes = tuple(h for h in hexes if m.hexes[h].terrain == "lake")
         self.forts = tuple(h for h in hexes if m.hexes[h].fort)
         self.links = {h: tuple((n, m.side_features(h, n)) for n in m.neighbours(h)) for h in hexes}
+        self.has_lakes = bool(self.lakes) or any("lake" in f for f in m.hexsides.values())
+        self.east = gas_sides(m).east
 
 
 _MAP_LINES: dict[str, _MapLines] = {}  # by the scenario's data digest
@@ -109,9 +134,10 @@ def _map_lines(ctx: Ctx) -> _MapLines:
     return lines
 
 
-def supplied_hexes(ctx: Ctx, kind: str) -> frozenset[str]:
+def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str]:
     """Every hex from which a line of this kind reaches a working source (9.4-9.15): the hexes
-    reached from the sources not enemy-occupied, through hexes and hexsides a line may use.
+    reached from the sources not enemy-occupied, through hexes and hexsides a line may use; with
+    ``overland`` (Soviet lines, 9.16) never through an all-lake hex or across an all-lake hexside.
 
     The hexes a line may not enter are gathered first; the result depends only on them
     and on the weather (all-lake hexsides), so it is kept for the transition (``ctx.supply_cache``)
@@ -119,14 +145,17 @@ def supplied_hexes(ctx: Ctx, kind: str) -> frozenset[str]:
     side = _side(kind)
     enemy = _enemy_hexes(ctx, side)
     lines = _map_lines(ctx)
+    overland = overland and lines.has_lakes  # without lakes every line is overland
     # the hexes a line may not enter: enemy-occupied (9.4), all-sea (9.4), for German-side lines
     # all-lake except in snow (9.14) and an intact fort or heavy fort (14.29)
     closed = set(enemy) | lines.sea
     if side != "soviet":
         closed.update(h for h in lines.lakes if weather_at(ctx, h) != "S")
         closed.update(h for h in lines.forts if intact_fort(ctx, h))
+    elif overland:
+        closed.update(lines.lakes)
     weather = tuple(zone_weather(ctx, z) for z in ZONES)
-    key = (kind, frozenset(closed), weather)
+    key = (kind, frozenset(closed), weather, overland)
     found = ctx.supply_cache.get(key)
     if found is not None:
         return found
@@ -138,7 +167,7 @@ def supplied_hexes(ctx: Ctx, kind: str) -> frozenset[str]:
         for n, feats in lines.links[here]:
             if n in seen or n in closed:
                 continue
-            if feats and not _side_open(ctx, here, n, side):
+            if feats and not _side_open(ctx, here, n, side, overland):
                 continue
             seen.add(n)
             queue.append(n)
@@ -146,36 +175,191 @@ def supplied_hexes(ctx: Ctx, kind: str) -> frozenset[str]:
     return found
 
 
-def out_of_supply(ctx: Ctx, units: Iterable[str]) -> list[str]:
-    """The units (on the map) that cannot trace a supply line now (9.2, 9.3); none with the option off."""
+# --- the German's measures: the Pause (9.19), concentration (9.20), air supply (9.18) -----------
+
+def pause_state(ctx: Ctx) -> str:
+    """9.19: "" (never declared), "declared" (at the end of this GT), "in-force", "completed" or
+    "cancelled" (position ``pause``)."""
+    return str(ctx.position.get("pause", {}).get("state", ""))
+
+
+def gas_line_applies(ctx: Ctx) -> bool:
+    """9.19, Ambiguity 27: once the Pause is completed the German ignores the GAS line for good."""
+    return pause_state(ctx) != "completed"
+
+
+def east_of_gas(ctx: Ctx, hex_id: str) -> bool:
+    """9.3: the hex is east of the GAS line (data.gas_sides); never on a map without one."""
+    return hex_id in _map_lines(ctx).east
+
+
+def concentration(ctx: Ctx) -> frozenset[str] | None:
+    """9.20: the units under supply concentration, or None when it is not in force."""
+    units = ctx.position.get("concentration")
+    return None if units is None else frozenset(units)
+
+
+def air_hexes(ctx: Ctx) -> frozenset[str]:
+    """9.18: the hexes air supply works in now, those of the markers (position ``air_supply``);
+    none in a player-turn sequence in which supply is concentrated (9.20, Ambiguity 25)."""
+    if "concentration" in ctx.position:
+        return frozenset()
+    return frozenset(ctx.position.get("air_supply", []))
+
+
+# --- supply states (9.2, 9.3, 9.13, 9.16-9.18) --------------------------------------------------
+
+SUPPLY_STATES = ("supplied", "attenuated", "air", "lake", "oos")  # 9.2, 9.3, 9.18, 9.16
+
+
+def unit_states(ctx: Ctx, units: Iterable[str], lake: bool = False) -> dict[str, str]:
+    """The supply state of each unit on the map (supply_state), in the order given; off-map units
+    are left out. Without ``lake`` a Soviet unit in lake supply counts as "supplied" (what movement
+    and combat need: lake supply changes neither, 9.16)."""
+    units = [u for u in units if ctx.on_map(u)]
     if not enabled(ctx):
-        return []
-    reach: dict[str, frozenset[str]] = {}
-    out = []
+        return {u: "supplied" for u in units}
+    lines = _map_lines(ctx)
+    traces = _tracer(ctx)
+    air = air_hexes(ctx)
+    gas = gas_line_applies(ctx)
+    out: dict[str, str] = {}
     for u in units:
-        if not ctx.on_map(u):
-            continue
+        h = ctx.at(u)
         kind = line_kind(ctx, u)
-        if kind not in reach:
-            reach[kind] = supplied_hexes(ctx, kind)
-        if ctx.at(u) not in reach[kind]:
-            out.append(u)
+        if kind == "soviet":
+            out[u] = _soviet_state(ctx, h, traces, lake)
+        elif not traces(kind, h, False):
+            out[u] = "air" if h in air else "oos"
+        else:
+            out[u] = "attenuated" if gas and h in lines.east else "supplied"
     return out
+
+
+Tracer = Callable[[str, str, bool], bool]
+
+
+def _tracer(ctx: Ctx) -> Tracer:
+    """Whether a line of a kind (overland or not) reaches a hex now; each search made once."""
+    reach: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def traces(kind: str, hex_id: str, overland: bool) -> bool:
+        if (kind, overland) not in reach:
+            reach[kind, overland] = supplied_hexes(ctx, kind, overland)
+        return hex_id in reach[kind, overland]
+
+    return traces
+
+
+def _soviet_state(ctx: Ctx, hex_id: str, traces: Tracer, lake: bool) -> str:
+    """9.17: in a port always in supply; 9.13: in Oranienbaum Leningrad's state, unless Leningrad's
+    supply (overland or lake) is cut, then its own line; 9.16: "lake" when every line crosses a lake."""
+    if ctx.sc.map.hexes[hex_id].port:
+        return "supplied"
+
+    def own(h: str) -> str:
+        if not traces("soviet", h, False):
+            return "oos"
+        return "lake" if lake and not traces("soviet", h, True) else "supplied"
+
+    if hex_id == ORANIENBAUM and LENINGRAD in ctx.sc.map.hexes:
+        shared = own(LENINGRAD)
+        if shared != "oos":
+            return shared
+    return own(hex_id)
+
+
+def soviet_hex_state(ctx: Ctx, hex_id: str) -> str:
+    """The supply state a Soviet unit in ``hex_id`` has now, whether or not one is there:
+    "supplied", "lake" or "oos" (9.2, 9.13, 9.16, 9.17); "supplied" with the option supply off. A
+    hex held by German-side units is "oos" (no Soviet line enters it)."""
+    if not enabled(ctx):
+        return "supplied"
+    if ctx.occupants(hex_id, "german"):
+        return "oos"
+    return _soviet_state(ctx, hex_id, _tracer(ctx), True)
+
+
+def lake_supplied(ctx: Ctx, hex_id: str) -> bool:
+    """9.16 (option supply): whether ``hex_id`` is in lake supply now: Soviet supply lines reach it,
+    but every one of them crosses an all-lake hex or all-lake hexside (soviet_hex_state "lake").
+
+    The contract, for the rules that ask (8.7: one stack of reinforcements in a lake-supplied
+    Leningrad; 8.9: the tank-brigade roll; 8.11: full supply; 8.13: an overland line): pass the hex
+    (Leningrad is ``LENINGRAD``, 4201N); the answer is about Soviet lines as the position stands,
+    whether or not a Soviet unit is in the hex. False when the hex's lines are all cut (OOS: ask
+    soviet_hex_state), when a line reaches it overland, for a Black Sea port (always in supply,
+    9.17) and with the option supply off. Oranienbaum (4100N) answers as Leningrad does while
+    Leningrad is in supply (9.13)."""
+    return soviet_hex_state(ctx, hex_id) == "lake"
+
+
+def supply_state(ctx: Ctx, unit: str) -> str:
+    """The supply state of a unit now, for the rules that ask for it (8.11, 8.14, 8.16, 8.20, ...):
+
+    - "supplied": in supply (9.2, 9.3): a Soviet unit that traces a line overland, or is in a Black
+      Sea port or the Southern Ports Holding Box (9.17); a German-side unit that traces a line west
+      of the GAS line, or anywhere once the Pause is completed (9.19, Ambiguity 27);
+    - "attenuated": a German-side unit east of the GAS line that traces a line (9.3), also when it
+      is under supply concentration, which frees it from the GAS-line effects (9.20: no GAST) but
+      does not make it count as in full supply (Ambiguity 23);
+    - "air": a German-side unit that cannot trace a line, in a hex with an air supply marker
+      (9.18): full combat factors, full MF (6 for mechanized units), the GAST when attacking east
+      of the GAS line; replacements only if it neither moves nor attacks, no refit (9.18). A unit
+      that traces a line keeps its ground state under a marker;
+    - "lake": a Soviet unit in supply whose every line crosses an all-lake hex or hexside (9.16):
+      in supply for movement and combat, but not in full or overland supply (8.11, 8.13);
+    - "oos": out of supply (9.2, 9.3): halved movement and combat (9.7).
+
+    A unit in an off-map box counts as "supplied" (the Southern Ports Holding Box: 11.3, 9.17).
+    With the option supply off (the basic game) every unit counts as "supplied"."""
+    return unit_states(ctx, [unit], lake=True).get(unit, "supplied")
+
+
+def out_of_supply(ctx: Ctx, units: Iterable[str]) -> list[str]:
+    """The units (on the map) out of supply now (9.2, 9.3; not those air-supplied, 9.18); none with
+    the option off."""
+    return [u for u, st in unit_states(ctx, units).items() if st == "oos"]
+
+
+def gast_liable(ctx: Ctx, unit: str, state: str) -> bool:
+    """Whether a German-side attacker in ``state`` makes the German roll on the GAST (17.10): in
+    attenuated supply (9.6), or air-supplied east of the GAS line (9.18); not under supply
+    concentration (9.20), not once the Pause is completed (9.19), never out of supply (9.7)."""
+    if ctx.spec(unit).side != "german" or not ctx.on_map(unit):
+        return False
+    if state == "air":
+        if not (gas_line_applies(ctx) and east_of_gas(ctx, ctx.at(unit))):
+            return False
+    elif state != "attenuated":
+        return False
+    chosen = concentration(ctx)
+    return not (chosen is not None and unit in chosen)
 
 
 def check_move(ctx: Ctx, index: int, units: list[str], moved: set[str]) -> None:
     """9.8: supply is checked at the start of each unit's or stack's move; a unit OOS then has its
-    MF halved for the movement phase (``ctx.move_oos``, read by movement_allowance). A unit that
-    already moved this phase (a stack continuing after a split, 12.6) keeps its first check."""
+    MF halved for the movement phase (``ctx.move_oos``, read by movement_allowance), an air-supplied
+    mechanized unit has MF 6 (9.18); the state is kept for a mobile assault (``ctx.move_supply``,
+    15.4). A unit that already moved this phase (a stack continuing after a split, 12.6) keeps its
+    first check."""
     if not enabled(ctx):
         return
     todo = [u for u in units if u not in moved and u not in ctx.move_oos]
-    oos = set(out_of_supply(ctx, todo))
+    states = unit_states(ctx, todo)
     for u in todo:
-        ctx.move_oos[u] = u in oos
+        st = states.get(u, "supplied")
+        ctx.move_oos[u] = st == "oos"
+        ctx.move_supply[u] = (st, gast_liable(ctx, u, st))
+    oos = sorted(u for u in todo if states.get(u) == "oos")
     if oos:
-        ctx.emit("supply", "9.8", when="move", index=index, units=sorted(oos),
-                 mf={u: [ctx.mf(u), halve(ctx.mf(u))] for u in sorted(oos)})
+        ctx.emit("supply", "9.8", when="move", index=index, units=oos,
+                 mf={u: [ctx.mf(u), halve(ctx.mf(u))] for u in oos})
+    air = sorted(u for u in todo if states.get(u) == "air")
+    if air:
+        ctx.emit("supply", "9.18", when="move-air", index=index, units=air,
+                 mf={u: [ctx.mf(u), min(ctx.mf(u), AIR_SUPPLY_MF) if ctx.spec(u).mechanized else ctx.mf(u)]
+                     for u in air})
 
 
 def halve(value: int) -> int:
@@ -185,14 +369,18 @@ def halve(value: int) -> int:
 
 def combat_oos(ctx: Ctx, index: int, attackers: list[str], defenders: list[str], what: str) -> set[str]:
     """9.8: at the start of each combat, the participants of both sides are checked; the OOS ones
-    have their combat factors halved (9.7). Reported as a ``supply`` event."""
+    have their combat factors halved (9.7), the air-supplied ones keep them (9.18). Reported as a
+    ``supply`` event."""
     if not enabled(ctx):
         return set()
-    att = out_of_supply(ctx, attackers)
-    dfn = out_of_supply(ctx, defenders)
-    if att or dfn:
-        ctx.emit("supply", "9.8", when=what, index=index, attackers=att, defenders=dfn)
-    return set(att) | set(dfn)
+    att, dfn = unit_states(ctx, attackers), unit_states(ctx, defenders)
+    oos_a = [u for u, st in att.items() if st == "oos"]
+    oos_d = [u for u, st in dfn.items() if st == "oos"]
+    air = sorted(u for states in (att, dfn) for u, st in states.items() if st == "air")
+    if oos_a or oos_d or air:
+        ctx.emit("supply", "9.8", when=what, index=index, attackers=oos_a, defenders=oos_d,
+                 **({"air": air} if air else {}))
+    return set(oos_a) | set(oos_d)
 
 
 def ma_oos(ctx: Ctx, index: int, attackers: list[str], defenders: list[str]) -> set[str]:
@@ -201,25 +389,356 @@ def ma_oos(ctx: Ctx, index: int, attackers: list[str], defenders: list[str]) -> 
     if not enabled(ctx):
         return set()
     att = sorted(u for u in attackers if ctx.move_oos.get(u))
-    dfn = out_of_supply(ctx, defenders)
-    if att or dfn:
-        ctx.emit("supply", "15.4", when="mobile assault", index=index, attackers=att, defenders=dfn)
-    return set(att) | set(dfn)
+    dfn = unit_states(ctx, defenders)
+    oos_d = [u for u, st in dfn.items() if st == "oos"]
+    air = sorted([u for u in attackers if ctx.move_supply.get(u, ("", False))[0] == "air"]
+                 + [u for u, st in dfn.items() if st == "air"])
+    if att or oos_d or air:
+        ctx.emit("supply", "15.4", when="mobile assault", index=index, attackers=att, defenders=oos_d,
+                 **({"air": air} if air else {}))
+    return set(att) | set(oos_d)
+
+
+def gast(ctx: Ctx, what: str, attackers: list[str], target: str, shifts: list[Shift], rnd: int = 1,
+         mobile: bool = False) -> tuple[list[Shift], dict[str, Any]]:
+    """9.6, 17.10: the GAST roll of a German attack, the last step before the CRT die: when an
+    attacker is in attenuated supply, or air-supplied east of the GAS line (9.18; gast_liable), at
+    the start of the combat (9.8), or in a mobile assault at the start of its move (15.4), the
+    German rolls the table's die once for the combat (Ambiguity 28; a GT1 round of 15.6 is a combat
+    of its own); its result is no effect or a left shift added to ``shifts``. No modifier is applied
+    (the printed ones are not known). Returns the shifts and the ``gast`` record of the attack event."""
+    if not enabled(ctx) or ctx.side != "german" or not _map_lines(ctx).east:  # no GAS line, no GAST
+        return shifts, {}
+    if mobile:
+        liable = [u for u in attackers if ctx.move_supply.get(u, ("", False))[1]]
+    else:
+        states = unit_states(ctx, attackers)
+        liable = [u for u in attackers if gast_liable(ctx, u, states.get(u, ""))]
+    if not liable:
+        return shifts, {}
+    table = ctx.sc.charts.gast
+    if table is None:
+        raise ModuleDataError("the map has a GAS line, but the charts have no GAST (17.10)",
+                              hint="Add a [gast] table to the scenario's charts.toml.")
+    if ctx.dice is None:
+        raise RuntimeError("a die is needed, but this is a check without dice")
+    label = f"9.6|{ctx.step}|{what}|{target}|GAST" + (f" round {rnd}" if rnd > 1 else "")
+    face = ctx.dice.roll(label, table.die)
+    n = table.shift(face)
+    record = {"units": sorted(liable), "label": label, "die": face, "result": table.text(face),
+              "provisional": table.provisional}
+    extra = [Shift(-n, "17.10", f"GAST die {face}: attackers in attenuated supply (9.6)")] if n else []
+    return [*shifts, *extra], {"gast": record}
+
+
+# --- the German's declarations at the start of his player turn ----------------------------------
+
+def _pause_sequences(turn: int) -> list[str]:
+    """9.19: the 3 player-turn sequences a Pause declared at the end of GT ``turn`` covers."""
+    out: list[str] = []
+    t, p = turn + 1, 1
+    while len(out) < PAUSE_SEQUENCES:
+        out.append(f"GT{t}/{p}")
+        t, p = (t, p + 1) if p < sequences_in(t) else (t + 1, 1)
+    return out
+
+
+def declarations(ctx: Ctx, declare: dict[str, Any], problems: list[Problem]) -> None:
+    """The German's supply declarations at the start of his player turn, from his orders'
+    ``[declare]`` table, in this order: the Pause (9.19: ``pause = true`` in the orders of GT2/2 or
+    GT3/2 declares it for the end of the GT, ``pause = false`` cancels it), supply concentration
+    (9.20: ``concentration``) and the air supply markers (9.18: ``air_supply``). A concentration in
+    force that the orders do not name stays in force with the same units (reconfirmed)."""
+    if "pause" in declare:
+        declare_pause(ctx, declare["pause"], problems)
+    if "concentration" in declare:
+        declare_concentration(ctx, list(declare["concentration"]), problems)
+    elif enabled(ctx) and ctx.side == "german" and "concentration" in ctx.position:
+        ctx.emit("concentration", "9.20", state="in-force", units=list(ctx.position["concentration"]), before=[],
+                 air_removed=[], step=ctx.step)
+    if "air_supply" in declare:
+        place_air_supply(ctx, list(declare["air_supply"]), problems)
+
+
+def _german_only(ctx: Ctx, where: str, what: str, rule: str, problems: list[Problem]) -> bool:
+    if not enabled(ctx):
+        problems.append(Problem(where, f"{what} is a full-game supply rule (option supply is off)", rule))
+        return False
+    if ctx.side != "german":
+        problems.append(Problem(where, f"{what} is the German's; the Soviet cannot declare it", rule))
+        return False
+    return True
+
+
+def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
+    """9.19: ``pause = true`` in the German's orders of GT2/2 or GT3/2 declares the von Paulus Pause,
+    which takes effect at the end of that GT and covers the next 3 player-turn sequences (declared
+    at the end of GT2: GT3/1, GT3/2 and GT4/1); ``pause = false`` at the start of a later German
+    player turn cancels it, with no benefit. One Pause per game (the rules speak of "a Pause"; a
+    cancelled one cannot be declared again)."""
+    where = "declare.pause"
+    if not _german_only(ctx, where, "the von Paulus Pause", "9.19", problems):
+        return
+    p = ctx.position.get("pause")
+    if value:
+        if p:
+            problems.append(Problem(where, f"the Pause was declared at the end of GT{p['declared']} ({p['state']}); "
+                                           "the German declares one Pause per game", "9.19"))
+        elif ctx.turn not in PAUSE_TURNS or ctx.pts != sequences_in(ctx.turn):
+            problems.append(Problem(where, "the Pause is declared at the end of GT2 or GT3: in the German's orders of "
+                                           f"GT2/2 or GT3/2, not {ctx.step}", "9.19"))
+        else:
+            seqs = _pause_sequences(ctx.turn)
+            ctx.position["pause"] = {"state": "declared", "declared": ctx.turn, "first": seqs[0], "last": seqs[-1]}
+            ctx.emit("pause", "9.19", state="declared", declared=ctx.turn, sequences=seqs, step=ctx.step)
+        return
+    if not p or p["state"] not in ("declared", "in-force"):
+        problems.append(Problem(where, "there is no Pause to cancel" + (f" (it is {p['state']})" if p else ""), "9.19"))
+        return
+    was = p["state"]
+    p["state"] = "cancelled"
+    p["cancelled"] = ctx.step
+    ctx.emit("pause", "9.19", state="cancelled", declared=p["declared"], sequences=_pause_sequences(p["declared"]),
+             step=ctx.step, was=was)
+
+
+def declare_concentration(ctx: Ctx, units: list[Any], problems: list[Problem]) -> None:
+    """9.20: at the start of any German player turn the German declares supply concentration, or
+    reconfirms it (possibly with other units), by naming in ``concentration`` the German-side units
+    on the map that get its markers: at most 18 (he may name fewer; only the units named are free to
+    attack and move). ``concentration = []`` cancels it. Air supply cannot be used in a player-turn
+    sequence in which supply is concentrated (Ambiguity 25): markers on the map are taken off."""
+    where = "declare.concentration"
+    if not _german_only(ctx, where, "supply concentration", "9.20", problems):
+        return
+    known = len(problems)
+    chosen: list[str] = []
+    for j, raw in enumerate(units):
+        u = str(raw)
+        w = f"{where}[{j}]"
+        if u not in ctx.units:
+            problems.append(Problem(w, f"unknown unit '{u}'", "9.20", "Use the unit ids `pbem show` lists."))
+        elif ctx.spec(u).side != "german":
+            problems.append(Problem(w, f"{u} is a Soviet unit; the markers go on German-side units", "9.20"))
+        elif not ctx.on_map(u):
+            problems.append(Problem(w, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "9.20"))
+        elif u in chosen:
+            problems.append(Problem(w, f"{u} is listed twice", "9.20"))
+        else:
+            chosen.append(u)
+    if len(units) > CONCENTRATION_MARKERS:
+        problems.append(Problem(where, f"{len(units)} units named; there are {CONCENTRATION_MARKERS} concentration markers",
+                                "9.20"))
+    if len(problems) > known:
+        return
+    before = ctx.position.get("concentration")
+    if not chosen:
+        if before is not None:
+            del ctx.position["concentration"]
+            ctx.emit("concentration", "9.20", state="cancelled", units=[], before=list(before), air_removed=[],
+                     step=ctx.step)
+        return
+    ctx.position["concentration"] = sorted(chosen)
+    removed = list(ctx.position.pop("air_supply", []))
+    ctx.emit("concentration", "9.20", state="declared" if before is None else "reconfirmed", units=sorted(chosen),
+             before=list(before or []), air_removed=removed, step=ctx.step)
+
+
+def place_air_supply(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> None:
+    """9.18: at the start of every German player turn the German places (repositions) the 2 air
+    supply markers: ``air_supply`` lists the hexes, one marker per hex, each holding a German-side
+    unit, anywhere on the map; ``air_supply = []`` takes them off. Not in a player-turn sequence in
+    which supply is concentrated (9.20, Ambiguity 25). Without the key the markers stay where they
+    are, with their stacks."""
+    where = "declare.air_supply"
+    if not _german_only(ctx, where, "air supply", "9.18", problems):
+        return
+    if "concentration" in ctx.position:
+        problems.append(Problem(where, "supply is concentrated in this player-turn sequence: air supply cannot be used "
+                                       "(Ambiguity 25); cancel the concentration first (concentration = [])", "9.20"))
+        return
+    known = len(problems)
+    chosen: list[str] = []
+    for j, raw in enumerate(hexes):
+        w = f"{where}[{j}]"
+        h = ctx.sc.map.canonical(str(raw))
+        if h is None:
+            problems.append(Problem(w, f"'{raw}' is not a hex of the map", "9.18"))
+        elif h in chosen:
+            problems.append(Problem(w, f"{h} is listed twice; each marker supplies one hex", "9.18"))
+        elif not ctx.occupants(h, "german"):
+            problems.append(Problem(w, f"{h} holds no German-side unit; a marker goes on a German-side stack", "9.18"))
+        else:
+            chosen.append(h)
+    if len(hexes) > AIR_MARKERS:
+        problems.append(Problem(where, f"{len(hexes)} hexes named; there are {AIR_MARKERS} air supply markers", "9.18"))
+    if len(problems) > known:
+        return
+    before = list(ctx.position.get("air_supply", []))
+    if chosen:
+        ctx.position["air_supply"] = sorted(chosen)
+    else:
+        ctx.position.pop("air_supply", None)
+    ctx.emit("air-supply", "9.18", hexes=sorted(chosen), units={h: ctx.occupants(h, "german") for h in sorted(chosen)},
+             before=before, step=ctx.step)
+
+
+# --- what the measures forbid, and the markers that move with their stacks ----------------------
+
+def _hexes_moved(ctx: Ctx, unit: str) -> int:
+    """The hexes a unit has entered by movement so far in this movement phase (12.1)."""
+    return sum(len(e.data["path"]) for e in ctx.events if e.kind == "move" and unit in e.data["units"])
+
+
+def _pause_text(ctx: Ctx) -> str:
+    p = ctx.position["pause"]
+    return f"the von Paulus Pause is in force ({p['first']} to {p['last']}): German-side units may not attack at all"
+
+
+def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) -> list[Problem]:
+    """The limits of the German's measures on a [[move]], checked before it is made: no mobile
+    assault during the Pause (9.19); under supply concentration no mobile assault by a unit without
+    a marker, nor a move that takes it more than one hex in the phase (9.20); ``air_supply = true``
+    only for a move from a hex with an air supply marker (9.18)."""
+    where = f"move[{index}]"
+    out: list[Problem] = []
+    units = [str(u) for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
+    if "air_supply" in order:
+        if not enabled(ctx):
+            out.append(Problem(f"{where}.air_supply", "air supply is a full-game supply rule (option supply is off)", "9.18"))
+        elif order["air_supply"]:
+            here = {ctx.at(u) for u in units}
+            if len(here) != 1 or next(iter(here)) not in ctx.position.get("air_supply", []):
+                out.append(Problem(f"{where}.air_supply", f"no air supply marker in {', '.join(sorted(here)) or 'its hex'}: "
+                                                          "only a move from a marker's hex takes it along", "9.18"))
+    if not enabled(ctx) or ctx.side != "german":
+        return out
+    german = [u for u in units if ctx.spec(u).side == "german"]
+    chosen = concentration(ctx)
+    if "assault" in order:
+        if pause_state(ctx) == "in-force":
+            out.append(Problem(f"{where}.assault", _pause_text(ctx), "9.19"))
+        free = [u for u in german if chosen is not None and u not in chosen]
+        if free:
+            out.append(Problem(f"{where}.assault", f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
+                                                   "supply concentration and may not attack", "9.20"))
+    if chosen is not None:
+        steps = len(order.get("path", []))
+        far = [u for u in german if u not in chosen and u not in tr.ended and _hexes_moved(ctx, u) + steps > 1]
+        if far:
+            done = [f"{u} has moved {n}" for u in far if (n := _hexes_moved(ctx, u))]
+            out.append(Problem(where, f"{', '.join(far)} {'is' if len(far) == 1 else 'are'} not under supply concentration "
+                                      "and may move at most one hex in the phase"
+                                      + (f" ({'; '.join(done)})" if done else ""), "9.20"))
+    return out
+
+
+def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
+    """Prepared assaults the German's measures forbid: any during the Pause (9.19); under supply
+    concentration, one with a unit without a marker (9.20)."""
+    if not enabled(ctx) or ctx.side != "german":
+        return []
+    out: list[Problem] = []
+    chosen = concentration(ctx)
+    for i, a in enumerate(attacks):
+        if pause_state(ctx) == "in-force":
+            out.append(Problem(f"attack[{i}]", _pause_text(ctx), "9.19"))
+        if chosen is not None:
+            free = [str(u) for u in a.get("units", []) if u in ctx.units and ctx.spec(u).side == "german"
+                    and u not in chosen]
+            if free:
+                out.append(Problem(f"attack[{i}]", f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
+                                                   "supply concentration and may not attack", "9.20"))
+    return out
+
+
+def _move_marker(ctx: Ctx, origin: str, dest: str, how: str) -> None:
+    markers = [h for h in ctx.position["air_supply"] if h != origin]
+    merged = dest in markers
+    ctx.position["air_supply"] = sorted({*markers, dest})
+    ctx.emit("air-supply-moved", "9.18", origin=origin, to=dest, how=how, merged=merged,
+             units=ctx.occupants(dest, "german"))
+
+
+def _sweep(ctx: Ctx, how: str) -> None:
+    """A marker whose stack is gone (eliminated) leaves the map until the next placement (9.18)."""
+    markers = ctx.position.get("air_supply")
+    if not markers:
+        return
+    gone = [h for h in markers if not ctx.occupants(h, "german")]
+    if gone:
+        left = [h for h in markers if h not in gone]
+        if left:
+            ctx.position["air_supply"] = left
+        else:
+            del ctx.position["air_supply"]
+        ctx.emit("air-supply-lost", "9.18", hexes=gone, how=how)
+
+
+def after_move(ctx: Ctx, index: int, order: dict[str, Any], origin: str | None) -> None:
+    """9.18: after a [[move]] from a hex with an air supply marker, the marker goes with the moving
+    units when the move says ``air_supply = true`` or when no German-side unit is left behind (a
+    moving air-supplied stack takes its marker); otherwise it stays with the units left behind.
+    Units split off take the supply state of the hex where they are."""
+    if not enabled(ctx) or not ctx.position.get("air_supply"):
+        return
+    if origin is not None and origin in ctx.position["air_supply"]:
+        moved = [u for u in order.get("units", []) if u in ctx.units and ctx.on_map(u) and ctx.at(u) != origin]
+        if moved and (order.get("air_supply") or not ctx.occupants(origin, "german")):
+            _move_marker(ctx, origin, ctx.at(moved[0]), f"move {index + 1}")
+    _sweep(ctx, f"move {index + 1}")
+
+
+def after_attack(ctx: Ctx, index: int, before: dict[str, Any]) -> None:
+    """9.18: a prepared assault may empty a marker's hex: the stack's units that advanced after
+    combat (14.39) or retreated (14.32) all into one hex take the marker there; a stack eliminated
+    or scattered leaves it off the map until the next placement."""
+    if not enabled(ctx) or not ctx.position.get("air_supply"):
+        return
+    for h in list(ctx.position["air_supply"]):
+        if ctx.occupants(h, "german"):
+            continue
+        were = [u for u, st in before["units"].items() if st["at"] == h and ctx.spec(u).side == "german"]
+        now = {ctx.at(u) for u in were if ctx.on_map(u)}
+        if len(now) == 1:
+            how = "retreat" if ctx.side == "soviet" else "advance after combat"
+            _move_marker(ctx, h, now.pop(), f"{how}, attack {index + 1}")
+    _sweep(ctx, f"attack {index + 1}")
+
+
+def end_of_sequence(ctx: Ctx) -> None:
+    """9.19: at the end of a player-turn sequence (the clock still on it): a Pause declared in this
+    GT comes into force at the GT's end (A.3 IV.4), one in force ends after its third sequence;
+    from then on the German ignores the GAS line (Ambiguity 27)."""
+    p = ctx.position.get("pause")
+    if not enabled(ctx) or not p:
+        return
+    here = f"GT{ctx.turn}/{ctx.pts}"
+    seqs = _pause_sequences(int(p["declared"]))
+    if p["state"] == "declared" and ctx.turn == p["declared"] and ctx.pts == sequences_in(ctx.turn):
+        p["state"] = "in-force"
+        ctx.emit("pause", "9.19", state="in-force", declared=p["declared"], sequences=seqs, step=here)
+    elif p["state"] == "in-force" and here == p["last"]:
+        p["state"] = "completed"
+        ctx.emit("pause", "9.19", state="completed", declared=p["declared"], sequences=seqs, step=here)
 
 
 def markers(ctx: Ctx) -> None:
-    """OOS markers of the position (option supply): the units that cannot trace a line at the end
-    of the adjudication, for the reports and pictures; the rules check supply when they need it."""
-    if enabled(ctx):
-        ctx.position["oos"] = sorted(out_of_supply(ctx, sorted(ctx.units)))
-
-
-SUPPLY_STATES = ("supplied", "attenuated", "oos")  # 9.2, 9.3
-
-
-def supply_state(ctx: Ctx, unit: str) -> str:
-    """The supply state of a unit on the map now, for the rules that ask for it (8.11, 8.14, 8.16,
-    8.20, ...): "supplied" or "oos" (9.2; a German-side unit also 9.3, without the GAS line, which
-    the map does not give, every German unit that traces a line counts as in supply). With the
-    option supply off (the basic game) every unit counts as supplied."""
-    return "oos" if out_of_supply(ctx, [unit]) else "supplied"
+    """The supply markers of the position (option supply) at the end of an adjudication, for the
+    reports and pictures (the rules check supply when they need it): ``oos``, the units that cannot
+    trace a line (9.2, 9.3); ``attenuated``, ``air`` and ``lake``, the units in attenuated, air and
+    lake supply (9.3, 9.18, 9.16; each only when there are some); air supply markers whose stack is
+    gone are taken off (9.18), and eliminated units lose their concentration marker (9.20)."""
+    if not enabled(ctx):
+        return
+    _sweep(ctx, "the end of the adjudication")
+    if "concentration" in ctx.position:
+        ctx.position["concentration"] = [u for u in ctx.position["concentration"] if ctx.on_map(u)]
+    states = unit_states(ctx, sorted(ctx.units), lake=True)
+    ctx.position["oos"] = [u for u, st in states.items() if st == "oos"]
+    for key, state in (("attenuated", "attenuated"), ("air", "air"), ("lake", "lake")):
+        found = [u for u, st in states.items() if st == state]
+        if found:
+            ctx.position[key] = found
+        else:
+            ctx.position.pop(key, None)
