@@ -74,7 +74,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         folder = out
     game = folder / "game"
     game.mkdir()
-    auto = auto or not (examples_dir() / "proud-monster" / scenario).is_dir()
+    auto = auto or scenario != SCENARIO  # only the training scenario has a complete set of example orders
     game_id = GAME_ID if scenario == SCENARIO and not auto else f"pm-demo-{scenario}" + ("-auto" if auto else "")
     echo(f"pbem demo: Proud Monster, {scenario} scenario, {turns} game turn(s), in {folder}"
          + (" (orders proposed by the built-in player)" if auto else ""))
@@ -105,7 +105,11 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         ex = example_path(aw["step"], scenario)
         op = game / f"{seq:04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
         if auto:
-            body, source = autoplay.propose(pm, st.data, side), "proposed by the built-in player"
+            # a scenario's example file, if any, adds the decisions of that step to the built-in
+            # player's proposal (examples/proud-monster/SCENARIO/: the campaign's scripted measures)
+            extra = read_toml(ex) if ex.exists() and scenario != SCENARIO else None
+            body = autoplay.propose(pm, st.data, side, extra)
+            source = "proposed by the built-in player" + (f", with examples/proud-monster/{scenario}/{ex.name}" if extra else "")
         elif ex.exists():
             body = ex.read_text(encoding="utf-8")
             source = f"filled in from examples/proud-monster/{SCENARIO}/{ex.name}"

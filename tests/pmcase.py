@@ -33,7 +33,32 @@ def scenario_of(case: dict[str, Any]) -> str:
     return str(CATALOG / name) if name else SCENARIO
 
 
+def build_setup_state(case: dict[str, Any], step: str) -> dict[str, Any]:
+    """A state awaiting a set-up step (3.2-3.7): the scenario's position of a new game with the case's
+    options, its `units` overriding (for `setup/german`, the Soviet set-up already made)."""
+    scenario = scenario_of(case)
+    base = MODULE.new_game(scenario, dict(case.get("options", {})))
+    p = case.get("position", {})
+    sc = MODULE.scenario({"pbem": {"scenario": scenario}})
+    for u, v in p.get("units", {}).items():
+        base["position"]["units"][u] = {"at": v, "steps": sc.units[u].steps} if isinstance(v, str) else \
+            {"at": v["at"], "steps": int(v.get("steps", sc.units[u].steps))}
+    side = step.split("/")[1]
+    return {
+        "pbem": {"scenario": scenario, "module": "proud-monster", "game": "catalog"},
+        "parties": {"german": {}, "soviet": {}},
+        "options": base["options"],
+        "clock": {"turn": sc.first_turn, "pts": 0, "side": side, "phase": "setup"},
+        "position": base["position"],
+        "standing": copy.deepcopy(case.get("standing", {})),
+        "awaits": {"kind": "orders", "step": step, "from": [side], "adjudicator": "x"},
+    }
+
+
 def build_state(case: dict[str, Any]) -> dict[str, Any]:
+    step = str(case.get("position", {}).get("step", ""))
+    if step.startswith("setup/"):
+        return build_setup_state(case, step)
     scenario = scenario_of(case)
     base = MODULE.new_game(scenario, {})
     p = case.get("position", {})

@@ -46,6 +46,7 @@ def test_case(path: Path) -> None:
     orders = case.get("orders", {})
     units = state["position"]["units"]
     moved = {u for m in orders.get("move", []) for u in m["units"]} | {u for a in orders.get("attack", []) for u in a["units"]}
+    moved |= {u for us in orders.get("setup", {}).values() for u in us}  # 3.2-3.7: every unit set up
     moved |= {u for s in orders.get("sea", []) for u in s.get("units", [])}  # 11.2-11.4
     missing = moved - set(exp.get("units", {}))
     assert not missing, f"every ordered unit's result is asserted: missing {sorted(missing)}"

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.demo import order_text
-from pbem.errors import TamperError, UsageError
+from pbem.errors import TamperError, UsageError, VerificationError
 from pbem.exchange.canonical import seal, unsealed
 from pbem.exchange.files import dumps, read_toml, write_all_new, write_new
 from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
@@ -88,6 +88,32 @@ def test_fog_of_war_hides_all_but_the_top_unit_of_enemy_stacks_in_views(tmp_path
     assert full.exit_code == 0 and "4817N: Inf1 4-4-5 [2/2] + 2 unseen" in full.output, "show --side on a full state hides the same"
     whole = CliRunner().invoke(cli, ["show", str(g.folder / f"{seq:04d}.state.toml")])
     assert "unseen" not in whole.output
+
+
+def test_each_side_gets_a_report_of_what_it_may_see(tmp_path: Path) -> None:
+    """14.7: in a refereed game the referee writes a report per side; with fog of war the enemy's
+    moves are left out (counted), combat is shown in full; verify checks the side reports too."""
+    g = Refereed(tmp_path / "ref", {"fog_of_war": True})
+    g.adjudicate([g.orders("german", '\n[[move]]\nunits = ["Inf2"]\npath = ["4716N"]\n' + GERMAN_GT1)])
+    full = (g.folder / "0002.report.md").read_text(encoding="utf-8")
+    soviet = (g.folder / "0002-soviet.report.md").read_text(encoding="utf-8")
+    german = (g.folder / "0002-german.report.md").read_text(encoding="utf-8")
+    assert "- Move 1: Inf2 4715N > 4716N" in full and "- Move 1: Inf2" in german and "Move 1" not in soviet
+    assert "- (1 event(s) of the german side you do not see: fog of war, 14.7.)" in soviet
+    assert "**Attack 1 on 4916N**" in soviet and "**Attack 1 on 4916N**" in german
+    assert "report 0002, for the soviet side" in soviet and "turn.svg" not in soviet
+    res = verify([g.folder])
+    assert res.reports == 6  # two transitions, each with the full report and one per side
+    (g.folder / "0002-soviet.report.md").write_text(soviet.replace("Attack 1", "Attack 2"), encoding="utf-8")
+    with pytest.raises(VerificationError, match="the soviet side's report does not match"):
+        verify([g.folder])
+
+
+def test_without_fog_of_war_a_side_report_has_every_event(tmp_path: Path) -> None:
+    g = Refereed(tmp_path / "ref")
+    g.adjudicate([g.orders("german", '\n[[move]]\nunits = ["Inf2"]\npath = ["4716N"]\n')])
+    soviet = (g.folder / "0002-soviet.report.md").read_text(encoding="utf-8")
+    assert "- Move 1: Inf2 4715N > 4716N" in soviet and "you do not see" not in soviet
 
 
 def test_a_players_folder_of_views_verifies_seals_chain_commitments_and_dice(tmp_path: Path) -> None:

@@ -12,72 +12,37 @@ invented: terrain, rivers, the border line and the other towns only look like th
 The output is deterministic. The committed map.toml is the artefact: it may be edited by hand
 afterwards (one line per hex and one line per hexside); re-running this script overwrites such
 edits. `pbem module check proud-monster` validates the result. The hex numbering and adjacency
-are pbem's own (pbem.mechanics.hexgrid); the drawing helpers here (blobs, rivers along corners)
-only serve this map's authoring.
+are pbem's own (pbem.mechanics.hexgrid); the drawing helpers (blobs, rivers along corners, the
+output lines) are in tools/mapauthor.py, shared with make_campaign_map.py.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
-import random
 import sys
 from pathlib import Path
 
-from pbem.mechanics import hexgrid
-from pbem.mechanics.hexgrid import Hex, Numbering, hexside_key
+from mapauthor import (
+    NORTH_LAST_ROW,
+    SQRT3,
+    Coord,
+    Sketch,
+    centre,
+    hex_id,
+    neighbours,
+    parse_id,
+    side_key,
+    write,
+)
 
-NORTH_LAST_ROW = 26  # rule 2.4: South row 00 is the same row as North row 26
-GRID = Numbering(NORTH_LAST_ROW)
-SQRT3 = math.sqrt(3.0)
 OUT = Path(__file__).resolve().parent.parent / "scenarios" / "proud-monster" / "training" / "map.toml"
-
-Coord = tuple[int, int]  # (column, unified row) of a hexgrid.Hex: North row, or 26 + South row
-
-
-# --------------------------------------------------------------------------- geometry (D.1)
-
-
-def hex_id(c: int, u: int) -> str:
-    """Printed id of a hex; the overlap row is written with its North id (2.4)."""
-    return GRID.format(Hex(c, u))
-
-
-def parse_id(h: str) -> Coord:
-    p = GRID.parse(h)
-    return p.col, p.row
-
-
-def neighbours(c: int, u: int) -> list[Coord]:
-    return [(n.col, n.row) for n in hexgrid.neighbours(Hex(c, u))]
-
-
-def centre(c: int, u: int) -> tuple[float, float]:
-    """Centre of a flat-topped hex, side length 1, y growing southwards."""
-    return 1.5 * c, SQRT3 * (u + 0.5 * (c % 2))
-
-
-CORNERS = {"E": 0, "SE": 1, "SW": 2, "W": 3, "NW": 4, "NE": 5}
-
-
-def corner_key(c: int, u: int, k: int) -> tuple[int, int]:
-    x, y = centre(c, u)
-    a = math.radians(60 * k)
-    return round(2 * (x + math.cos(a))), round(2 * (y + math.sin(a)) / SQRT3)
-
-
-def side_key(a: Coord, b: Coord) -> str:
-    return hexside_key(hex_id(*a), hex_id(*b))
-
 
 # --------------------------------------------------------------------------- the hexes
 
-hexes: dict[Coord, dict[str, object]] = {}
-
-
-def add(c: int, u0: int, u1: int, t: str = "clear") -> None:
-    for u in range(u0, u1 + 1):
-        hexes[(c, u)] = {"t": t}
+sketch = Sketch()
+hexes = sketch.hexes
+add = sketch.add
+land = sketch.land
 
 
 def N(r: int) -> int:
@@ -175,10 +140,6 @@ for c in range(25, 44):
             hexes[(c, u)] = {"t": "sea", "name": "Sea of Azov" if azov else "Black Sea"}
 
 
-def land(k: Coord) -> bool:
-    return k in hexes and hexes[k]["t"] not in ("sea", "lake")
-
-
 # --------------------------------------------------------------------------- countries (3.7)
 # Greater Germany: East Prussia (column 19, rows 06-14, and the Suwalki hexes 2013N/2014N named
 # by 8.2) and the strip west of the Bug (column 18, rows 15-22). Every German hex is ZOMO: the
@@ -190,22 +151,9 @@ for k in GERMANY:
 
 # --------------------------------------------------------------------------- natural terrain
 
-rng = random.Random(1941)
-noise = {k: rng.random() for k in sorted(hexes, key=lambda k: hex_id(*k))}
-
-
-def in_blob(k: Coord, col: float, row: float, rx: float, ry: float, rough: float) -> bool:
-    c, u = k
-    dx = 0.866 * (c - col) / rx
-    dy = (u + 0.5 * (c % 2) - row) / ry
-    return math.hypot(dx, dy) <= 1.0 + rough * (noise[k] - 0.5)
-
-
-def paint(t: str, col: float, row: float, rx: float, ry: float, rough: float = 0.5) -> None:
-    for k in hexes:
-        if land(k) and in_blob(k, col, row, rx, ry, rough):
-            hexes[k]["t"] = t
-
+sketch.seed_noise(1941)
+noise = sketch.noise
+paint = sketch.paint
 
 # Forest belts.
 for col, row, rx, ry in [
@@ -399,32 +347,14 @@ for k in crimea:
 HIGHWAY = ["2817N", "3116N", "3516N", "3916N", "4416N", "4716N", "5017N"]
 
 
-def highway() -> list[Coord]:
-    path = [parse_id(HIGHWAY[0])]
-    for goal_id in HIGHWAY[1:]:
-        goal = parse_id(goal_id)
-        gx, gy = centre(*goal)
-        while path[-1] != goal:
-            path.append(min(sorted(neighbours(*path[-1])),
-                            key=lambda k: math.hypot(centre(*k)[0] - gx, centre(*k)[1] - gy)))
-    return path
-
-
-for k in highway():
+for k in sketch.walk([parse_id(h) for h in HIGHWAY]):
     assert hexes[k]["t"] not in ("sea", "lake"), hex_id(*k)
     hexes[k]["road"] = True
 
 # --------------------------------------------------------------------------- hexsides
 
-sides: dict[str, list[str]] = {}
-
-
-def mark(a: Coord, b: Coord, feature: str) -> None:
-    if b not in neighbours(*a):
-        raise SystemExit(f"{hex_id(*a)} and {hex_id(*b)} are not adjacent")
-    feats = sides.setdefault(side_key(a, b), [])
-    if feature not in feats:
-        feats.append(feature)
+sides = sketch.sides
+mark = sketch.mark
 
 
 # The border (12.18): every hexside between a German and a Soviet hex.
@@ -594,77 +524,7 @@ RIVERS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def corner_graph() -> tuple[
-    dict[tuple[int, int], list[tuple[tuple[int, int], str]]], dict[tuple[int, int], tuple[float, float]]
-]:
-    """Corners joined by every hexside between two land hexes; each edge knows its hexside."""
-    graph: dict[tuple[int, int], list[tuple[tuple[int, int], str]]] = {}
-    where: dict[tuple[int, int], tuple[float, float]] = {}
-    for k in sorted(hexes):
-        if not land(k):
-            continue
-        for n in neighbours(*k):
-            if not land(n) or hex_id(*n) < hex_id(*k):
-                continue
-            mine = {corner_key(*k, i) for i in range(6)}
-            shared = sorted(mine & {corner_key(*n, i) for i in range(6)})
-            a, b = shared
-            key = side_key(k, n)
-            graph.setdefault(a, []).append((b, key))
-            graph.setdefault(b, []).append((a, key))
-            where[a] = (a[0] / 2, a[1] * SQRT3 / 2)
-            where[b] = (b[0] / 2, b[1] * SQRT3 / 2)
-    return graph, where
-
-
-def route(
-    graph: dict[tuple[int, int], list[tuple[tuple[int, int], str]]],
-    where: dict[tuple[int, int], tuple[float, float]],
-    start: tuple[int, int],
-    goal: tuple[int, int],
-) -> list[str]:
-    """Hexsides of the cheapest corner path from start to goal (Dijkstra, deterministic)."""
-    (x0, y0), (x1, y1) = where[start], where[goal]
-    length = math.hypot(x1 - x0, y1 - y0) or 1.0
-
-    def off_line(p: tuple[float, float]) -> float:
-        return abs((x1 - x0) * (y0 - p[1]) - (x0 - p[0]) * (y1 - y0)) / length
-
-    best = {start: 0.0}
-    back: dict[tuple[int, int], tuple[tuple[int, int], str]] = {}
-    queue = [(0.0, start)]
-    while queue:
-        d, v = heapq.heappop(queue)
-        if v == goal:
-            break
-        if d > best[v]:
-            continue
-        for w, key in sorted(graph.get(v, [])):
-            nd = d + 1.0 + 0.6 * off_line(where[w])
-            if nd < best.get(w, math.inf) - 1e-9:
-                best[w] = nd
-                back[w] = (v, key)
-                heapq.heappush(queue, (nd, w))
-    if goal not in best:
-        raise SystemExit("river waypoints are not joined by land hexsides")
-    path = []
-    v = goal
-    while v != start:
-        v, key = back[v]
-        path.append(key)
-    return path[::-1]
-
-
-graph, where = corner_graph()
-for river, points in RIVERS.items():
-    keys = [corner_key(*parse_id(h), CORNERS[c]) for h, c in points]
-    for (h, c), key in zip(points, keys, strict=True):
-        if key not in graph:
-            raise SystemExit(f"{river}: corner {c} of {h} is on no hexside between two land hexes")
-    for a, b in zip(keys, keys[1:], strict=False):
-        for key in route(graph, where, a, b):
-            ha, hb = key.split("-")
-            mark(parse_id(ha), parse_id(hb), "river")
+sketch.draw_rivers(RIVERS)
 
 # The Bug runs along the border from Brest southwards.
 for key, feats in sides.items():
@@ -682,29 +542,6 @@ for k in sorted(hexes):
 
 # --------------------------------------------------------------------------- output
 
-FIELDS = ["t", "country", "zomo", "town", "large_town", "city", "vp", "md", "port", "name", "zone", "supply", "road"]
-
-
-def value(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def hex_line(h: str, v: dict[str, object]) -> str:
-    parts = [f"{f} = {value(v[f])}" for f in FIELDS if f in v]
-    return f'"{h}" = {{ {", ".join(parts)} }}'
-
-
-def side_line(key: str, feats: list[str]) -> str:
-    order = ["river", "border", "sivash", "kerch", "lake", "sea", "gas"]
-    feats = sorted(feats, key=order.index)
-    rhs = value(feats[0]) if len(feats) == 1 else "[" + ", ".join(value(f) for f in feats) + "]"
-    return f'"{key}" = {rhs}'
-
-
 NOTE = (
     "Authored for pbem's training scenario; not the published map. Hex ids and the places the "
     "rulebook locates (Leningrad 4201N, Oranienbaum 4100N, Riga 2705N, Minsk 2817N, Moscow 5017N and "
@@ -717,30 +554,16 @@ NOTE = (
 
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
-    by_id = {hex_id(*k): v for k, v in hexes.items()}
-    lines = [
+    header = [
         "# Proud Monster training map: authored, not the published map (see map.note).",
         "# Format: docs/map-format.md. Generated by tools/make_training_map.py; may be edited by hand.",
-        "",
-        "[map]",
-        'id = "pm-training"',
-        'title = "Proud Monster training map"',
-        "authored = true",
-        f"note = {value(NOTE)}",
-        f"north_last_row = {NORTH_LAST_ROW}",
-        "",
-        "[hexes]",
-        "# t = natural terrain (12.9-12.14): clear | forest | hills | swamp | sea | lake",
     ]
-    lines += [hex_line(h, by_id[h]) for h in sorted(by_id)]
-    lines += [
-        "",
-        "[hexsides]",
-        "# features: river | border | sivash | kerch | lake (all-lake) | sea (all-sea) | gas (the GAS line, 9.3)",
-    ]
-    lines += [side_line(k, sides[k]) for k in sorted(sides)]
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {out}: {len(by_id)} hexes, {len(sides)} hexsides")
+    meta: list[tuple[str, object]] = [("id", "pm-training"), ("title", "Proud Monster training map"),
+                                      ("authored", True), ("note", NOTE), ("north_last_row", NORTH_LAST_ROW)]
+    write(out, sketch.lines(
+        header, meta, ["# t = natural terrain (12.9-12.14): clear | forest | hills | swamp | sea | lake"],
+        ["# features: river | border | sivash | kerch | lake (all-lake) | sea (all-sea) | gas (the GAS line, 9.3)"]))
+    print(f"wrote {out}: {len(hexes)} hexes, {len(sides)} hexsides")
 
 
 if __name__ == "__main__":

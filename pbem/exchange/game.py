@@ -350,6 +350,7 @@ class Adjudication:
     picture: str | None  # SVG of the turn, when something happened on the map
     events: list[Event]
     views: dict[str, dict[str, Any]] = field(default_factory=dict)  # refereed games: one per side
+    side_reports: dict[str, str] = field(default_factory=dict)  # refereed games: what each side may see
 
     @property
     def sequence(self) -> int:
@@ -365,7 +366,21 @@ class Adjudication:
             out.append((report_path.parent / picture_name(self.sequence), self.picture))
         for side, view in sorted(self.views.items()):
             out.append((state_path.parent / f"{self.sequence:04d}-{side}.view.toml", dumps(view)))
+        for side, text in sorted(self.side_reports.items()):
+            out.append((report_path.parent / side_report_name(self.sequence, side), text))
         return out
+
+
+def side_report_name(sequence: int, side: str) -> str:
+    return f"{sequence:04d}-{side}.report.md"
+
+
+def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> dict[str, str]:
+    """A refereed game's report for each side: the events it may see (README: Referee)."""
+    if "referee" not in cur["parties"]:
+        return {}
+    module = find_module(cur["pbem"]["module"])
+    return {side: render_report(module, prev, cur, events, side=side) for side in sorted(cur["parties"]) if side != "referee"}
 
 
 def picture_name(sequence: int) -> str:
@@ -409,7 +424,7 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted)
     sealed = seal(body, adj, key)
     report, picture = derived_files(prev.data, sealed, events)
-    return Adjudication(sealed, report, picture, events, make_views(sealed, key))
+    return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
 
 
 # --- verify ------------------------------------------------------------------------------------
@@ -517,6 +532,12 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                     raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes",
                                             hint="A report is derived from its transition; regenerate it or find out who changed it.")
                 res.reports += 1
+                for side, side_text in side_reports(prev.data, cur.data, events).items():
+                    sp = reports.get(f"{stem}-{side}")
+                    if sp is not None:
+                        if sp.read_text(encoding="utf-8", errors="replace") != side_text:
+                            raise VerificationError(f"{sp}: the {side} side's report does not match the transition it describes")
+                        res.reports += 1
                 pic_path = reports[stem].parent / picture_name(n)
                 if picture is not None and pic_path.exists():
                     if pic_path.read_text(encoding="utf-8", errors="replace") != picture:

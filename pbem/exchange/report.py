@@ -13,10 +13,15 @@ if TYPE_CHECKING:
 
 
 def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any], events: list[Event],
-                  picture: str | None = None) -> str:
+                  picture: str | None = None, side: str | None = None) -> str:
+    """The Markdown report of a transition; with ``side``, the report for that side of a refereed
+    game: only the events it may see (``module.side_events``), no picture (it shows the full position)."""
     h = cur["pbem"]
+    if side is not None:
+        events = module.side_events(cur, events, side)
+        picture = None
     lines = [
-        f"# {module.title}: report {h['sequence']:04d}",
+        f"# {module.title}: report {h['sequence']:04d}" + (f", for the {side} side" if side else ""),
         "",
         f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur['options'].get('ruleset', '')} game); "
         f"written by pbem {__version__}.",

@@ -10,6 +10,7 @@ hex on that row has two ids; the North id is canonical and the South id is accep
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _ID = re.compile(r"^(\d{2})(\d{2})([NS])$")
@@ -89,3 +90,45 @@ def distance(a: Hex, b: Hex) -> int:
 def hexside_key(a: str, b: str) -> str:
     """The key of the hexside between hex ids ``a`` and ``b``: the lower id first."""
     return f"{a}-{b}" if a < b else f"{b}-{a}"
+
+
+def hexside_corners(a: Hex, b: Hex) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The two corners of the hexside between adjacent hexes ``a`` and ``b``, each named by the
+    three hexes that meet there (``a``, ``b`` and one hex next to both)."""
+    common = sorted(set(neighbours(a)) & set(neighbours(b)))
+    if len(common) != 2:
+        raise ValueError(f"{a} and {b} are not adjacent")
+    return frozenset({a, b, common[0]}), frozenset({a, b, common[1]})
+
+
+def hexside_lines(sides: Iterable[tuple[Hex, Hex]]) -> list[list[tuple[Hex, Hex]]]:
+    """Hexsides joined end to end, corner to corner, into lines (a border, a river line), each
+    listed in order from one of its ends; a closed line starts at its smallest hexside. Where
+    more than two hexsides meet at a corner, the smallest continues the line and the others start
+    lines of their own. Lines are sorted by their first hexside: the result is deterministic."""
+    norm = sorted({(min(a, b), max(a, b)) for a, b in sides})
+    at_corner: dict[frozenset[Hex], list[tuple[Hex, Hex]]] = {}
+    corners = {s: hexside_corners(*s) for s in norm}
+    for s in norm:
+        for c in corners[s]:
+            at_corner.setdefault(c, []).append(s)
+
+    def nexts(s: tuple[Hex, Hex], seen: set[tuple[Hex, Hex]]) -> list[tuple[Hex, Hex]]:
+        return sorted(t for c in corners[s] for t in at_corner[c] if t != s and t not in seen)
+
+    seen: set[tuple[Hex, Hex]] = set()
+    lines: list[list[tuple[Hex, Hex]]] = []
+    ends = [s for s in norm if len(nexts(s, set())) <= 1]
+    for start in [*ends, *norm]:
+        if start in seen:
+            continue
+        line = [start]
+        seen.add(start)
+        while True:
+            more = nexts(line[-1], seen)
+            if not more:
+                break
+            line.append(more[0])
+            seen.add(more[0])
+        lines.append(line)
+    return sorted(lines)

@@ -23,7 +23,7 @@ from pbem.exchange.files import dumps
 from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
 
-from . import rules
+from . import rules, setup
 from .rules import Ctx
 from .sequence import other
 
@@ -41,10 +41,13 @@ def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[
     aw = state["awaits"]
     if aw["kind"] == "reply":
         return dumps({"reply": reply(state)})
-    if int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
+    if setup.in_setup(state):  # 3.2-3.7: the template's proposed set-up
+        orders: dict[str, Any] = {"setup": setup.proposal(module.context(state, None, side), side),
+                                  "standing": standing(side)}
+    elif int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
         from .reinforce import default_mr_orders
 
-        orders: dict[str, Any] = default_mr_orders(module._ctx(state, None, side=side))
+        orders = default_mr_orders(module._ctx(state, None, side=side))
     else:
         orders = player_turn(module, state, side)
     for k, v in (extra or {}).items():
@@ -116,16 +119,21 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
 # --- a player turn ---------------------------------------------------------------------------
 
 def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[str, Any]:
-    """Moves toward the enemy and the objectives, then prepared assaults at good odds."""
+    """The side's measures at the start of its player turn, mobile assaults at very good odds,
+    moves toward the enemy and the objectives, then prepared assaults at good odds."""
     ctx = module._ctx(state, None, side=side)
     orders: dict[str, Any] = {"standing": standing(side)}
     support = plan_support(ctx, side)  # before the moves: the commitment phase comes first (10.2)
     if support:
         orders["support"] = support
-    moves = plan_moves(ctx, side)
+    orders.update(measures(ctx, side))
+    for u, at in rvgk_entries(ctx, orders.get("place", [])):
+        ctx.units[u]["at"] = at  # 8.1: the RVGK units enter before movement
+    assaults = plan_assaults(ctx, side)
+    moves = assaults + plan_moves(ctx, side, {u for m in assaults for u in m["units"]})
     if moves:
         orders["move"] = moves
-    attacks = plan_attacks(ctx, side)
+    attacks = plan_attacks(ctx, side, {u for m in assaults for u in m["units"]})
     if attacks:
         orders["attack"] = attacks
     return orders
@@ -177,11 +185,12 @@ def estimated_odds(ctx: Ctx, attackers: list[str], target: str) -> Odds:
     return apply_shifts(odds, rules.attack_shifts(ctx, attackers, target))
 
 
-def plan_attacks(ctx: Ctx, side: str) -> list[dict[str, Any]]:
+def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[str, Any]]:
     """After the planned moves: each enemy hex next to own units (the weakest defence first) is
-    attacked by every own unit next to it not yet used, when the estimated odds are good."""
+    attacked by every own unit next to it not yet used, when the estimated odds are good. ``skip``:
+    units that made a mobile assault (their hex depends on its result)."""
     enemy = other(side)
-    used: set[str] = set()
+    used: set[str] = set(skip or set())
     out: list[dict[str, Any]] = []
     targets = sorted({n for h in ctx.stacks(side) for n in ctx.sc.map.neighbours(h) if ctx.occupants(n, enemy)})
     targets.sort(key=lambda t: (sum(estimate(ctx, u)[1] for u in ctx.occupants(t, enemy)), t))
@@ -201,17 +210,126 @@ def can_attack(ctx: Ctx, unit: str) -> bool:
     return spec.type not in ("flak",) and not (ctx.options.get("arko") and rules.is_arko(ctx, unit))
 
 
-def plan_moves(ctx: Ctx, side: str) -> list[dict[str, Any]]:
+def measures(ctx: Ctx, side: str) -> dict[str, Any]:
+    """What the side declares before it moves: the German forms the ArKo as soon as he can (14.41),
+    puts the air supply markers on his largest stacks that cannot trace a line (9.18) and on GT12
+    makes a hedgehog of every town and city he holds with German units (14.40); the Soviet brings
+    his RVGK units in (8.1) and sails the units of the Southern Ports Holding Box to a port (11.2)."""
+    out: dict[str, Any] = {}
+    declare: dict[str, Any] = {}
+    if side == "german":
+        arko = arko_hex(ctx)
+        if arko:
+            declare["form_arko"] = arko
+        if ctx.options.get("supply") and "concentration" not in ctx.position:
+            from .supply import out_of_supply
+
+            cut = out_of_supply(ctx, [u for u in sorted(ctx.units) if ctx.spec(u).side == "german" and ctx.on_map(u)])
+            size: dict[str, int] = {}
+            for u in cut:
+                size[ctx.at(u)] = size.get(ctx.at(u), 0) + 1
+            if size:
+                declare["air_supply"] = sorted(sorted(size, key=lambda h: (-size[h], h))[:2])
+        if ctx.options.get("hedgehogs") and ctx.turn in rules.HEDGEHOG_TURNS:
+            declare["hedgehog"] = sorted(h for h in ctx.stacks("german")
+                                         if ctx.sc.map.hexes[h].settlement in rules.HEDGEHOG_SETTLEMENTS
+                                         and rules.german_nationals(ctx, h))
+    else:
+        place = [{"units": [u], "hex": h} for u, h in rvgk_entries(ctx, [])]
+        if place:
+            out["place"] = place
+        sea = box_sailing(ctx)
+        if sea:
+            out["sea"] = sea
+    if declare:
+        out["declare"] = declare
+    return out
+
+
+def arko_hex(ctx: Ctx) -> str:
+    """14.41: the first German-controlled city or large town, by id, not next to a Soviet unit,
+    when an ArKo waits to be formed at the start of a GT; else ""."""
+    if not ctx.options.get("arko") or ctx.pts != 1:
+        return ""
+    scheduled = {u for _, u, _ in ctx.sc.reinforcements}
+    if not any(rules.is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled for u in ctx.units):
+        return ""
+    for h, c in sorted(ctx.position["control"].items()):
+        spec = ctx.sc.map.hexes[h]
+        if c == "german" and spec.settlement in rules.ARKO_HEXES and spec.country == "ussr" \
+                and not any(ctx.occupants(n, "soviet") for n in (h, *ctx.sc.map.neighbours(h))):
+            return str(h)
+    return ""
+
+
+def rvgk_entries(ctx: Ctx, given: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """8.1: the Soviet's RVGK units, each into the first entry hex that takes it (8.7); with
+    ``given`` (orders already made), the units and hexes they name."""
+    if given:
+        return [(u, str(p["hex"])) for p in given for u in p["units"]]
+    if ctx.side != "soviet" or not any(s["at"] == "rvgk" for s in ctx.units.values()):
+        return []
+    from .reinforce import default_mr_orders
+
+    probe = copy.deepcopy(ctx)
+    probe.position["mr"] = {"place": sorted(u for u, s in ctx.units.items() if s["at"] == "rvgk")}
+    return [(u, str(p["hex"])) for p in default_mr_orders(probe)["place"] if p["hex"] not in ("rvgk", "ports-box")
+            for u in p["units"]]
+
+
+def box_sailing(ctx: Ctx) -> list[dict[str, Any]]:
+    """11.2-11.3: up to 5 units of the Southern Ports Holding Box sail to the first Soviet-controlled
+    port, by id (naval rules); the rules refuse those that entered the Box this GT's first sequence."""
+    if not ctx.options.get("naval"):
+        return []
+    ports = sorted(h for h, x in ctx.sc.map.hexes.items() if x.port and ctx.position["control"].get(h) == "soviet"
+                   and not ctx.occupants(h, "german"))
+    box = sorted(u for u, s in ctx.units.items() if s["at"] == "ports-box")[:5]
+    if not ports or not box:
+        return []
+    return [{"units": box, "to": ports[0]}]
+
+
+def plan_assaults(ctx: Ctx, side: str) -> list[dict[str, Any]]:
+    """15.x (option mobile_assault): a stack of mechanized units with a tank, assault-gun or
+    armored-recon unit, next to a weak enemy stack, assaults it from where it stands when the
+    estimated odds are very good and it has the MP (7, 6 on GT1 for the German, 4 for the Soviet,
+    plus the hexside); the rules refuse what they forbid (swamp, weather, city to city, straits)."""
+    if not ctx.options.get("mobile_assault"):
+        return []
+    from .assault import ma_cost
+
+    enemy = other(side)
+    out: list[dict[str, Any]] = []
+    used: set[str] = set()
+    cost, _ = ma_cost(ctx, side)
+    for h, units in sorted(ctx.stacks(side).items()):
+        mech = [u for u in units if ctx.spec(u).mechanized and ctx.spec(u).type != "flak"
+                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian")]
+        if not any(ctx.spec(u).type in ("tank", "assault-gun", "armored-recon") for u in mech):
+            continue
+        for t in sorted(ctx.sc.map.neighbours(h)):
+            if not ctx.occupants(t, enemy) or any(u in used for u in mech):
+                continue
+            if any(rules.movement_allowance(ctx, u, h)[0] < cost + 2 for u in mech):
+                continue
+            if estimated_odds(ctx, mech, t) >= MA_ODDS:
+                out.append({"units": mech, "path": [t], "assault": t})
+                used.update(mech)
+    return out
+
+
+def plan_moves(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[str, Any]]:
     """Each stack, in hex order, moves as one toward the hex nearest the enemy and the objectives
     that it can reach and hold within stacking; stacks next to the enemy stay and fight. The moves
-    are carried out on ``ctx`` so that later stacks see them."""
+    are carried out on ``ctx`` so that later stacks see them. ``skip``: units that already moved."""
     enemy = other(side)
     goals = objectives(ctx, side)
     out: list[dict[str, Any]] = []
     planned: dict[str, list[str]] = {}
     groups: dict[tuple[str, int], list[str]] = {}
     for u in sorted(ctx.units):  # 12.5: units that began in one hex move as one stack or apart
-        if ctx.spec(u).side == side and movable(ctx, u):
+        if ctx.spec(u).side == side and movable(ctx, u) and u not in (skip or set()):
             groups.setdefault((ctx.at(u), ctx.mf(u)), []).append(u)
     for (start, _), units in sorted(groups.items(), key=lambda x: (x[0][0], -x[0][1])):
         if start in ctx.sc.map.hexes and next_to_enemy(ctx, start, enemy):

@@ -219,6 +219,41 @@ class Charts:
     air: AirCharts = field(default_factory=AirCharts)
 
 
+# 3.2: the SUT's abbreviations (17.6), as unit type and size. A SUT may also name another kind of
+# Soviet unit as "type size" (e.g. "cavalry X"), as a Guards conversion does.
+SUT_TYPES: dict[str, tuple[str, str]] = {
+    "CD": ("cavalry", "XX"), "MRD": ("motorized", "XX"), "RB": ("infantry", "X"), "RD": ("infantry", "XX"),
+    "TD": ("tank", "XX"), "TB": ("tank", "X"), "MRB": ("motorized", "X"),
+}
+NOT_AT_START = ("TB", "MRB")  # 3.2: no tank or motorized-rifle brigades in the starting set-up
+SETUP_BY = ("scenario", "players", "soviet", "german")  # who sets up: the scenario's list, or the players
+
+
+def sut_type(spec: UnitSpec) -> str:
+    """A Soviet unit's kind in the SUT (3.2): its abbreviation (CD, MRD, RB, RD, TD, TB, MRB), else
+    "type size"."""
+    for abbr, kind in SUT_TYPES.items():
+        if kind == (spec.type, spec.size):
+            return abbr
+    return f"{spec.type} {spec.size}"
+
+
+@dataclass(frozen=True)
+class Sut:
+    """17.6, the Soviet Unit Table (not in the rulebook text: scenario data): for each kind of unit
+    how many start in the Frontier Zone and in the Interior Zone (3.2), and how many of the others
+    arrive on each GT (3.5). The 15 Guards units are not in it (3.2: set aside; 8.11 conversions)."""
+
+    fz: dict[str, int]
+    iz: dict[str, int]
+    schedule: dict[int, dict[str, int]]
+    provisional: bool = True
+    note: str = ""
+
+    def kinds(self) -> list[str]:
+        return sorted({*self.fz, *self.iz, *(k for row in self.schedule.values() for k in row)})
+
+
 @dataclass(frozen=True)
 class Scenario:
     id: str
@@ -240,6 +275,13 @@ class Scenario:
     conversions: tuple[tuple[int, str, str, str], ...] = ()  # 8.11: (GT, type, size, Guards unit)
     tank_brigades: tuple[str, ...] = ()  # 8.9: the group of tank brigades rolled for from GT3
     security: tuple[str, ...] = ()  # 8.21: the German security divisions held off the map
+    setup_by: str = "scenario"  # SETUP_BY: "players" (or one side) set up by orders before GT1 (3.2-3.7)
+    sut: Sut | None = None  # 17.6: with a Soviet set-up by the player
+    unmet_minimums: tuple[str, ...] = ()  # set-up minimums (3.3, 3.4) the scenario declares its map cannot meet
+
+    def sets_up(self, side: str) -> bool:
+        """Whether ``side`` sets up by orders before the first GT (3.2-3.7), not from the list."""
+        return self.setup_by in ("players", side)
 
 
 def _parse_values(text: str) -> tuple[int, int, int]:
@@ -510,6 +552,9 @@ def load_scenario(name: str) -> Scenario:
             problems.append(Problem(f"{path}: conversion[{i}]", f"{e['guards']} is converted in twice, or is also placed", "8.11"))
         placed.add(e["guards"])
         conversions.append((int(e["turn"]), kind, size, str(e["guards"])))
+    setup_by = str(s.get("setup_by", "scenario"))
+    sut = _load_sut(raw, path, setup_by, units, placed, (int(s.get("first_turn", 1)), int(s.get("last_turn", 12))),
+                    setup, problems)
     if problems:
         raise ModuleDataError(f"{path}: the scenario does not fit its data", problems)
     digest = "sha256:" + hashlib.sha256(
@@ -522,8 +567,66 @@ def load_scenario(name: str) -> Scenario:
         map=mapdata, units=units, units_provisional=bool(units_raw.get("units", {}).get("provisional", False)),
         units_note=units_raw.get("units", {}).get("note", ""), charts=charts, digest=digest,
         free_setup=bool(s.get("free_setup", False)), conversions=tuple(conversions),
-        tank_brigades=tank_brigades, security=security,
+        tank_brigades=tank_brigades, security=security, setup_by=setup_by, sut=sut,
+        unmet_minimums=tuple(str(x) for x in s.get("unmet_minimums", [])),
     )
+
+
+def soviet_setup_pool(units: dict[str, UnitSpec], placed: set[str]) -> list[str]:
+    """3.2: the units a Soviet player sets up from, in the order units.toml lists them: every Soviet
+    1-step unit the scenario does not place, schedule or hold in a pool (the 15 Guards units are set
+    aside, 3.2, and come in by conversion, 8.11)."""
+    return [u for u, spec in units.items() if spec.side == "soviet" and spec.steps == 1 and u not in placed]
+
+
+def _load_sut(raw: dict[str, Any], path: Path, setup_by: str, units: dict[str, UnitSpec], placed: set[str],
+              turns: tuple[int, int], setup: list[tuple[str, str]], problems: list[Problem]) -> Sut | None:
+    """The SUT (17.6) of a scenario whose Soviet player sets up (3.2-3.5), cross-checked: no [[setup]]
+    of a side that sets up by orders, no brigades of 3.2 at the start, arrivals within the scenario's
+    turns and never on GT1 (8.7), and every unit of the set-up pool either set up or scheduled."""
+    where = f"{path}: sut"
+    for u, _ in setup:
+        side = units[u].side if u in units else ""
+        if setup_by in ("players", side):
+            problems.append(Problem(f"{path}: setup", f"{u} is in [[setup]], but with setup_by = \"{setup_by}\" the "
+                                                      f"{side} player sets up his units himself", "3.2" if side == "soviet" else "3.7"))
+    t = raw.get("sut")
+    if setup_by not in ("players", "soviet"):
+        if t is not None:
+            problems.append(Problem(where, "a SUT is used only when the Soviet player sets up (setup_by = \"players\" "
+                                           "or \"soviet\")", "17.6"))
+        return None
+    if t is None:
+        problems.append(Problem(where, f"setup_by = \"{setup_by}\": the Soviet player sets up from the Soviet Unit Table; "
+                                       "give [sut]", "3.2"))
+        return None
+    sut = Sut(fz={str(k): int(v) for k, v in t.get("fz", {}).items()},
+              iz={str(k): int(v) for k, v in t.get("iz", {}).items()},
+              schedule={int(g): {str(k): int(v) for k, v in row.items()} for g, row in t.get("schedule", {}).items()},
+              provisional=bool(t.get("provisional", True)), note=str(t.get("note", "")))
+    for zone, row in (("fz", sut.fz), ("iz", sut.iz)):
+        for k in sorted(row):
+            if k in NOT_AT_START and row[k]:
+                problems.append(Problem(f"{where}.{zone}.{k}", "no tank or motorized-rifle brigade is in the Soviet "
+                                                               "starting set-up: they arrive as reinforcements", "3.2"))
+    first, last = turns
+    for g in sorted(sut.schedule):
+        if not max(first, 1) < g <= last:
+            problems.append(Problem(f"{where}.schedule.{g}", f"GT{g} is not a turn after the first that the scenario "
+                                                             f"plays (GT{first + 1}-GT{last}; no Soviet reinforcement on "
+                                                             "GT1, 8.7)", "8.1"))
+    pool: dict[str, list[str]] = {}
+    for u in soviet_setup_pool(units, placed):
+        pool.setdefault(sut_type(units[u]), []).append(u)
+    for k in sorted({*sut.kinds(), *pool}):
+        start = sut.fz.get(k, 0) + sut.iz.get(k, 0)
+        later = sum(row.get(k, 0) for row in sut.schedule.values())
+        have = len(pool.get(k, []))
+        if have != start + later:
+            problems.append(Problem(f"{where} {k}", f"{start} set up and {later} scheduled, but the scenario has {have} "
+                                                    f"{k} unit(s) to set up from (every Soviet 1-step unit it does not "
+                                                    "place otherwise): each one is set up or scheduled", "3.5"))
+    return sut
 
 
 # 6.3: German-side sizes counting less than a full unit (with the option stacking_details).
@@ -899,55 +1002,6 @@ def _unit_problems(sc: Scenario) -> list[Problem]:
     return problems
 
 
-def _german_setup_countries(u: UnitSpec) -> frozenset[str]:
-    """3.7: where a German-side unit may set up (Romanian units in Romania, the Hungarian Fast Corps
-    in Hungary, German non-mechanized divisions and assault guns in Romania, all others in Greater Germany)."""
-    if u.nat == "romanian":
-        return frozenset({"romania"})
-    if u.nat == "hungarian":
-        return frozenset({"germany", "hungary"})
-    if u.nat == "german" and (not u.mechanized or u.type == "assault-gun"):
-        return frozenset({"germany", "romania"})
-    return frozenset({"germany"})
-
-
-def _setup_problems(sc: Scenario) -> list[Problem]:
-    problems = []
-    stacks: dict[str, Fraction] = {}
-    for i, (uid, hid) in enumerate(sc.setup):
-        u = sc.units[uid]
-        where = f"setup[{i}] {uid} {hid}"
-        if hid in OKH_AREAS:  # 8.4: a German unit held back in an OKH reserve area
-            if u.side != "german":
-                problems.append(Problem(where, "only German-side units wait in an OKH reserve area", "8.4"))
-            elif (hid == "okh-north") == (u.nat in SOUTH_OKH_NATIONS):
-                problems.append(Problem(where, "Italian, Romanian and Hungarian units use the South OKH area, all "
-                                               "others the North one", "8.5" if u.nat in SOUTH_OKH_NATIONS else "8.4"))
-            continue
-        h = sc.map.hexes[hid]
-        if h.water:
-            problems.append(Problem(where, f"no unit sets up on an all-{h.terrain} hex", _water_rule(h)))
-            continue
-        stacks[hid] = stacks.get(hid, Fraction(0)) + stacking_value(u)
-        if u.side == "soviet" and u.steps != 1 and _soviet_steps_ok(u):  # else reported as 2.15
-            problems.append(Problem(where, "Soviet starting units have 1 step; the Guards are reinforcements", "3.8"))
-        if sc.free_setup:
-            continue
-        if u.side == "soviet" and h.country != "ussr":
-            problems.append(Problem(where, f"Soviet units set up in the USSR, not in {COUNTRY_NAMES[h.country]}",
-                                    "3.3, 3.4"))
-        if u.side == "german":
-            allowed = _german_setup_countries(u)
-            if not h.zomo or h.country not in allowed:
-                zomo = " or ".join(f"of {COUNTRY_NAMES[c]}" for c in sorted(allowed))
-                problems.append(Problem(where, f"this unit sets up in a ZOMO hex {zomo}", "3.7"))
-    limit = sc.charts.stacking_limit
-    for hid, n in sorted(stacks.items()):
-        if n > limit:
-            problems.append(Problem(f"setup {hid}", f"{n} units in one hex, more than {limit}", "6.1"))
-    return problems
-
-
 def _reinforcement_problems(sc: Scenario) -> list[Problem]:
     problems = []
     m = sc.map
@@ -985,9 +1039,12 @@ def validate_scenario(sc: Scenario) -> list[Problem]:
     each unit placed once) are not repeated. The places, rivers and triangles the rulebook locates
     are checked only where the map has their hexes, so that a small map passes.
     """
+    # The set-up rules (3.2-3.8, 6.x, 7.x) build on rules.py, which imports this module.
+    from .setup import scenario_problems
+
     m = sc.map
     problems = (_hex_problems(m) + _hexside_problems(m) + _place_problems(m) + _beach_problems(m) + _port_problems(m)
                 + _gas_problems(sc))
     if m.connected:
         problems += _land_problems(m)
-    return problems + _unit_problems(sc) + _setup_problems(sc) + _reinforcement_problems(sc)
+    return problems + _unit_problems(sc) + scenario_problems(sc) + _reinforcement_problems(sc)

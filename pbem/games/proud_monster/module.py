@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, naval, picture, reinforce, render, rules, supply
+from . import air, assault, naval, picture, reinforce, render, rules, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -47,6 +47,27 @@ def _option_rule(name: str) -> str:
     """The rule an option is about, from its note: 'Ambiguity 55 (6.2): ...' gives 6.2."""
     m = re.search(r"\(([0-9./]+)\)", OPTION_NOTES[name])
     return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
+
+
+# 14.7: events a side sees although they name enemy units: combat reveals both sides' stacks at
+# odds computation; control, weather, fort lines, hedgehog markers and the victory check are public.
+PUBLIC_EVENTS = frozenset({
+    "phase", "joined", "no-orders", "awaits", "game-over", "victory-check", "weather", "control", "sudden-death",
+    "fort-line", "fort-destroyed", "stalin-destroyed", "hedgehogs", "hedgehog-lost",
+    "attack", "attack-skipped", "mobile-assault", "assault-cavalry", "assault-end", "reveal", "losses", "advance",
+    "retreat", "retreat-caught", "decision-needed", "reply", "invasion-assault", "invasion-ashore", "invasion-failed",
+})
+
+
+def _named(value: Any) -> set[str]:
+    """Every string in an event's data (unit ids among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for k, v in value.items() for s in (_named(k) | _named(v))}
+    if isinstance(value, list | tuple):
+        return {s for v in value for s in _named(v)}
+    return set()
 
 
 def default_losses(q: dict[str, Any]) -> list[str]:
@@ -92,6 +113,8 @@ class ProudMonster:
             units[u] = {"at": "track", "steps": sc.units[u].steps}
         for u in (*sc.tank_brigades, *sc.security, *(g for *_, g in sc.conversions)):
             units[u] = {"at": "track", "steps": sc.units[u].steps}  # 8.9, 8.21, 8.11: held off the map
+        for _, u in setup.to_set_up(sc):  # 3.2-3.7: the units the players set up by orders
+            units[u] = {"at": "setup", "steps": sc.units[u].steps}
         if opts.get("arko"):  # 14.41: the ArKo is held off the map until the German forms it
             for u, spec in sorted(sc.units.items()):
                 if spec.side == "german" and spec.type == rules.ARKO_TYPE and u not in units:
@@ -120,8 +143,20 @@ class ProudMonster:
             standing=copy.deepcopy(state.get("standing", {})),
         )
 
+    def context(self, state: dict[str, Any], dice: Dice | None, side: str | None = None) -> Ctx:
+        return self._ctx(state, dice, side)
+
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
+        sc = self.scenario(state)
+        if setup.first_side(sc):  # 3.2-3.7: the players set up before the first GT
+            return setup.await_setup(self, state, self._ctx(state, dice), setup.first_side(sc))
+        return self.begin(state, dice)
+
+    def begin(self, state: dict[str, Any], dice: Dice, events: tuple[Event, ...] | list[Event] = ()) -> Transition:
+        """The first GT begins: its automatic phases up to the first German player turn (after the
+        events of a set-up, if the players set up)."""
         ctx = self._ctx(state, dice, side="german")
+        ctx.events.extend(events)
         ctx.turn, ctx.pts = int(state["clock"]["turn"]), 1
         self._automatic(ctx, TURN_START, ctx.turn)
         return self._after_turn_start(state, ctx)
@@ -151,6 +186,10 @@ class ProudMonster:
     # --- awaiting -------------------------------------------------------------------------------
     def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
         return "referee" if "referee" in state.get("parties", {}) else other(awaited)
+
+    def adjudicator(self, state: dict[str, Any], awaited: str) -> str:
+        """Who adjudicates a step awaited from ``awaited``: the referee, else the other player."""
+        return self._adjudicator(state, awaited)
 
     def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
         out = {"options": state["options"]}
@@ -184,6 +223,8 @@ class ProudMonster:
             return self._check_reply(state, submission)
         ctx = self._ctx(state, None)
         problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        if setup.in_setup(state):  # 3.2-3.7: a set-up step
+            return problems + setup.check(ctx, state, submission)
         if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
             body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
             reinforce.mr_orders(ctx, body, problems)
@@ -306,6 +347,8 @@ class ProudMonster:
     # --- resolving ------------------------------------------------------------------------------
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
         (sub,) = submissions
+        if setup.in_setup(state):  # 3.2-3.7: a set-up step
+            return setup.resolve(self, state, sub, dice)
         problems = self.check(state, sub)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
@@ -478,6 +521,31 @@ class ProudMonster:
                 pos[key] = [u for u in pos[key] if u in pos["units"]]
         return pos
 
+    def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
+        """14.7 (option fog_of_war): what ``side`` may see of a transition in a refereed game. Every
+        event that names none of the enemy's units; of those that do, the public ones: combat
+        (its stacks are revealed at odds computation and the attacker may not cancel, 14.7), control,
+        weather, fort lines, hedgehog markers, victory; every other event about enemy units (his
+        moves, placements, reinforcements, replacements, supply measures, ...) is left out, each run
+        of them counted in one ``unseen`` line. Without fog of war a side sees everything."""
+        if not state["options"].get("fog_of_war") or side not in self.sides:
+            return list(events)
+        sc = self.scenario(state)
+        enemy = {u for u, spec in sc.units.items() if spec.side != side}
+        out: list[Event] = []
+        unseen = 0
+        for e in events:
+            if e.kind in PUBLIC_EVENTS or not (_named(e.data) & enemy):
+                if unseen:
+                    out.append(Event("unseen", "14.7", {"count": unseen, "enemy": other(side)}))
+                    unseen = 0
+                out.append(e)
+            else:
+                unseen += 1
+        if unseen:
+            out.append(Event("unseen", "14.7", {"count": unseen, "enemy": other(side)}))
+        return out
+
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
         return picture.position_svg(self.scenario(state), state, side)
 
@@ -517,8 +585,11 @@ class ProudMonster:
                 out.append({"item": "German GS point schedule 17.8", "status": "provisional", "note": sc.charts.air.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
+            if sc.sut is not None and sc.sut.provisional:  # 17.6 of a scenario whose Soviet player sets up
+                out.append({"item": f"Soviet Unit Table 17.6 ({name})", "status": "provisional", "note": sc.sut.note})
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
             out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in validate_scenario(sc)]
+            out += [{"item": f"scenario {name}", "status": st, "note": note} for st, note in setup.minimum_report(sc)]
         for item, note in render.MISSING_DATA:
             out.append({"item": item, "status": "missing", "note": note})
         seen = set()

@@ -466,6 +466,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched.append(d["hex"])
         elif e.kind == "retreat" and d.get("retreated"):
             touched += [d["hex"], d["to"]]
+        elif e.kind == "setup":  # 3.2-3.7: the hexes a players' set-up filled
+            touched += list(d["hexes"])
         elif e.kind in SEA_EVENTS:  # 11.2-11.4
             touched += [*d["from"].values(), d.get("to", ""), d.get("sea", ""), d.get("target", "")]
         elif e.kind == "ground-support":  # 10.2, 10.4: where the air units were committed

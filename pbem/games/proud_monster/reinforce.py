@@ -73,7 +73,7 @@ def mutual_reinforcement(ctx: Ctx, turn: int) -> None:
     ctx.position.pop("mr", None)
     ctx.position.pop("entered", None)
     place: list[str] = []
-    for t, u, hex_id in ctx.sc.reinforcements:
+    for t, u, hex_id in (*ctx.sc.reinforcements, *set_up_arrivals(ctx)):
         if u not in ctx.units or ctx.units[u]["at"] != "track" or t > turn:
             continue
         spec = ctx.spec(u)
@@ -102,6 +102,12 @@ def mutual_reinforcement(ctx: Ctx, turn: int) -> None:
         mr["convert"] = due
     if mr:
         ctx.position["mr"] = mr
+
+
+def set_up_arrivals(ctx: Ctx) -> list[tuple[int, str, str]]:
+    """3.5: the Soviet units a players' set-up left on the Turn Record Track (position `arrivals`,
+    setup.py), as reinforcements without a fixed hex: the Soviet places them (8.7)."""
+    return sorted((int(t), u, "") for u, t in ctx.position.get("arrivals", {}).items())
 
 
 def _fixed_arrival(ctx: Ctx, u: str, hex_id: str) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event
 
-from . import naval
+from . import naval, setup
 from .air import event_lines as air_event_lines
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 MISSING_DATA = (
     ("German Withdrawal Table 17.4", "only the GT12 air and Flak withdrawals are known"),
     ("Refit Table 17.5", "not in the rulebook text"),
-    ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known"),
+    ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known; a scenario whose "
+                               "Soviet player sets up gives its own ([sut], docs/map-format.md)"),
     ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
 )
 
@@ -211,6 +212,9 @@ SUPPLY_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
 def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
+    placed = setup.event_lines(e)  # 3.2-3.7: a players' set-up
+    if placed is not None:
+        return placed
     if k == "no-orders":
         return [f"- No {' or '.join(d['sides'])} submission for `{d['step']}` by the deadline: the referee adjudicates the step "
                 "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
@@ -230,6 +234,8 @@ def event_lines(e: Event) -> list[str]:
         return [f"- {d['unit']} cannot arrive in {d['hex']}: {d['why']} (8.1)."]
     if k in MR_TEXT:
         return MR_TEXT[k](d)
+    if k == "unseen":
+        return [f"- ({d['count']} event(s) of the {d['enemy']} side you do not see: fog of war, 14.7.)"]
     if k == "move":
         parts = []
         for u in d["units"]:
@@ -452,7 +458,8 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
                 continue
             spec = sc.units[u]
             if st["at"] in OFF_MAP_BOXES:
-                off.setdefault(st["at"], []).append(u)
+                due = pos.get("arrivals", {}).get(u)  # 3.5: the Turn Record Track box of a unit a set-up left off
+                off.setdefault(st["at"], []).append(f"{u} (GT{due})" if due else u)
                 continue
             shown = shown_values(spec, st, state["options"])
             tags = "".join(f" {tag}" for key, tag in SUPPLY_TAGS if u in pos.get(key, ()))  # 9.x (option supply)
@@ -508,6 +515,8 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
+    if setup.in_setup(state):  # 3.2-3.7: what to set up, where, and the minimums to meet
+        return setup.template(module, state, side, head)
     if int(state["clock"]["pts"]) == 0:  # the Soviet's Mutual Reinforcement step (8.1, 8.7, 8.11)
         return "\n".join(head + mr_template(module, state))
     stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}

@@ -51,6 +51,7 @@ OFF_MAP_BOXES: dict[str, str] = {
     "rvgk": "in the RVGK",
     "ports-box": "in the Southern Ports Holding Box",
     "removed": "out of play",
+    "setup": "to be set up by its player (3.2-3.7)",
 }
 OFF_MAP = tuple(OFF_MAP_BOXES)
 
@@ -114,6 +115,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "naval": False,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
     # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
     "invasion_joiners": True,
+    # Ambiguity 4 (3.3): along the border 1804S-2114S no two neighbouring border hexes are both empty
+    # at set-up ("alternate"), or every one of them holds a unit ("every").
+    "south_border_setup": "alternate",
     "ground_support": False,  # 10.2-10.4, 14.13, 15.5: air units committed to stacks add points in combat
     # Ambiguity 29 (10.2): the GS points are capped at the strength of the supported stack's participating units.
     "ground_support_cap": "participating",
@@ -156,6 +160,7 @@ OPTION_NOTES: dict[str, str] = {
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
     "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
     "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
+    "south_border_setup": "Ambiguity 4 (3.3): set-up on the border 1804S-2114S: 'alternate' (no two neighbours empty) or 'every' hex",
     "ground_support": "[ADV] (10.2): air units committed to stacks (`[[support]]`) add their points in attack and defense",
     "ground_support_cap": "Ambiguity 29 (10.2): GS points capped at the 'participating' units' strength, or the whole 'stack''s",
     "viii_on_defense": "Ambiguity 29 (10.3): VIII Fliegerkorps on a supported German defense: '1L' on the Soviet attack, or 'none'",
@@ -224,6 +229,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "soviet_replacements": (False, True),
     "naval": (False, True),
     "invasion_joiners": (True, False),
+    "south_border_setup": ("alternate", "every"),
     "ground_support": (False, True),
     "ground_support_cap": ("participating", "stack"),
     "viii_on_defense": ("1L", "none"),

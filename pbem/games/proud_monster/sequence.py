@@ -7,7 +7,9 @@ GT1 and two on every other GT (5.4), each with the German player turn first (5.1
 Check (4.4-4.5). With the weather rules (full game) each player-turn sequence from GT7 opens with
 the automatic weather phase (13.2, digest A.3 II.A). A player turn is one awaited step: its
 movement phase (12.0) and prepared-assault phase (14.0) are ordered in one order file and resolved
-in that order. With ground support (full game) the German player turn of GT1-GT11 opens with his
+in that order. A scenario whose players set up starts with their set-up steps (A.2, 3.2-3.7):
+`setup/soviet`, then `setup/german`, each one order file.
+With ground support (full game) the German player turn of GT1-GT11 opens with his
 Ground Support Commitment phase (10.2) and the Soviet player turn of GT12 with the Soviet's (10.4,
 "DEC only"); GT12 opens with the German air units' departure and the Soviet's air check (10.2, 10.4)
 and, with Flak, its first player-turn sequence with the withdrawal of the Flak corps (10.1).
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 SIDES = ("german", "soviet")  # 5.1: the German player turn always comes first
+# A.2 (3.2-3.7): before GT1, a players' set-up: the Soviet sets up first, then the German (3.7).
+SETUP_SIDES = ("soviet", "german")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,11 @@ def sequences_in(turn: int) -> int:
 def step_name(turn: int, pts: int, side: str) -> str:
     """``GT3/1/german``; sequence 0 is the Mutual Reinforcement phase: ``GT3/MR/soviet`` (8.7)."""
     return f"GT{turn}/{pts or 'MR'}/{side}"
+
+
+def setup_step(side: str) -> str:
+    """The awaited step of a side's set-up by orders (A.2): setup/soviet, then setup/german."""
+    return f"setup/{side}"
 
 
 def phases(options: Mapping[str, Any], group: tuple[PhaseSpec, ...], turn: int = 1, side: str = "",

@@ -1,0 +1,849 @@
+"""Set-up before GT1 (3.2-3.8, digest A.2 and F.1).
+
+The rules a set-up must meet, usable for a scenario's fixed set-up (``scenario_problems``, part of
+``validate_scenario`` and so of `pbem module check`) and for the players' set-up orders:
+
+* 3.3 Frontier Zone (column 22 and west): a unit in every border hex from 2006N to 1703S; along
+  1804S-2114S the option south_border_setup (Ambiguity 4); a unit in each FZ large town;
+* 3.4 Interior Zone (column 23 and east): an IZ unit in every city and large town, 4 units in every
+  hex column, its North and South hexes together (Ambiguity 5);
+* 3.7 German: the Hungarian Fast Corps alone in Hungary, Romanian units in Romania or the South OKH
+  area, at most 7 German non-mechanized divisions and 1 assault-gun battalion there, every other
+  unit in the Greater-German ZOMO or the North OKH area (8.4: units held back wait there);
+* 3.8 Soviet starting units have 1 step; stacking 6.1-6.5 and 7.1-7.3 (``rules.stack_problems``).
+
+Border hexes are the USSR hexes on a ``border`` hexside, ordered along the border line
+(``border_lines``). A map that lacks the hexes a minimum concerns (a training or test map) is
+checked where it has them; ``minimums`` says what it could not check, and a scenario may declare
+the minimums its map cannot meet (``unmet_minimums``).
+
+With ``setup_by = "players"`` (or one side) in the scenario, the players set up by orders after
+the joins: the Soviet first (step ``setup/soviet``: his units of each SUT kind for the Frontier and
+Interior Zones, 3.2-3.4; the units not set up go to the Turn Record Track by the SUT's schedule,
+3.5, and arrive in the MR phase like other Soviet reinforcements without a fixed hex), then the
+German (``setup/german``, 3.6-3.7), each order file checked with every problem at once; then GT1
+begins (``ProudMonster.begin``). ``proposal`` gives each side a set-up for the template, the
+built-in player and a referee's `--no-orders`: the Soviet's meets every minimum the SUT's units
+allow, the German's holds every unit back in its OKH area.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pbem.engine.model import Event, Submission, Transition
+from pbem.errors import IllegalOrdersError, Problem
+from pbem.mechanics.dice import Dice
+from pbem.mechanics.hexgrid import distance, hexside_lines
+
+from .data import (
+    COUNTRY_NAMES,
+    FRONTIER_LAST_COLUMN,
+    OKH_AREAS,
+    SOUTH_OKH_NATIONS,
+    MapData,
+    Scenario,
+    UnitSpec,
+    shown_values,
+    sut_type,
+)
+from .rules import ARKO_TYPE, DEFAULT_OPTIONS, FULL_GAME, OFF_MAP_BOXES, Ctx, entry_problems, stack_problems
+from .sequence import SETUP_SIDES, setup_step
+
+if TYPE_CHECKING:
+    from .module import ProudMonster
+
+ALL_OCCUPIED = ("2006N", "1703S")  # 3.3: a unit in every border hex of this stretch
+ALTERNATE = ("1804S", "2114S")  # 3.3, Ambiguity 4: the garbled rule for this stretch
+IZ_COLUMN_UNITS = 4  # 3.4: units in every hex column of the Interior Zone
+LAST_COLUMN = 60  # 9.10, D.1: the east edge of the published maps
+SOUTH_LIMITS = {"division": 7, "assault gun": 1}  # 3.7(3): in Romania and the South OKH area
+SOUTH_NAMES = {"division": "German non-mechanized divisions", "assault gun": "assault-gun battalions"}
+ZONE_NAMES = {"FZ": "Frontier Zone", "IZ": "Interior Zone"}
+BOX_NAMES = {"okh-north": "the North OKH reserve area", "okh-south": "the South OKH reserve area"}
+OTHER_KEYS = ("move", "attack", "declare", "reply")  # order tables that have no place in a set-up step
+
+
+# --------------------------------------------------------------------------- the border (3.3)
+
+
+def border_lines(m: MapData) -> list[list[str]]:
+    """The border hexes (USSR hexes on a `border` hexside, 12.18) in order along each line of the
+    border the map has: its hexsides joined corner to corner (``hexside_lines``), each hexside's USSR
+    hex taken once, in the order the line passes it."""
+    n = m.numbering
+    sides = []
+    for key, feats in m.hexsides.items():
+        a, b = key.split("-")
+        if "border" in feats and (m.hexes[a].country == "ussr") != (m.hexes[b].country == "ussr"):
+            sides.append((n.parse(a), n.parse(b)))
+    out = []
+    for line in hexside_lines(sides):
+        hexes: list[str] = []
+        for x, y in line:
+            ids = [n.format(x), n.format(y)]
+            ussr = next(h for h in ids if m.hexes[h].country == "ussr")
+            if ussr not in hexes:
+                hexes.append(ussr)
+        out.append(hexes)
+    return out
+
+
+def stretch(m: MapData, lines: list[list[str]], first: str, last: str) -> tuple[list[str], str]:
+    """The border hexes from ``first`` to ``last`` along the border, and a note when the map has
+    only part of the stretch. A line with both ends: the hexes between them. A line with one of
+    them: from it toward the end of the line nearer the other (the map's border stops there). Neither
+    on the map: none (the note says so)."""
+    n = m.numbering
+
+    def toward(line: list[str], i: int, goal: str) -> list[str]:
+        g = n.parse(goal)
+        back = distance(n.parse(line[0]), g) < distance(n.parse(line[-1]), g)
+        return line[i::-1] if back else line[i:]
+
+    lf = next((ln for ln in lines if first in ln), None)
+    ll = next((ln for ln in lines if last in ln), None)
+    if lf is not None and lf is ll:
+        i, j = lf.index(first), lf.index(last)
+        return (lf[i:j + 1] if i <= j else lf[j:i + 1][::-1]), ""
+    head = toward(lf, lf.index(first), last) if lf else []
+    tail = toward(ll, ll.index(last), first)[::-1] if ll else []
+    if not head and not tail:
+        return [], f"{first}-{last}: the map has neither end of this stretch of the border; not checked"
+    parts = [f"from {a} to {b}" if a != b else f"at {a}" for a, b in ((first, head[-1] if head else ""),
+                                                                         (tail[0] if tail else "", last)) if a and b]
+    missing = " and ".join(x for x, line in ((first, lf), (last, ll)) if line is None)
+    gap = f"the map does not have {missing}" if missing else "the map's border breaks off between them"
+    return head + tail, f"{first}-{last}: {gap}; checked {' and '.join(parts)}, where its border ends"
+
+
+# --------------------------------------------------------------------------- minimums (3.3, 3.4)
+
+
+@dataclass(frozen=True, slots=True)
+class Minimum:
+    """One set-up minimum: the Soviet units in ``hexes`` together number at least ``need``;
+    ``place`` names it (its first hex, or "column NN")."""
+
+    rule: str
+    what: str
+    hexes: tuple[str, ...]
+    need: int = 1
+    place: str = ""
+
+    def count(self, at: Mapping[str, int]) -> int:
+        return sum(at.get(h, 0) for h in self.hexes)
+
+
+def column(m: MapData, hex_id: str) -> int:
+    return m.numbering.parse(hex_id).col
+
+
+def zone(m: MapData, hex_id: str) -> str:
+    """3.3, 3.4: the Frontier Zone is column 22 and every column west of it, the Interior Zone column
+    23 and east, on both maps."""
+    return "FZ" if column(m, hex_id) <= FRONTIER_LAST_COLUMN else "IZ"
+
+
+def minimums(sc: Scenario, options: Mapping[str, Any]) -> tuple[list[Minimum], list[str]]:
+    """Every 3.3 and 3.4 minimum of the scenario's map, and notes on what the map lacks to check the
+    rest (each note starts with its rule)."""
+    m = sc.map
+    lines = border_lines(m)
+    out: list[Minimum] = []
+    notes: list[str] = []
+    a, note = stretch(m, lines, *ALL_OCCUPIED)
+    out += [Minimum("3.3", f"border hex {h} (2006N-1703S)", (h,), place=h) for h in a]
+    notes += [f"3.3 border {note}"] if note else []
+    b, note = stretch(m, lines, *ALTERNATE)
+    if options.get("south_border_setup", "alternate") == "every":
+        out += [Minimum("3.3", f"border hex {h} (1804S-2114S, every hex: option south_border_setup, Ambiguity 4)", (h,),
+                        place=h) for h in b]
+    else:
+        out += [Minimum("3.3", f"border hexes {x} and {y} (1804S-2114S): not both empty (option south_border_setup, "
+                               "Ambiguity 4)", (x, y), place=x) for x, y in zip(b, b[1:], strict=False)]
+    notes += [f"3.3 border {note}"] if note else []
+    land = sorted((h for h in m.hexes.values() if h.country == "ussr" and not h.water), key=lambda h: h.id)
+    large = [h for h in land if h.settlement == "large_town" and zone(m, h.id) == "FZ"]
+    out += [Minimum("3.3", f"Frontier Zone large town {h.id} {h.place}", (h.id,), place=h.id) for h in large]
+    if len(large) < 3:
+        notes.append(f"3.3 the map has {len(large)} of the 3 large towns of the Frontier Zone")
+    towns = [h for h in land if h.settlement in ("city", "large_town") and zone(m, h.id) == "IZ"]
+    out += [Minimum("3.4", f"Interior Zone {h.settlement.replace('_', ' ')} {h.id} {h.place}", (h.id,), place=h.id)
+            for h in towns]
+    cols: dict[int, list[str]] = {}
+    for h in land:
+        if zone(m, h.id) == "IZ":
+            cols.setdefault(column(m, h.id), []).append(h.id)
+    out += [Minimum("3.4", f"Interior Zone column {c:02d} (its North and South hexes together, Ambiguity 5)",
+                    tuple(hs), IZ_COLUMN_UNITS, f"column {c:02d}") for c, hs in sorted(cols.items())]
+    if cols and max(cols) < LAST_COLUMN:
+        notes.append(f"3.4 the map's Interior Zone ends at column {max(cols):02d} (the rulebook's runs to {LAST_COLUMN}); "
+                     "the columns it has are checked")
+    return out, notes
+
+
+def minimum_problems(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping[str, int],
+                     where: Callable[[str], str]) -> list[Problem]:
+    """The 3.3 and 3.4 minimums that ``soviet_at`` (Soviet units per hex) leaves unmet, but those of
+    the rules the scenario declares its map cannot meet (unmet_minimums); ``where`` names a
+    minimum's place (a hex, or "column NN") in the input."""
+    problems = []
+    for mn in minimums(sc, options)[0]:
+        n = mn.count(soviet_at)
+        if n < mn.need and mn.rule not in sc.unmet_minimums:
+            problems.append(Problem(where(mn.place), f"{mn.what}: {n} unit{'s' if n != 1 else ''}, {mn.need} or more "
+                                                     "needed", mn.rule, "Set up more Soviet units there."))
+    return problems
+
+
+def minimum_summary(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping[str, int]) -> list[dict[str, Any]]:
+    """For the report: per rule (3.3, 3.4) how many minimums are met, which are not, and whether the
+    scenario declares that rule's minimums unmet."""
+    rows: dict[str, dict[str, Any]] = {}
+    for mn in minimums(sc, options)[0]:
+        r = rows.setdefault(mn.rule, {"rule": mn.rule, "met": 0, "unmet": [], "declared": mn.rule in sc.unmet_minimums})
+        if mn.count(soviet_at) >= mn.need:
+            r["met"] += 1
+        else:
+            r["unmet"].append(mn.what)
+    return [rows[k] for k in sorted(rows)]
+
+
+# --------------------------------------------------------------------------- placements
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A unit set up in a hex or an OKH area; ``where`` names it in the input."""
+
+    unit: str
+    at: str
+    where: str
+
+
+def _water_rule(terrain: str) -> str:
+    return "12.14" if terrain == "sea" else "13.7"
+
+
+def south_kind(spec: UnitSpec) -> str:
+    """3.7(3): the German units that may start in Romania and the South OKH area besides the
+    Romanians: non-mechanized divisions ("division") and assault-gun battalions ("assault gun")."""
+    if spec.side != "german" or spec.nat != "german":
+        return ""
+    if not spec.mechanized and spec.size == "XX" and spec.type != ARKO_TYPE:
+        return "division"
+    if spec.type == "assault-gun" and spec.size == "II":
+        return "assault gun"
+    return ""
+
+
+def soviet_placement(ctx: Ctx, unit: str, at: str) -> list[tuple[str, str]]:
+    """Where a Soviet starting unit may set up (as (rule, text) problems): on a land hex of the USSR
+    (3.3, 3.4), never in an OKH area (8.4); 3.8: Soviet starting units have 1 step (the Guards come
+    later, 8.11)."""
+    spec = ctx.spec(unit)
+    if at in OKH_AREAS:
+        return [("8.4", "only German-side units wait in an OKH reserve area")]
+    h = ctx.sc.map.hexes[at]
+    if h.water:
+        return [(_water_rule(h.terrain), f"no unit sets up on an all-{h.terrain} hex")]
+    out = []
+    if h.country != "ussr":
+        out.append(("3.3, 3.4", f"Soviet units set up in the USSR, not in {COUNTRY_NAMES[h.country]}"))
+    if spec.steps != 1 and spec.guards:
+        out.append(("3.8", "Soviet starting units have 1 step; the Guards are reinforcements"))
+    return out
+
+
+def german_placement(ctx: Ctx, unit: str, at: str) -> list[tuple[str, str]]:
+    """3.7: where a German-side starting unit may set up (as (rule, text) problems). Hungary: only the
+    Hungarian Fast Corps (1). Romania: Romanian units (2), and German non-mechanized divisions and
+    assault-gun battalions (3, counted by ``south_problems``). Every other unit in the Greater-German
+    ZOMO or held back in the North OKH area (4; 8.4); Italian, Romanian and Hungarian units held back
+    use the South one (8.5), as may the units of (3). Only ZOMO hexes (the strip west of the
+    border). With the option axis_allies, the 7.2-7.4 and 8.5 limits on where allies may be."""
+    spec = ctx.spec(unit)
+    south = south_kind(spec)
+    if at == "okh-north":
+        if spec.nat == "romanian":
+            return [("3.7", "Romanian units start in Romania or the South OKH area")]
+        if spec.nat in SOUTH_OKH_NATIONS:
+            return [("8.5", "Italian, Romanian and Hungarian units use the South OKH area, not the North one")]
+        return []
+    if at == "okh-south":
+        if spec.nat in SOUTH_OKH_NATIONS or south:
+            return []
+        return [("3.7", "only Romanian, Hungarian and Italian units, German non-mechanized divisions and assault-gun "
+                        "battalions start in the South OKH area; hold this unit back in the North one (okh-north, 8.4)")]
+    h = ctx.sc.map.hexes[at]
+    if h.water:
+        return [(_water_rule(h.terrain), f"no unit sets up on an all-{h.terrain} hex")]
+    if not h.zomo:
+        return [("3.7", f"German-side units set up in a ZOMO hex, the strip west of the Soviet border; {at} is in "
+                        f"{COUNTRY_NAMES[h.country]} but not in the ZOMO")]
+    out = []
+    if h.country == "hungary" and spec.nat != "hungarian":
+        out.append(("3.7", "only the Hungarian Fast Corps sets up in Hungary"))
+    elif h.country == "romania" and spec.nat != "romanian" and not south:
+        out.append(("3.7", "in Romania only Romanian units, German non-mechanized divisions and assault-gun battalions "
+                           "set up"))
+    elif h.country == "germany" and spec.nat == "romanian":
+        out.append(("3.7", "Romanian units start in Romania or the South OKH area"))
+    if ctx.options.get("axis_allies", False):
+        out += [(rule, text.replace("may not move onto", "may not set up on"))
+                for rule, text in entry_problems(ctx, unit, at) if rule != "8.5" or not out]
+    return out
+
+
+def south_problems(ctx: Ctx, placements: Iterable[Placement], where: str) -> list[Problem]:
+    """3.7(3): at most 7 German non-mechanized divisions and 1 assault-gun battalion start in Romania
+    and the South OKH area (fewer is allowed)."""
+    found: dict[str, list[str]] = {}
+    for p in placements:
+        kind = south_kind(ctx.spec(p.unit))
+        if kind and (p.at == "okh-south" or (p.at in ctx.sc.map.hexes and ctx.sc.map.hexes[p.at].country == "romania")):
+            found.setdefault(kind, []).append(p.unit)
+    return [Problem(where, f"{len(us)} {SOUTH_NAMES[k]} in Romania and the South OKH area ({', '.join(sorted(us))}); "
+                           f"at most {SOUTH_LIMITS[k]}", "3.7", "Set the others up in the Greater-German ZOMO or "
+                                                                  "hold them back in the North OKH area (okh-north).")
+            for k, us in sorted(found.items()) if len(us) > SOUTH_LIMITS[k]]
+
+
+def stacking_problems(ctx: Ctx, placements: Iterable[Placement], where: Callable[[str], str]) -> list[Problem]:
+    """3.3, 3.7(5): set-up within normal stacking, each side's units per hex (6.1-6.5, 7.1-7.3). The
+    OKH areas have no hexes and no stacking limit."""
+    stacks: dict[tuple[str, str], list[str]] = {}
+    for p in placements:
+        if p.at in ctx.sc.map.hexes and not ctx.sc.map.hexes[p.at].water:
+            stacks.setdefault((p.at, ctx.spec(p.unit).side), []).append(p.unit)
+    return [Problem(where(h), f"{h} would hold {text}", rule, "Set some of its units up elsewhere.")
+            for (h, _), units in sorted(stacks.items()) for rule, text in stack_problems(ctx, h, units)]
+
+
+def scenario_options(sc: Scenario) -> dict[str, Any]:
+    """The options a new game of the scenario has unless `pbem new --option` changes them."""
+    ruleset = sc.options.get("ruleset", sc.ruleset)
+    return {**DEFAULT_OPTIONS, **(FULL_GAME if ruleset == "full" else {}), "ruleset": ruleset, **sc.options}
+
+
+def _ctx(sc: Scenario, options: dict[str, Any], side: str = "german") -> Ctx:
+    return Ctx(sc=sc, options=options, position={"units": {}, "control": {}, "vp": 0}, turn=sc.first_turn, pts=0,
+               side=side, dice=None)
+
+
+def scenario_problems(sc: Scenario) -> list[Problem]:
+    """The set-up rules on a scenario's fixed set-up (the [[setup]] list), each problem with its rule:
+    no unit on water; Soviet starting units with 1 step (3.8); stacking (6.1-6.5, 7.1-7.3) under the
+    options a new game of the scenario has; unless the set-up is free (``free_setup``, test data):
+    Soviet units in the USSR and the 3.3/3.4 minimums, German units by 3.7 and 8.4/8.5. A minimum of a
+    rule in ``unmet_minimums`` is not a problem (`pbem module check` lists it), but declaring a rule
+    the set-up meets is."""
+    ctx = _ctx(sc, scenario_options(sc))
+    problems: list[Problem] = []
+    placements = [Placement(u, h, f"setup[{i}] {u} {h}") for i, (u, h) in enumerate(sc.setup)]
+    for p in placements:
+        spec = sc.units[p.unit]
+        if spec.side == "soviet":
+            found = soviet_placement(ctx, p.unit, p.at)
+        else:
+            found = german_placement(ctx, p.unit, p.at)
+        if sc.free_setup:  # a free position: only water, the Soviet 1-step rule and who uses which OKH area
+            found = [(r, t) for r, t in found if r in ("12.14", "13.7", "3.8", "8.4", "8.5")]
+        problems += [Problem(p.where, text, rule) for rule, text in found]
+    problems += stacking_problems(ctx, placements, lambda h: f"setup {h}")
+    if sc.free_setup:
+        return problems
+    problems += south_problems(ctx, placements, "setup")
+    if not sc.sets_up("soviet"):
+        at: dict[str, int] = {}
+        for p in placements:
+            if sc.units[p.unit].side == "soviet":
+                at[p.at] = at.get(p.at, 0) + 1
+        problems += minimum_problems(sc, ctx.options, at, lambda h: f"setup {h}")
+        for row in minimum_summary(sc, ctx.options, at):
+            if row["declared"] and not row["unmet"]:
+                problems.append(Problem("scenario.unmet_minimums", f"declares the {row['rule']} minimums unmet, but the "
+                                                                   "set-up meets every one: remove it", row["rule"]))
+    return problems
+
+
+def minimum_report(sc: Scenario) -> list[tuple[str, str]]:
+    """For `pbem module check`: (status, note) rows on the set-up minimums: "unmet" for each minimum
+    of a rule the scenario declares unmet, "limited" for what its map lacks to check them all."""
+    options = scenario_options(sc)
+    rows: list[tuple[str, str]] = []
+    mins, notes = minimums(sc, options)
+    if not sc.free_setup and not sc.sets_up("soviet"):
+        at: dict[str, int] = {}
+        for u, h in sc.setup:
+            if sc.units[u].side == "soviet":
+                at[h] = at.get(h, 0) + 1
+        for rule in sc.unmet_minimums:
+            these = [mn for mn in mins if mn.rule == rule]
+            short = [f"{mn.place} {mn.count(at)} of {mn.need}" for mn in these if mn.count(at) < mn.need]
+            if short:
+                rows.append(("unmet", f"{len(short)} of the {len(these)} minimums not met, as the scenario declares "
+                                      f"(unmet_minimums): {', '.join(short)} [{rule}]"))
+    if not sc.free_setup:
+        rows += [("limited", f"{n.split(' ', 1)[1]} [{n.split(' ', 1)[0]}]") for n in notes]
+    return rows
+
+
+# --------------------------------------------------------------------------- the set-up steps
+
+
+def to_set_up(sc: Scenario) -> list[tuple[str, str]]:
+    """The units each side's player sets up by orders, as (side, unit), in units.toml order: the
+    Soviet's set-up pool (3.2: his 1-step units not otherwise placed; the SUT says how many of each
+    kind set up), the German's starting forces (3.7: every German-side unit not a reinforcement, not a
+    security division, 8.21, and not the ArKo, 14.41)."""
+    placed = {u for u, _ in sc.setup} | {u for _, u, _ in sc.reinforcements} | set(sc.tank_brigades) \
+        | set(sc.security) | {g for *_, g in sc.conversions}
+    out = []
+    for u, spec in sc.units.items():
+        if u in placed or not sc.sets_up(spec.side):
+            continue
+        if spec.side == "soviet" and spec.steps == 1:
+            out.append(("soviet", u))
+        elif spec.side == "german" and spec.type != ARKO_TYPE:
+            out.append(("german", u))
+    return out
+
+
+def first_side(sc: Scenario) -> str:
+    """The side that sets up first by orders (3.2, 3.7: the Soviet before the German), "" for none."""
+    return next((s for s in SETUP_SIDES if sc.sets_up(s)), "")
+
+
+def in_setup(state: Mapping[str, Any]) -> bool:
+    """Whether the state awaits a set-up (the steps setup/soviet and setup/german)."""
+    return str(state.get("awaits", {}).get("step", "")).startswith("setup/")
+
+
+def await_setup(module: ProudMonster, state: dict[str, Any], ctx: Ctx, side: str) -> Transition:
+    """The state awaiting ``side``'s set-up orders (adjudicated by the other side or the referee)."""
+    step = setup_step(side)
+    out = {"options": state["options"], "position": ctx.position, "standing": ctx.standing,
+           "clock": {"turn": ctx.sc.first_turn, "pts": 0, "side": side, "phase": "setup"},
+           "awaits": {"kind": "orders", "step": step, "from": [side], "adjudicator": module.adjudicator(state, side)}}
+    ctx.emit("awaits", "3.2" if side == "soviet" else "3.7", **out["awaits"])
+    return Transition(out, tuple(ctx.events))
+
+
+def pool(ctx: Ctx, side: str) -> list[str]:
+    """The units of ``side`` still to be set up, in units.toml order."""
+    return [u for u, spec in ctx.sc.units.items() if spec.side == side and ctx.units.get(u, {}).get("at") == "setup"]
+
+
+def _why_not(ctx: Ctx, unit: str, side: str) -> tuple[str, str]:
+    """Why a unit is not one ``side`` sets up, as (rule, text)."""
+    sc = ctx.sc
+    spec = ctx.spec(unit)
+    if spec.side != side:
+        return ("3.2" if side == "soviet" else "3.7"), f"{unit} is {'a Soviet' if spec.side == 'soviet' else 'a German-side'} unit"
+    later = {u: t for t, u, _ in sc.reinforcements}
+    if unit in later:
+        return ("3.5" if side == "soviet" else "3.6"), f"{unit} is a reinforcement: it arrives on GT{later[unit]}"
+    if unit in sc.tank_brigades:
+        return "8.9", f"{unit} is one of the tank brigades set aside for the rolls from GT3"
+    if unit in sc.security:
+        return "8.21", f"{unit} is a security division, held aside until deployed"
+    if any(g == unit for *_, g in sc.conversions):
+        return "3.2", f"{unit} is a Guards unit, set aside for a conversion (8.11)"
+    if spec.type == ARKO_TYPE and side == "german":
+        return "14.41", f"{unit} is the ArKo, held aside until the German forms it"
+    if unit not in ctx.units:
+        return ("3.2" if side == "soviet" else "3.7"), f"{unit} is not in this game"
+    at = ctx.at(unit)
+    return ("3.2" if side == "soviet" else "3.7"), f"{unit} is already {OFF_MAP_BOXES.get(at, f'in {at}')}"
+
+
+def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list[Problem]) -> list[Placement]:
+    """The `[setup]` table of a set-up order file: each key a hex (its printed id; a South id of the
+    2.4 join row is the same hex as the North one) or, for the German, an OKH area; each value the
+    units set up there. Problems for a key that is no hex of the map, a hex given twice, a unit that
+    is unknown, of the other side, not one to set up (with why), or listed twice; the units kept
+    are the placements."""
+    rule = "3.2" if side == "soviet" else "3.7"
+    table = body.get("setup", {})
+    todo = set(pool(ctx, side))
+    out: list[Placement] = []
+    keys: dict[str, str] = {}
+    first: dict[str, str] = {}
+    for key in table:
+        where = f"setup.{key}"
+        at = key if key in OKH_AREAS else ctx.sc.map.canonical(key)
+        if at is None:
+            problems.append(Problem(where, f"'{key}' is not a hex of the map" + (" nor an OKH area (okh-north, okh-south)"
+                                                                                  if side == "german" else ""), rule))
+            continue
+        if at in keys:
+            problems.append(Problem(where, f"the same hex as setup.{keys[at]} (2.4): list its units once", rule))
+            continue
+        keys[at] = key
+        for i, u in enumerate(table[key]):
+            uw = f"{where}[{i}]"
+            u = str(u)
+            if u not in ctx.sc.units:
+                problems.append(Problem(uw, f"unknown unit '{u}'", rule))
+            elif u in first:
+                problems.append(Problem(uw, f"{u} is set up twice (also {first[u]})", rule))
+            elif u not in todo:
+                r, text = _why_not(ctx, u, side)
+                problems.append(Problem(uw, f"{text}: not one of the units this set-up places", r))
+            else:
+                first[u] = uw
+                out.append(Placement(u, at, uw))
+    return out
+
+
+def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Problem]:
+    """Every problem of a set-up order file (3.2-3.8, 6.x, 7.x), all at once."""
+    side = submission.side
+    body = submission.body
+    if not submission.digest and not body:  # no orders by the deadline (referee): the proposal (see proposal)
+        body = {"setup": proposal(ctx, side)}
+    problems = [Problem(k, f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
+                for k in OTHER_KEYS if k in body]
+    placements = read_placements(ctx, side, body, problems)
+    placement = soviet_placement if side == "soviet" else german_placement
+    for p in placements:
+        problems += [Problem(p.where, text if text.startswith(p.unit) else f"{p.unit}: {text}", rule)
+                     for rule, text in placement(ctx, p.unit, p.at)]
+    problems += stacking_problems(ctx, placements, lambda h: f"setup.{h}")
+    if side == "german":
+        problems += south_problems(ctx, placements, "setup")
+        missing = [u for u in pool(ctx, "german") if u not in {p.unit for p in placements}]
+        if missing:
+            problems.append(Problem("setup", f"not set up: {', '.join(missing)}; every German starting unit sets up in a "
+                                             "ZOMO hex or is held back in an OKH area", "3.7",
+                                    "List the units to hold back under okh-north (8.4) or okh-south (8.5)."))
+        return problems
+    problems += sut_problems(ctx, placements)
+    at: dict[str, int] = {}
+    for p in placements:
+        at[p.at] = at.get(p.at, 0) + 1
+    problems += minimum_problems(ctx.sc, ctx.options, at,
+                                 lambda place: f"setup ({place})" if place.startswith("column") else f"setup.{place}")
+    return problems
+
+
+def sut_problems(ctx: Ctx, placements: Iterable[Placement]) -> list[Problem]:
+    """3.2: of each kind the SUT gives (17.6) exactly its number of units in the Frontier Zone and in
+    the Interior Zone (the zone is the column of the hex, 3.3-3.4)."""
+    sut = ctx.sc.sut
+    if sut is None:
+        return []
+    count: dict[tuple[str, str], int] = {}
+    for p in placements:
+        if p.at in ctx.sc.map.hexes:
+            key = (sut_type(ctx.spec(p.unit)), zone(ctx.sc.map, p.at))
+            count[key] = count.get(key, 0) + 1
+    problems = []
+    for k in sorted({*sut.kinds(), *(k for k, _ in count)}):
+        for z, row in (("FZ", sut.fz), ("IZ", sut.iz)):
+            have, need = count.get((k, z), 0), row.get(k, 0)
+            if have != need:
+                problems.append(Problem("setup", f"{k}: {have} set up in the {ZONE_NAMES[z]}, the SUT sets up {need} "
+                                                 "there (17.6)", "3.2"))
+    return problems
+
+
+def default_setup(ctx: Ctx) -> dict[str, list[str]]:
+    """The German set-up of a referee's adjudication without his orders (`--no-orders german`): every
+    starting unit held back in its OKH area (8.4; Italian, Romanian and Hungarian units in the South
+    one, 8.5), which 3.7 allows."""
+    out: dict[str, list[str]] = {}
+    for u in pool(ctx, "german"):
+        out.setdefault("okh-south" if ctx.spec(u).nat in SOUTH_OKH_NATIONS else "okh-north", []).append(u)
+    return out
+
+
+def soviet_proposal(ctx: Ctx) -> dict[str, list[str]]:
+    """A Soviet set-up that meets the minimums as far as the SUT's units allow, the same every time
+    (the template's proposal, the built-in player's, and a referee's `--no-orders soviet`): of each
+    kind the first units (units.toml order) for the Frontier Zone, the next for the Interior Zone;
+    then, minimum by minimum in the order ``minimums`` gives them (the border from 2006N, every
+    second hex of 1804S-2114S under "alternate", the FZ large towns, the IZ cities and large towns,
+    the IZ columns), the next unit of the zone into the first of its hexes that stays within
+    stacking (a column: its cities and large towns first); the units left, one by one, into the hexes
+    used so far in their zone, round the list."""
+    sc, m, sut = ctx.sc, ctx.sc.map, ctx.sc.sut
+    todo: dict[str, list[str]] = {"FZ": [], "IZ": []}
+    by_kind: dict[str, list[str]] = {}
+    for u in pool(ctx, "soviet"):
+        by_kind.setdefault(sut_type(ctx.spec(u)), []).append(u)
+    for k, us in by_kind.items():
+        fz, iz = (sut.fz.get(k, 0), sut.iz.get(k, 0)) if sut else (0, 0)
+        todo["FZ"] += us[:fz]
+        todo["IZ"] += us[fz:fz + iz]
+    order = list(sc.units)
+    for z in todo:
+        todo[z].sort(key=order.index)
+    placed: dict[str, list[str]] = {}
+
+    def put(hexes: Iterable[str]) -> bool:
+        for h in hexes:
+            z = zone(m, h)
+            if todo[z] and not stack_problems(ctx, h, placed.get(h, []) + [todo[z][0]]):
+                placed.setdefault(h, []).append(todo[z].pop(0))
+                return True
+        return False
+
+    at: dict[str, int] = {}
+    for mn in minimums(sc, ctx.options)[0]:
+        if mn.rule in sc.unmet_minimums:
+            continue
+        hexes = list(mn.hexes) if len(mn.hexes) == 1 else [mn.hexes[-1], *mn.hexes[:-1]] if len(mn.hexes) == 2 else \
+            sorted(mn.hexes, key=lambda h: (m.hexes[h].settlement not in ("city", "large_town"), h))
+        while mn.count(at) < mn.need and put(hexes):
+            at = {h: len(us) for h, us in placed.items()}
+    for z in ("FZ", "IZ"):
+        used = [h for h in placed if zone(m, h) == z] or sorted(
+            (h.id for h in m.hexes.values() if h.country == "ussr" and not h.water and zone(m, h.id) == z),
+            key=lambda h: _order((h, None)))
+        i = misses = 0
+        while todo[z] and misses < len(used):
+            misses = 0 if put([used[i % len(used)]]) else misses + 1
+            i += 1
+    return placed
+
+
+def proposal(ctx: Ctx, side: str) -> dict[str, list[str]]:
+    """The set-up the template writes and the built-in player and a referee's `--no-orders` use:
+    the Soviet's ``soviet_proposal``, the German's ``default_setup`` (every unit held back)."""
+    return soviet_proposal(ctx) if side == "soviet" else default_setup(ctx)
+
+
+def schedule(ctx: Ctx, left: list[str]) -> dict[int, list[str]]:
+    """3.5: the Soviet units not set up go to the Turn Record Track by the SUT's schedule (17.6): of
+    each kind, in the order units.toml lists them, to the earliest GT first."""
+    sut = ctx.sc.sut
+    out: dict[int, list[str]] = {}
+    if sut is None:
+        return out
+    by_kind: dict[str, list[str]] = {}
+    for u in left:
+        by_kind.setdefault(sut_type(ctx.spec(u)), []).append(u)
+    for gt in sorted(sut.schedule):
+        for k, n in sorted(sut.schedule[gt].items()):
+            take, by_kind[k] = by_kind.get(k, [])[:n], by_kind.get(k, [])[n:]
+            out.setdefault(gt, []).extend(take)
+    return {gt: sorted(us, key=list(ctx.sc.units).index) for gt, us in out.items() if us}
+
+
+def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: Dice) -> Transition:
+    """Carry out a set-up: its units go to their hexes or OKH areas (3.2-3.7); the Soviet's units not
+    set up go to the Turn Record Track (3.5, position `arrivals`). Then the German's set-up is awaited,
+    or GT1 begins."""
+    ctx = module.context(state, dice, sub.side)
+    if sub.body.get("standing"):
+        ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+    problems = module.check(state, sub)
+    if problems:
+        raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
+    body = sub.body if sub.body or sub.digest else {"setup": proposal(ctx, sub.side)}
+    placements = read_placements(ctx, sub.side, body, [])
+    for p in placements:
+        ctx.units[p.unit]["at"] = p.at
+    hexes: dict[str, list[str]] = {}
+    for p in placements:
+        hexes.setdefault(p.at, []).append(p.unit)
+    data: dict[str, Any] = {"side": sub.side, "hexes": {h: sorted(us) for h, us in sorted(hexes.items(), key=_order)},
+                            "default": not sub.body}
+    if sub.side == "soviet":
+        at = {h: len(us) for h, us in hexes.items()}
+        data["zones"] = {z: sum(n for h, n in at.items() if zone(ctx.sc.map, h) == z) for z in ZONE_NAMES}
+        data["minimums"] = minimum_summary(ctx.sc, ctx.options, at)
+        data["untried"] = bool(ctx.options.get("untried_units"))
+        data["sut_provisional"] = bool(ctx.sc.sut and ctx.sc.sut.provisional)
+        ctx.emit("setup", "3.2", **data)
+        track = schedule(ctx, pool(ctx, "soviet"))
+        arrivals = ctx.position.setdefault("arrivals", {})
+        for gt, units in track.items():
+            for u in units:
+                ctx.units[u]["at"] = "track"
+                arrivals[u] = gt
+        if track:
+            ctx.emit("setup-track", "3.5", arrivals=[{"turn": gt, "units": us} for gt, us in sorted(track.items())],
+                     provisional=data["sut_provisional"], note=ctx.sc.sut.note if ctx.sc.sut else "")
+    else:
+        south = [p for p in placements if south_kind(ctx.spec(p.unit))
+                 and (p.at == "okh-south" or (p.at in ctx.sc.map.hexes and ctx.sc.map.hexes[p.at].country == "romania"))]
+        data["south"] = {k: sum(1 for p in south if south_kind(ctx.spec(p.unit)) == k) for k in SOUTH_LIMITS}
+        ctx.emit("setup", "3.7", **data)
+    if sub.side == "soviet" and ctx.sc.sets_up("german"):
+        return await_setup(module, {**state, "position": ctx.position}, ctx, "german")
+    state = {**state, "position": ctx.position, "standing": ctx.standing}
+    return module.begin(state, dice, ctx.events)
+
+
+# --------------------------------------------------------------------------- report and template
+
+
+def _order(item: tuple[str, Any]) -> tuple[int, str]:
+    """Hexes of the North map, then of the South map, then the OKH areas, each by id."""
+    key = item[0]
+    return (2 if key in OKH_AREAS else 1 if key.endswith("S") else 0), key
+
+
+def _units_at(hexes: Mapping[str, list[str]], keys: Iterable[str]) -> str:
+    return "; ".join(f"{h} {', '.join(hexes[h])}" for h in keys)
+
+
+def event_lines(e: Event) -> list[str] | None:
+    """Report lines for the set-up events ("setup", "setup-track"); None for other events."""
+    d = e.data
+    if e.kind == "setup-track":
+        prov = " — provisional schedule" if d["provisional"] else ""
+        rows = "; ".join(f"GT{r['turn']}: {', '.join(r['units'])}" for r in d["arrivals"])
+        return [f"- Set aside on the Turn Record Track by the SUT's schedule (3.5, 17.6{prov}): {rows}."]
+    if e.kind != "setup":
+        return None
+    hexes: dict[str, list[str]] = d["hexes"]
+    n = sum(len(us) for us in hexes.values())
+    default = " (no orders by the deadline: every unit held back in its OKH area, 8.4, 8.5)" if d.get("default") else ""
+    if d["side"] == "soviet" and d.get("default"):
+        default = " (no orders by the deadline: the proposed set-up of `pbem template`)"
+    if d["side"] == "german":
+        lines = [f"- **German set-up** (3.6-3.7): {n} unit{'s' if n != 1 else ''}{default}."]
+        on_map = [h for h in hexes if h not in OKH_AREAS]
+        if on_map:
+            lines.append(f"  - In the ZOMO: {_units_at(hexes, on_map)}.")
+        for box in OKH_AREAS:
+            if box in hexes:
+                why = "8.4" if box == "okh-north" else "3.7, 8.5"
+                lines.append(f"  - Held back in {BOX_NAMES[box]} ({why}): {', '.join(hexes[box])}.")
+        s = d["south"]
+        lines.append(f"  - In Romania and the South OKH area: {s['division']} of at most {SOUTH_LIMITS['division']} German "
+                     f"non-mechanized divisions, {s['assault gun']} of at most {SOUTH_LIMITS['assault gun']} assault-gun "
+                     "battalion (3.7).")
+        return lines
+    prov = ", provisional" if d["sut_provisional"] else ""
+    untried = ", untried: nobody knows their values until they first fight (2.15)" if d["untried"] else ""
+    lines = [f"- **Soviet set-up** (3.2-3.4){default}: {n} units from the Soviet Unit Table (17.6{prov}), "
+             f"{d['zones']['FZ']} in the Frontier Zone and {d['zones']['IZ']} in the Interior Zone{untried}."]
+    for z, name in ZONE_NAMES.items():
+        keys = [h for h in hexes if (int(h[:2]) <= FRONTIER_LAST_COLUMN) == (z == "FZ")]
+        if keys:
+            lines.append(f"  - {name}: {_units_at(hexes, keys)}.")
+    for row in d["minimums"]:
+        if row["unmet"]:
+            lines.append(f"  - {row['rule']}: {row['met']} minimums met; not met, as the scenario declares its map cannot: "
+                         f"{'; '.join(row['unmet'])}.")
+        else:
+            what = "Frontier Zone: border hexes, large towns" if row["rule"] == "3.3" else \
+                "Interior Zone: cities, large towns, 4 units per column"
+            lines.append(f"  - {row['rule']} ({what}): all {row['met']} minimums met.")
+    return lines
+
+
+def template(module: ProudMonster, state: dict[str, Any], side: str, head: list[str]) -> str:
+    """The skeleton of a set-up order file: what to place, where it may go, the minimums to meet."""
+    ctx = module.context(state, None, side)
+    units = pool(ctx, side)
+    if side == "soviet":
+        return "\n".join(head + _soviet_template(ctx, units)) + "\n"
+    return "\n".join(head + _german_template(ctx, units)) + "\n"
+
+
+def _label(ctx: Ctx, u: str) -> str:
+    return f"{u} {shown_values(ctx.spec(u), ctx.units[u], ctx.options)}"
+
+
+def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
+    sc = ctx.sc
+    sut = sc.sut
+    lines = ["# Soviet set-up (3.2-3.5): in [setup], each hex lists the units that set up in it."]
+    if ctx.options.get("untried_units"):
+        lines.append("# Your units are untried (2.15): a counter shows its type and MF only, and nobody learns its values")
+        lines.append("# until it first fights.")
+    prov = ", provisional" if sut and sut.provisional else ""
+    lines.append(f"# The Soviet Unit Table (17.6{prov}): of each kind, the units for the Frontier Zone (column "
+                 f"{FRONTIER_LAST_COLUMN} and west, 3.3)")
+    lines.append("# and the Interior Zone (column 23 and east, 3.4); the units you do not set up go to the Turn Record "
+                 "Track (3.5).")
+    by_kind: dict[str, list[str]] = {}
+    for u in units:
+        by_kind.setdefault(sut_type(ctx.spec(u)), []).append(u)
+    for k in sorted(by_kind):
+        fz, iz = (sut.fz.get(k, 0), sut.iz.get(k, 0)) if sut else (0, 0)
+        lines.append(f"#   {k}: FZ {fz}, IZ {iz}, of {len(by_kind[k])}: {', '.join(_label(ctx, u) for u in by_kind[k])}")
+    if sut and sut.schedule:
+        lines.append("#   Turn Record Track: " + "; ".join(
+            f"GT{gt} " + ", ".join(f"{n} {k}" for k, n in sorted(row.items())) for gt, row in sorted(sut.schedule.items())))
+    mins, notes = minimums(sc, ctx.options)
+    lines.append("# Minimums (3.3, 3.4); more is allowed, less is not. Stacking: 5 units a hex (6.1, 6.4"
+                 + (", 10 in a city, 6.5" if ctx.options.get("stacking_details") else "") + ").")
+    for mn in mins:
+        if mn.rule in sc.unmet_minimums:
+            continue
+        if len(mn.hexes) > 2:
+            lines.append(f"#   {mn.rule} {mn.what}: {mn.need} units")
+        else:
+            lines.append(f"#   {mn.rule} {mn.what}")
+    for r in sorted(sc.unmet_minimums):
+        lines.append(f"#   {r}: the scenario declares its map cannot meet these minimums; they are not enforced")
+    lines += [f"#   ({n})" for n in notes]
+    why: dict[str, list[str]] = {}
+    for mn in mins:
+        if len(mn.hexes) <= 2 and mn.rule not in sc.unmet_minimums:
+            hx = sc.map.hexes[mn.place]
+            label = f"{mn.rule} " + ("border" if mn.what.startswith("border") else
+                                     f"{hx.settlement.replace('_', ' ')} {hx.place}")
+            for h in mn.hexes:
+                if label not in why.setdefault(h, []):
+                    why[h].append(label)
+    proposed = soviet_proposal(ctx)
+    lines += ["", "# A proposal that meets every minimum the SUT's units allow (check it, then edit it as you wish):",
+              "[setup]"]
+    for h in [*proposed, *(h for h in why if h not in proposed)]:
+        note = f"   # {'; '.join(why[h])}" if h in why else ""
+        lines.append(f'"{h}" = [' + ", ".join(f'"{u}"' for u in proposed.get(h, [])) + "]" + note)
+    lines += ["", "# Standing instructions for the German's first player turn, committed before his dice.",
+              "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
+              "loss_order = []", ""]
+    return lines
+
+
+def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
+    sc = ctx.sc
+    zomo: dict[str, list[str]] = {}
+    for h in sorted(sc.map.hexes.values(), key=lambda x: x.id):
+        if h.zomo and not h.water:
+            zomo.setdefault(h.country, []).append(h.id)
+    lines = ["# German set-up (3.6-3.7): in [setup], each ZOMO hex (or OKH area) lists the units that set up there.",
+             "# As written below, every unit is held back in its OKH area (8.4, 8.5): a legal set-up. Move them into",
+             "# ZOMO hexes as you wish:",
+             "#   only the Hungarian Fast Corps in Hungary (3.7(1)); Romanian units in Romania or okh-south (3.7(2));",
+             f"#   at most {SOUTH_LIMITS['division']} German non-mechanized divisions and {SOUTH_LIMITS['assault gun']} "
+             "assault-gun battalion in Romania and okh-south (3.7(3));",
+             "#   every other unit in the Greater-German ZOMO or okh-north (3.7(4)); stacking 6.1-6.5, 7.1-7.3 (3.7(5)).",
+             "# ZOMO hexes:"]
+    for c in ("germany", "hungary", "romania"):
+        if c in zomo:
+            lines.append(f"#   {COUNTRY_NAMES[c]}: {', '.join(zomo[c])}")
+    soviet: dict[str, list[str]] = {}
+    for u, st in sorted(ctx.units.items()):
+        if ctx.spec(u).side == "soviet" and st["at"] in sc.map.hexes:
+            soviet.setdefault(str(st["at"]), []).append(_label(ctx, u))
+    near = sorted({n for hs in zomo.values() for h in hs for n in sc.map.neighbours(h) if n in soviet},
+                  key=lambda h: _order((h, None)))
+    if near:
+        lines.append("# The Soviet set-up next to the ZOMO" + (" (untried counters, 2.15)" if ctx.options.get("untried_units")
+                                                               else "") + ":")
+        lines += [f"#   {h}: {', '.join(soviet[h])}" for h in near]
+    lines += ["", "[setup]"]
+    default = default_setup(ctx)
+    for box in OKH_AREAS:
+        if box in default:
+            lines.append(f"{box} = [" + ", ".join(f'"{u}"' for u in default[box]) + "]")
+    lines += ["# Example: \"1906N\" = [\"UNIT\", \"UNIT\"]", "",
+              "# Standing instructions for the Soviet's player turns, committed before his dice.",
+              "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
+              "loss_order = []", ""]
+    return lines
