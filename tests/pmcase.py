@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Submission
+from pbem.games.proud_monster.air import placement
 from pbem.games.proud_monster.module import ProudMonster
 from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, WEATHER_FLAGS, initial_weather, initial_works
 from pbem.games.proud_monster.rwr import initial_position
@@ -96,6 +97,18 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
                 "concentration", "pause", "replacements", "refits_used"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
+    if "ground_support" in p:  # 10.2, 10.4: air units committed to stacks, as their commitment phase left them
+        sc = MODULE.scenario({"pbem": {"scenario": scenario}})
+        air = {}
+        for a, v in p["ground_support"].items():
+            unit = sc.charts.air.unit(a)
+            assert unit is not None, f"no air unit {a} in the charts"
+            side = "soviet" if unit is sc.charts.air.soviet else "german"
+            given = {"hex": v} if isinstance(v, str) else dict(v)
+            air[a] = {**placement(sc, side, unit, given.pop("hex"), int(p.get("turn", 2)), int(p.get("pts", 1))), **given}
+        position["ground_support"] = air
+    if "soviet_air" in p:  # 10.4: the Soviet GS unit received at the start of GT12
+        position["soviet_air"] = bool(p["soviet_air"])
     side = p.get("side", "german")
     state = {
         "pbem": {"scenario": scenario, "module": "proud-monster", "game": "catalog"},

@@ -14,9 +14,18 @@ CASES = sorted(CATALOG.glob("PM-*.toml"))
 
 
 def _subset(expected: dict[str, Any], actual: dict[str, Any], where: str) -> None:
+    """Every field expected is there with the value expected; a list of tables is compared table by
+    table (same length, each expected table's fields a subset of the actual one's)."""
     for k, v in expected.items():
         assert k in actual, f"{where}: no field {k} in {actual}"
-        assert actual[k] == v, f"{where}.{k}: expected {v!r}, got {actual[k]!r}"
+        got = actual[k]
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and isinstance(got, list):
+            assert len(got) == len(v), f"{where}.{k}: expected {len(v)} entries, got {got!r}"
+            for i, (x, y) in enumerate(zip(v, got, strict=True)):
+                assert isinstance(y, dict), f"{where}.{k}[{i}]: expected a table, got {y!r}"
+                _subset(x, y, f"{where}.{k}[{i}]")
+            continue
+        assert got == v, f"{where}.{k}: expected {v!r}, got {got!r}"
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

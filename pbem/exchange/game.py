@@ -7,7 +7,6 @@ chain and the dice commitments; the rules are the engine's and the game module's
 from __future__ import annotations
 
 import copy
-import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -489,10 +488,11 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                               hint="Only one of them can be the game; find out who sent which.")
         by_seq[n] = d
     seqs = sorted(by_seq)
-    if seqs[-1] - seqs[0] + 1 != len(seqs):  # a gap; name the first few missing (the numbers may be absurd)
-        missing = list(itertools.islice((n for n in range(seqs[0], seqs[-1] + 1) if n not in by_seq), MISSING_SHOWN + 1))
-        more = ", ..." if len(missing) > MISSING_SHOWN else ""
-        raise VerificationError(f"states missing from the chain: sequence {', '.join(map(str, missing[:MISSING_SHOWN]))}{more}")
+    # the gaps between the sequence numbers found, as numbers or ranges (an absurd number is one gap)
+    gaps = [(a + 1, b - 1) for a, b in zip(seqs, seqs[1:], strict=False) if b - a > 1]
+    if gaps:
+        missing = ", ".join(str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a}-{b}" for a, b in gaps)
+        raise VerificationError(f"states missing from the chain: sequence {missing}")
     inputs = {d.digest: d for d in others}
     res = VerifyResult()
     first = by_seq[seqs[0]]

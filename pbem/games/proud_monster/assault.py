@@ -12,6 +12,7 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.mechanics.odds import Odds, Shift, apply_shifts
 
+from .air import air_combat
 from .data import ARMOR
 from .rules import (
     Ctx,
@@ -69,7 +70,7 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
         spec = ctx.spec(u)
         if spec.nat in NO_MA_NATIONS:
             problems.append(Problem(where, f"{u} is {spec.nat.capitalize()}: Italian, Hungarian and Romanian units never take part in an MA", "15.1"))
-        elif spec.type == "flak":
+        elif spec.type == "flak" and not ctx.options.get("flak"):  # with the option flak: 10.1 (air.flak_attack_problems)
             problems.append(Problem(where, f"{u} is Flak, which may not take part in an MA", "15.1"))
         elif not spec.mechanized and not is_soviet_cavalry(ctx, u):
             problems.append(Problem(where, f"{u} is not mechanized; only mechanized units (and Soviet cavalry, 15.12) make an MA", "15.1"))
@@ -146,11 +147,14 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     att_total, att_rows = attack_strength(ctx, attackers, target, oos)
     def_rows = defense_rows(ctx, defenders, target, oos)  # 14.30: the Stalin Line; 9.7
     def_total = defense_total(def_rows)
+    gs = air_combat(ctx, attackers, defenders, target, oos, att_total, def_total, force=index)  # 15.5, 10.1-10.4
+    att_total, def_total = att_total + gs.attack, def_total + gs.defense
     odds = Odds.of(att_total, def_total)
-    shifts = ma_shifts(ctx, attackers, launch, target)
-    extra: dict[str, Any] = {}
+    shifts = ma_shifts(ctx, attackers, launch, target) + gs.shifts  # 10.3
+    extra: dict[str, Any] = dict(gs.data)
     if ctx.options.get("supply"):  # 9.6, 15.4: the GAST by the attackers' supply at the start of their move
-        shifts, extra = gast(ctx, f"move {index + 1}", attackers, target, shifts, rnd=rnd, mobile=True)
+        shifts, gast_data = gast(ctx, f"move {index + 1}", attackers, target, shifts, rnd=rnd, mobile=True)
+        extra.update(gast_data)
     final = apply_shifts(odds, shifts)
     label = f"{'15.2' if rnd == 1 else '15.6'}|{ctx.step}|move {index + 1}|{target}|CRT" + (f" round {rnd}" if rnd > 1 else "")
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)

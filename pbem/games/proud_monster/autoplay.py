@@ -3,10 +3,11 @@
 ``propose(module, state, side)`` writes orders for the step a state awaits from a side: the body of
 an order file (TOML), legal by ``module.check`` (orders the check refuses are left out, as a
 player would). It reads only the position the side may see and never the dice: the untried Soviet
-units count at the mean of the counters they may be (2.15). The play is plain: stacks move toward
-the enemy and the objectives, attacks are made at good estimated odds, reinforcements go where the
-rules allow (the MR template's proposal), replies take the documented defaults. It is not meant to
-play well, only legally and the same way every time.
+units count at the mean of the counters they may be (2.15). The play is plain: air units support
+the strongest stacks next to the enemy (10.2), stacks move toward the enemy and the objectives,
+attacks are made at good estimated odds, reinforcements go where the rules allow (the MR
+template's proposal), replies take the documented defaults. It is not meant to play well, only
+legally and the same way every time.
 """
 
 from __future__ import annotations
@@ -56,7 +57,18 @@ def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[
             orders[k] = list(v) + list(orders.get(k, []))
         else:
             orders[k] = v
-    return dumps(legal(module, state, side, orders))
+    return body_text(legal(module, state, side, orders))
+
+
+def body_text(orders: dict[str, Any]) -> str:
+    """The orders as the body of an order file, which follows its [pbem] table: every list of
+    tables is written as ``[[key]]`` tables (TOML would inline a list of short ones, such as
+    ``[[support]]``, as a value of the table before it)."""
+    aot = {k: v for k, v in orders.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)}
+    parts = [dumps({k: v for k, v in orders.items() if k not in aot})]
+    for k, entries in aot.items():
+        parts += [f"[[{k}]]\n" + dumps(e) for e in entries]
+    return "\n".join(x.rstrip("\n") + "\n" for x in parts if x)
 
 
 def reply(state: dict[str, Any]) -> dict[str, Any]:
@@ -111,6 +123,9 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
     moves toward the enemy and the objectives, then prepared assaults at good odds."""
     ctx = module._ctx(state, None, side=side)
     orders: dict[str, Any] = {"standing": standing(side)}
+    support = plan_support(ctx, side)  # before the moves: the commitment phase comes first (10.2)
+    if support:
+        orders["support"] = support
     orders.update(measures(ctx, side))
     if side == "german" and rwr.applies(ctx):  # 8.13-8.20: after the measures, carried out for the plan below
         plan = plan_rwr(ctx)
@@ -157,6 +172,24 @@ def plan_rwr(ctx: Ctx) -> dict[str, Any]:
     if c.get("refit"):
         out["refit"] = list(c["refit"])
     return out
+
+
+def plan_support(ctx: Ctx, side: str) -> list[dict[str, Any]]:
+    """The Ground Support Commitment phase (10.2, 10.4): the air units with the most points go to
+    the stacks next to the enemy with the most attack strength (those stay and fight), one per hex;
+    a Soviet one only within 10 hexes of Moscow (the check drops what it refuses)."""
+    from . import air
+
+    if not air.enabled(ctx) or not air.commitment_rule(ctx) or (side == "soviet" and not air.soviet_received(ctx)):
+        return []
+    enemy = other(side)
+    units = sorted((a for a in air.side_units(ctx.sc, side) if a.points_in(ctx.turn, ctx.pts) > 0),
+                   key=lambda a: (-a.points_in(ctx.turn, ctx.pts), a.id))
+    stacks = [(sum(estimate(ctx, u)[0] for u in us), h) for h, us in ctx.stacks(side).items() if next_to_enemy(ctx, h, enemy)]
+    if side == "soviet":
+        stacks = [(v, h) for v, h in stacks if (d := air.moscow_distance(ctx, h)) is not None and d <= air.SOVIET_RANGE]
+    stacks.sort(key=lambda x: (-x[0], x[1]))
+    return [{"air": a.id, "hex": h} for a, (_, h) in zip(units, stacks, strict=False)]
 
 
 def standing(side: str) -> dict[str, Any]:

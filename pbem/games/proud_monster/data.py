@@ -148,6 +148,37 @@ class Spat:
     note: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class AirUnit:
+    """A ground-support air unit (10.2-10.4): its id and name, its GS points for each player-turn
+    sequence (``points[GT]`` = one value per sequence of that GT, 5.4; a GT not listed, or 0, means
+    not available) and its column shift in favour of the units it supports (10.3: VIII
+    Fliegerkorps, 1)."""
+
+    id: str
+    name: str
+    points: dict[int, tuple[int, ...]]
+    shift: int = 0
+
+    def points_in(self, turn: int, pts: int) -> int:
+        row = self.points.get(turn, ())
+        return row[pts - 1] if 0 < pts <= len(row) else 0
+
+
+@dataclass(frozen=True)
+class AirCharts:
+    """17.8 German GS point schedule (the German air units and their points, GT1-GT11) and the one
+    Soviet GS unit of 10.4 (5 points, GT12)."""
+
+    german: tuple[AirUnit, ...] = ()
+    soviet: AirUnit | None = None
+    provisional: bool = True
+    note: str = ""
+
+    def unit(self, air_id: str) -> AirUnit | None:
+        return next((a for a in (*self.german, *((self.soviet,) if self.soviet else ())) if a.id == air_id), None)
+
+
 @dataclass(frozen=True)
 class GastTable:
     """17.10 German Attenuated Supply Table: for each face of its die (``results[face - 1]``) the
@@ -227,6 +258,7 @@ class Charts:
     gast: GastTable | None = None  # 17.10; None when the charts file has none
     withdrawals: WithdrawalTable = field(default_factory=WithdrawalTable)
     refit: RefitTable | None = None  # 17.5; None: the charts give none (refits are then refused)
+    air: AirCharts = field(default_factory=AirCharts)
 
 
 # 3.2: the SUT's abbreviations (17.6), as unit type and size. A SUT may also name another kind of
@@ -352,6 +384,7 @@ def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dic
         gast=_load_gast(raw["gast"]) if "gast" in raw else None,
         withdrawals=_load_withdrawals(raw.get("withdrawals", {}), path, problems),
         refit=_load_refit(raw["refit"]) if "refit" in raw else None,
+        air=_load_air(raw.get("air", {}), f"{path}: air", problems),
     )
     return charts, raw
 
@@ -384,6 +417,30 @@ def _load_withdrawals(raw: dict[str, Any], path: Path, problems: list[Problem]) 
 def _load_refit(raw: dict[str, Any]) -> RefitTable:
     return RefitTable(steps=tuple(int(x) for x in raw["steps"]), provisional=bool(raw.get("provisional", False)),
                       note=str(raw.get("note", "")))
+
+
+def _load_air(raw: dict[str, Any], where: str, problems: list[Problem]) -> AirCharts:
+    """17.8 and 10.4 from the charts' [air] table; each GT's list has one value per player-turn
+    sequence (5.4: one on GT1, two on every other GT)."""
+    def unit(e: dict[str, Any], w: str) -> AirUnit:
+        points: dict[int, tuple[int, ...]] = {}
+        for t, row in sorted(e.get("points", {}).items(), key=lambda x: int(x[0])):
+            values = tuple(int(x) for x in (row if isinstance(row, list) else [row]))
+            if len(values) != (1 if int(t) == 1 else 2):
+                problems.append(Problem(f"{w}.points.{t}", f"{len(values)} value(s) for GT{t}, which has "
+                                                             f"{1 if int(t) == 1 else 2} player-turn sequence(s)", "5.4"))
+            points[int(t)] = values
+        return AirUnit(str(e["id"]), str(e.get("name", e["id"])), points, int(e.get("shift", 0)))
+
+    german = tuple(unit(e, f"{where}.german[{i}]") for i, e in enumerate(raw.get("german", [])))
+    soviet = raw.get("soviet")
+    ids = [a.id for a in german] + ([str(soviet["id"])] if soviet else [])
+    for dup in sorted({i for i in ids if ids.count(i) > 1}):
+        problems.append(Problem(where, f"the air unit id {dup} is given twice", "17.8"))
+    sov = None
+    if soviet:  # 10.4: GT12 only, the same points in both sequences, no column shift
+        sov = AirUnit(str(soviet["id"]), str(soviet.get("name", soviet["id"])), {12: (int(soviet["points"]),) * 2})
+    return AirCharts(german, sov, bool(raw.get("provisional", False)), str(raw.get("note", "")))
 
 
 def _load_spat(raw: dict[str, Any]) -> Spat:

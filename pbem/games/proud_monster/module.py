@@ -15,7 +15,7 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import assault, naval, picture, reinforce, render, rules, rwr, setup, supply
+from . import air, assault, naval, picture, reinforce, render, rules, rwr, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
 from .sequence import (
@@ -38,6 +38,8 @@ AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "weather": rules.weather_phase,  # 13.2, 13.8-13.10
     "victory-check": rules.victory_check,  # 4.4-4.5
     "fort-activation": rules.fort_activation,  # 14.25
+    "december-air": air.december_air,  # 10.2, 10.4: the start of GT12
+    "flak-withdrawal": air.flak_withdrawal,  # 10.1, 8.16: the first German RWR phase of GT12
 }
 
 
@@ -175,7 +177,7 @@ class ProudMonster:
     def _automatic(self, ctx: Ctx, group: tuple[PhaseSpec, ...], turn: int) -> None:
         """Run a group of automatic phases in the order the sequence of play gives (sequence.py);
         [ADV] phases are left out of the basic game (A.4)."""
-        for ph in phases(ctx.options, group, turn):
+        for ph in phases(ctx.options, group, turn, pts=ctx.pts):
             where = {"step": f"GT{turn}/{ctx.pts}"} if group is SEQUENCE_START else {}  # a sequence's phase
             ctx.emit("phase", ph.rule, phase=ph.name, turn=turn, **where)
             AUTOMATIC[ph.name](ctx, turn)
@@ -193,6 +195,7 @@ class ProudMonster:
     def _finish(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any] | None) -> Transition:
         out = {"options": state["options"]}
         supply.markers(ctx)  # 9.2-9.3 (option supply): the OOS markers shown in reports
+        air.settle(ctx)  # 10.2: where each committed air unit is at the end of the step
         out["position"] = ctx.position
         out["standing"] = ctx.standing
         out["clock"] = {"turn": ctx.turn, "pts": ctx.pts, "side": ctx.side,
@@ -230,6 +233,7 @@ class ProudMonster:
         self._start_of_player_turn(ctx, submission.body, problems)
         # 8.13-8.20: the German RWR phase; with no orders by the deadline a withdrawal due is refused (8.17)
         rwr.rwr_phase(ctx, submission.body, problems, "refuse" if not submission.digest else "problem")
+        air.commitment(ctx, submission.body, problems)  # 10.2, 10.4: the Ground Support Commitment phase
         self._start_of_movement(ctx, submission.body, problems)
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
@@ -397,7 +401,7 @@ class ProudMonster:
                      pending: dict[str, Any]) -> Transition:
         """The phases of a player turn, in the order of the sequence of play (5.0, sequence.py);
         ``resume`` names the phase an awaited decision interrupted."""
-        turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn)
+        turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn, side=ctx.side)
         names = [p.name for p in turn_phases]
         if resume is None:
             started: list[Problem] = []
@@ -411,6 +415,9 @@ class ProudMonster:
                 rwr.rwr_phase(ctx, orders, rwr_problems, "refuse")  # check() refused what orders left open
                 if rwr_problems:  # check() ran the same phase; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", rwr_problems)
+            elif ph.name == "ground-support":  # 10.2, 10.4 (checked with the orders by check())
+                ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
+                air.commitment(ctx, orders, [])
             elif ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
@@ -618,6 +625,8 @@ class ProudMonster:
                 out.append({"item": "Refit Table 17.5", "status": "missing", "note": "the charts give none; refits are refused"})
             elif sc.charts.refit.provisional:
                 out.append({"item": "Refit Table 17.5", "status": "provisional", "note": sc.charts.refit.note})
+            if sc.charts.air.provisional:
+                out.append({"item": "German GS point schedule 17.8", "status": "provisional", "note": sc.charts.air.note})
             if sc.units_provisional:
                 out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
             if sc.sut is not None and sc.sut.provisional:  # 17.6 of a scenario whose Soviet player sets up

@@ -14,6 +14,8 @@ Structure (ids and classes are part of the contract, tests rely on them):
   attack-defense-movement of its current step (``?-?-MF`` for an untried Soviet unit, 2.15), its steps,
   its supply marker (``class="oos|as|air|lake"``: out of, attenuated, air or lake supply, 9.2-9.18) and a
   supply concentration marker (``class="concentration"``, 9.20);
+- ``<g id="ground-support">``: one ``<g class="ground-support SIDE" data-air="ID" data-hex="HEX">`` per air
+  unit committed to a stack (10.2, 10.4): a marker with its id and points;
 - ``<g id="turn">`` (turn pictures only): ``class="move"`` arrows along movement paths,
   ``class="attack"`` arrows to each target with the odds and the result, ``class="advance"``
   arrows, ``class="retreat"`` arrows (German retreats, 14.32), ``class="control"`` rings on hexes that changed hands,
@@ -232,6 +234,22 @@ class Picture:
                               stroke="#333", stroke_width=2.5, stroke_dasharray="1 3"))
         return group(out, id="works")
 
+    def air(self, position: dict[str, Any]) -> str:
+        """The air units committed to stacks (10.2, 10.4): a marker with the id and the points right of
+        the stack's top counter (``<g id="ground-support">``, one ``class="ground-support SIDE"`` group each)."""
+        out = []
+        for n, r in sorted(position.get("ground_support", {}).items()):
+            if r["hex"] not in self.shown:
+                continue
+            cx, cy = self.centre(r["hex"])
+            x, y, w = cx + SIZE * 0.3, cy - SIZE * 0.14, SIZE * 0.6  # right of the top counter, below the VP circle
+            fill, ink = ("#1f4e8c", "#ffffff") if r["side"] == "german" else ("#c0262d", "#ffffff")
+            parts = [el("rect", x=x, y=y, width=w, height=10, rx=5, fill=fill, stroke="#000", stroke_width=0.5),
+                     el("text", f"{n} {r['points']}", x=x + w / 2, y=y + 7.4, font_size=6.5, font_weight="bold",
+                        fill=ink, text_anchor="middle")]
+            out.append(group(parts, class_=f"ground-support {r['side']}", data_air=n, data_hex=r["hex"]))
+        return group(out, id="ground-support") if out else ""
+
     def supply(self, position: dict[str, Any]) -> list[str]:
         """The air supply markers (9.18): ``<g id="supply">`` with ``class="air-supply"`` per hex; no
         layer when there is none."""
@@ -429,9 +447,9 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     if pos.get("pause", {}).get("state") == "in-force":  # 9.19
         title += f"; von Paulus Pause {pos['pause']['first']} to {pos['pause']['last']}"
     body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), *pic.supply(pos), pic.places(pos["control"]),
-            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos),
+            pic.units(pos["units"], pos.get("hidden"), state.get("options"), pos), pic.air(pos),
             pic.legend(title)]
-    return document(w, h, body, title=title, style=STYLE)
+    return document(w, h, [b for b in body if b], title=title, style=STYLE)
 
 
 def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: str) -> str | None:
@@ -452,6 +470,8 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched += list(d["hexes"])
         elif e.kind in SEA_EVENTS:  # 11.2-11.4
             touched += [*d["from"].values(), d.get("to", ""), d.get("sea", ""), d.get("target", "")]
+        elif e.kind == "ground-support":  # 10.2, 10.4: where the air units were committed
+            touched += [x["hex"] for x in d["placed"]]
     touched = [h for h in touched if h in sc.map.hexes]
     if not touched:
         return None
@@ -459,6 +479,6 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
     pos = state["position"]
     w, h = pic.size()
     body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), *pic.supply(pos), pic.places(pos["control"]),
-            pic.units(pos["units"], None, state.get("options"), pos), pic.turn(events),
+            pic.units(pos["units"], None, state.get("options"), pos), pic.air(pos), pic.turn(events),
             pic.legend(title)]
-    return document(w, h, body, title=title, style=STYLE)
+    return document(w, h, [b for b in body if b], title=title, style=STYLE)

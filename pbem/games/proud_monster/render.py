@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.model import Event
 
 from . import naval, rwr_text, setup
+from .air import event_lines as air_event_lines
+from .air import position_lines as air_position_lines
+from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
 from .rules import OFF_MAP_BOXES
 
@@ -17,7 +20,6 @@ if TYPE_CHECKING:
 MISSING_DATA = (
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known; a scenario whose "
                                "Soviet player sets up gives its own ([sut], docs/map-format.md)"),
-    ("German GS point schedule 17.8", "not in the rulebook text"),
     ("published map and counters", "not in the rulebook text; bundled scenarios use authored maps and counters"),
 )
 
@@ -271,8 +273,10 @@ def event_lines(e: Event) -> list[str]:
             w = d["weather"]
             ignored = f"; {', '.join(w['ignored'])}" if w["ignored"] else ""
             lines.append(f"  - Weather in the defender's zone ({w['zone']}, Ambiguity 35): {WEATHER_TEXT[w['weather']]}{ignored}.")
-        lines.append(f"  - Attackers: {_units(d['attackers'])}; total {d['attack_total']} (14.8).")
-        lines.append(f"  - Defenders: {_units(d['defenders'])}; total {d['defense_total']}.")
+        ground = d.get("ground_totals") or [d["attack_total"], d["defense_total"]]  # before ground support (10.2)
+        lines.append(f"  - Attackers: {_units(d['attackers'])}; total {ground[0]} (14.8).")
+        lines.append(f"  - Defenders: {_units(d['defenders'])}; total {ground[1]}.")
+        lines += support_lines(d)  # 10.1 Flak, 10.2-10.4 ground support
         rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
         lines.append(f"  - Odds {d['attack_total']}:{d['defense_total']} = {d['odds']} ({rule}).")
         for s in d["shifts"]:
@@ -306,6 +310,9 @@ def event_lines(e: Event) -> list[str]:
         return naval.event_lines(e)
     if k in rwr_text.EVENT_TEXT:  # 8.12-8.21
         return [rwr_text.EVENT_TEXT[k](d)]
+    air_lines = air_event_lines(e)  # 10.1-10.4
+    if air_lines is not None:
+        return air_lines
     if k == "mobile-assault":  # 15.2-15.14: shaped like a prepared assault's attack event
         lines = event_lines(Event("attack", e.rule, d))
         rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
@@ -440,6 +447,7 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
         lines.append(f"German hedgehogs (14.40): {', '.join(pos['hedgehogs'])}")
     lines += supply_summary(pos)
     lines += rwr_text.position_lines(sc, state)  # 8.15, 8.20, 8.21
+    lines += air_position_lines(sc, state)  # 10.2, 10.4
     if state.get("result"):
         r = state["result"]
         lines.append(f"Game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -533,6 +541,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         for h in near:
             place = sc.map.hexes[h].place
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
+    head += template_lines(sc, state, side)  # 10.2, 10.4: the Ground Support Commitment phase
     head += off_map_template(module, state, side)
     head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
     head += ["", *rwr_text.template_lines(module.ctx_of(state, side))]  # 8.13-8.21
@@ -544,6 +553,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# assault = "HEX"              # option mobile_assault: the last hex of path is a mobile assault (15.2)',
         '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)',
         "# air_supply = true            # option supply: this part of an air-supplied stack takes the marker (9.18)",
+        '# support = ["AIR"]            # option ground_support: this part of a split stack takes its air unit (10.2)',
         "",
         "# Prepared assaults (14.x), resolved in this order.",
         "# [[attack]]",

@@ -123,6 +123,14 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "withdrawals": False,  # 8.16-8.17: the German Withdrawal Table (17.4), or -1 VP per unit refused
     "refits": False,  # 8.18-8.20: German panzer and motorized-infantry divisions refit once (17.5)
     "security_divisions": False,  # 8.21: the 9 security divisions, deployed in groups of 3 at -1 VP each
+    "ground_support": False,  # 10.2-10.4, 14.13, 15.5: air units committed to stacks add points in combat
+    # Ambiguity 29 (10.2): the GS points are capped at the strength of the supported stack's participating units.
+    "ground_support_cap": "participating",
+    # Ambiguity 29 (10.3): VIII Fliegerkorps gives 1L on a Soviet attack on the stack it supports.
+    "viii_on_defense": "1L",
+    # Ambiguity 18 (10.4): the Soviet GS unit operates within 10 hexes of the nearer Moscow hex.
+    "soviet_gs_range": "nearer",
+    "flak": False,  # 10.1: Flak never attacks; on defense it halves Soviet tank attackers; withdrawn in GT12
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -162,6 +170,11 @@ OPTION_NOTES: dict[str, str] = {
     "withdrawals": "[ADV] (8.16): the German withdraws the units of the Withdrawal Table (17.4) or refuses them at -1 VP each",
     "refits": "[ADV] (8.20): German panzer and motorized-infantry divisions refit once per game, 1d6 on the Refit Table (17.5)",
     "security_divisions": "(8.21): the German deploys security divisions in groups of 3 in the MR phase, -1 VP per group",
+    "ground_support": "[ADV] (10.2): air units committed to stacks (`[[support]]`) add their points in attack and defense",
+    "ground_support_cap": "Ambiguity 29 (10.2): GS points capped at the 'participating' units' strength, or the whole 'stack''s",
+    "viii_on_defense": "Ambiguity 29 (10.3): VIII Fliegerkorps on a supported German defense: '1L' on the Soviet attack, or 'none'",
+    "soviet_gs_range": "Ambiguity 18 (10.4): the Soviet GS unit within 10 hexes of the 'nearer' Moscow hex, or of 'both'",
+    "flak": "(10.1): Flak never attacks; it halves Soviet tank attackers of its supplied hex; withdrawn on GT12",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -192,6 +205,8 @@ FULL_GAME: dict[str, Any] = {
     "withdrawals": True,
     "refits": True,
     "security_divisions": True,
+    "ground_support": True,
+    "flak": True,
 }
 
 # The values each option may take (the first is the default).
@@ -232,6 +247,11 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "withdrawals": (False, True),
     "refits": (False, True),
     "security_divisions": (False, True),
+    "ground_support": (False, True),
+    "ground_support_cap": ("participating", "stack"),
+    "viii_on_defense": ("1L", "none"),
+    "soviet_gs_range": ("nearer", "both"),
+    "flak": (False, True),
 }
 
 
@@ -254,6 +274,7 @@ class Ctx:
     # it then used the GAST when attacking (9.6)
     move_supply: dict[str, tuple[str, bool]] = field(default_factory=dict)
     supply_cache: dict[Any, frozenset[str]] = field(default_factory=dict)  # supply.supplied_hexes, by what blocks lines
+    air: dict[str, Any] = field(default_factory=dict)  # 10.2: the air units' bookkeeping within a transition (air.py)
 
     # --- position helpers -------------------------------------------------------------------
     @property
@@ -1031,10 +1052,14 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             "index": index, "units": units, "from": origin, "path": walk, "costs": costs,
             "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in units}, "minimum": minimum,
             "notes": notes}))
+    from . import air  # 10.2: an air unit goes with its stack, or stays (the air module builds on this one)
+
+    air.carry(ctx, index, order, units, origin, walk, assault, problems)
     if assault and not ctx.result:
         from .assault import mobile_assault  # 15.0 (the assault module builds on this one)
 
         mobile_assault(ctx, index, order, units, current, assault, tr, problems)
+        air.land(ctx, index, units, origin)  # 15.5
     check_hedgehogs(ctx, "movement")  # Ambiguity 48
 
 
@@ -1309,8 +1334,10 @@ def attack_restriction_problems(ctx: Ctx, where: str, target: str, units: list[s
     non-German Axis units (7.2, 7.3; French, Croatian and Spanish units count as German, 7.5), nor
     the Hungarians (7.4, Ambiguity 13: option hungarian_joint_attack); with the option
     gt1_restrictions on GT1, no Soviet attack into Hungary or Romania and no attack by German-side
-    units set up in their ZOMO (5.3; gt1_barred)."""
-    problems: list[Problem] = []
+    units set up in their ZOMO (5.3; gt1_barred); with the option flak, no Flak unit (10.1)."""
+    from .air import flak_attack_problems  # 10.1
+
+    problems: list[Problem] = flak_attack_problems(ctx, where, units)
     specs = {u: ctx.spec(u) for u in units}
     if ctx.options.get("axis_allies", False):
         for u, sp in specs.items():
@@ -1351,12 +1378,16 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
                     oos: Collection[str] = frozenset()) -> tuple[int, list[dict[str, Any]]]:
     """Attack total (14.8) with 14.18 (armor into swamp halved) and 14.20 (armor across straits = 1);
     in F and S swamp counts as clear (13.6, 13.7) and in S the Sivash and Kerch are ignored (13.7).
-    9.7 (option supply): the ``oos`` units' factors are halved too; the halved factors are added
+    9.7 (option supply): the ``oos`` units' factors are halved too; 10.1 (option flak): so are Soviet
+    tank units attacking a hex where German Flak works (air.flak_halves); the halved factors are added
     up and rounded up once, minimum 1, a unit halved twice counting a quarter (14.12, Ambiguity 30)."""
+    from .air import flak_halves  # 10.1 (the air module builds on this one)
+
     rows = []
     plain = 0
     halved = Fraction(0)
     swamp = combat_terrain(ctx, target) == "swamp"
+    flak = flak_halves(ctx, target)
     for u in units:
         a = ctx.factors(u)[0]
         spec = ctx.spec(u)
@@ -1370,10 +1401,13 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
         cut = Fraction(1, 2) if u in oos else Fraction(1)
         if u in oos:
             row["notes"].append("out of supply: halved (9.7)")
+        if flak and spec.side == "soviet" and spec.type == "tank":
+            cut /= 2
+            row["notes"].append(f"tank attacking Flak ({', '.join(flak)}): halved (10.1)")
         if spec.type in ARMOR and feats & {"sivash", "kerch"}:
             row["factor"] = 1
             row["notes"].append("armor across Sivash/Kerch: 1 (14.20)")
-            if u in oos:
+            if cut != 1:
                 halved += cut
             else:
                 plain += 1
@@ -1384,7 +1418,7 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
             if spec.type in ARMOR and ctx.sc.map.hexes[target].terrain == "swamp":
                 w = weather_at(ctx, target)
                 row["notes"].append(f"not halved: swamp counts as clear in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
-            if u in oos:
+            if cut != 1:
                 halved += a * cut
             else:
                 plain += a
@@ -1606,13 +1640,19 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     def_rows = defense_rows(ctx, fighting, target, oos)  # 14.30: the Stalin Line; 9.7
     def_rows += [{"unit": u, "factor": 0, "notes": ["retreated into this hex this phase: adds nothing (14.34)"]} for u in caught]
     def_total = defense_total(def_rows)  # 9.7: out-of-supply defenders halved together
+    from .air import air_combat  # the air module builds on this one
+
+    gs = air_combat(ctx, attackers, defenders, target, oos, att_total, def_total)  # 10.1-10.4, 14.13
+    att_total, def_total = att_total + gs.attack, def_total + gs.defense
     odds = Odds.of(att_total, def_total)
     shifts = attack_shifts(ctx, attackers, target) + naval.invasion_shifts(invaders)  # 11.4: 1L
-    extra: dict[str, Any] = {}
+    shifts += gs.shifts  # 10.3
+    extra: dict[str, Any] = dict(gs.data)
     if ctx.options.get("supply"):
         from .supply import gast  # 9.6: the GAST, the last step before the CRT die
 
-        shifts, extra = gast(ctx, f"attack {i + 1}", attackers, target, shifts)
+        shifts, gast_data = gast(ctx, f"attack {i + 1}", attackers, target, shifts)
+        extra.update(gast_data)
     final = apply_shifts(odds, shifts)
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)

@@ -9,6 +9,10 @@ the automatic weather phase (13.2, digest A.3 II.A). A player turn is one awaite
 movement phase (12.0) and prepared-assault phase (14.0) are ordered in one order file and resolved
 in that order. A scenario whose players set up starts with their set-up steps (A.2, 3.2-3.7):
 `setup/soviet`, then `setup/german`, each one order file.
+With ground support (full game) the German player turn of GT1-GT11 opens with his
+Ground Support Commitment phase (10.2) and the Soviet player turn of GT12 with the Soviet's (10.4,
+"DEC only"); GT12 opens with the German air units' departure and the Soviet's air check (10.2, 10.4)
+and, with Flak, its first player-turn sequence with the withdrawal of the Flak corps (10.1).
 """
 
 from __future__ import annotations
@@ -30,22 +34,35 @@ class PhaseSpec:
     advanced: bool = False  # [ADV]: skipped in the basic game (A.4)
     option: str = ""  # an [ADV] phase with its own option(s), space-separated, runs when one is on, in either ruleset
     first_turn: int = 1  # the first GT in which the phase takes place
+    last_turn: int = 99  # the last GT in which it takes place
+    side: str = ""  # a player-turn phase of one side only ("": both)
+    sequence: int = 0  # the only player-turn sequence of the GT in which it takes place (0: every one)
 
 
 # 14.25 (option fortifications): the fort lines of the SPAT (17.3) whose GT has come activate at
 # the very start of the GT, before the Mutual Reinforcement phase (a German entry up to then still
 # cancels the line, Ambiguity 43).
+# 10.2, 10.4 (option ground_support): at the start of GT12 the German air units leave for good and
+# the Soviet receives his one air unit unless Moscow is German-controlled or cut off (Ambiguity 18).
 TURN_START = (
     PhaseSpec("fort-activation", "14.25", "auto", advanced=True, option="fortifications"),
+    PhaseSpec("december-air", "10.2", "auto", advanced=True, option="ground_support", first_turn=12),
     PhaseSpec("mutual-reinforcement", "8.1", "auto"),
 )
 # A.3 II.A/III.A: at the start of each player-turn sequence from GT7 (Sep II), before the German
 # player turn, the weather is determined (13.2).
-SEQUENCE_START = (PhaseSpec("weather", "13.2", "auto", advanced=True, option="weather", first_turn=7),)
+# 10.1, 8.16-8.17 (option flak): the Flak corps are withdrawn in the first German RWR phase of GT12;
+# the withdrawal cannot be refused, so it is carried out automatically before the German's orders.
+SEQUENCE_START = (
+    PhaseSpec("weather", "13.2", "auto", advanced=True, option="weather", first_turn=7),
+    PhaseSpec("flak-withdrawal", "10.1", "auto", advanced=True, option="flak", first_turn=12, sequence=1),
+)
 PLAYER_TURN = (
     # 8.13-8.20: the German RWR phase (rwr.py), in the German player turns of both sequences (Ambiguity 9)
     PhaseSpec("replacement-withdrawal-refit", "8.13", "phasing", advanced=True, option="replacements withdrawals refits"),
-    PhaseSpec("ground-support", "10.2", "phasing", advanced=True),
+    # 10.2: the German commits his air units in every player turn before GT12; 10.4: the Soviet in GT12 only
+    PhaseSpec("ground-support", "10.2", "phasing", advanced=True, option="ground_support", last_turn=11, side="german"),
+    PhaseSpec("ground-support", "10.4", "phasing", advanced=True, option="ground_support", first_turn=12, side="soviet"),
     PhaseSpec("movement", "12.0", "phasing"),
     PhaseSpec("prepared-assault", "14.0", "phasing"),
 )
@@ -67,14 +84,20 @@ def setup_step(side: str) -> str:
     return f"setup/{side}"
 
 
-def phases(options: Mapping[str, Any], group: tuple[PhaseSpec, ...], turn: int = 1) -> tuple[PhaseSpec, ...]:
-    """The phases of ``group`` that take place on GT ``turn`` under ``options``: every basic phase;
-    an [ADV] phase in the full game, or, when it has its own option, when that option is on (A.4)."""
+def phases(options: Mapping[str, Any], group: tuple[PhaseSpec, ...], turn: int = 1, side: str = "",
+           pts: int = 0) -> tuple[PhaseSpec, ...]:
+    """The phases of ``group`` that take place on GT ``turn`` (in player-turn sequence ``pts`` and
+    the player turn of ``side``, when given) under ``options``: every basic phase; an [ADV] phase in
+    the full game, or, when it has its own option, when that option is on (A.4)."""
     def on(p: PhaseSpec) -> bool:
         if not p.advanced:
             return True
         return any(options.get(o) for o in p.option.split()) if p.option else options.get("ruleset") == "full"
-    return tuple(p for p in group if on(p) and turn >= p.first_turn)
+
+    def now(p: PhaseSpec) -> bool:
+        return (p.first_turn <= turn <= p.last_turn and (not side or not p.side or p.side == side)
+                and (not pts or not p.sequence or p.sequence == pts))
+    return tuple(p for p in group if on(p) and now(p))
 
 
 def next_player_turn(turn: int, pts: int, side: str) -> tuple[int, int, str, bool]:
