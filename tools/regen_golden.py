@@ -1,15 +1,20 @@
-"""Regenerate the golden game (tests/golden/demo/) after a deliberate change of output.
+"""Regenerate the golden games after a deliberate change of output.
 
-    python tools/regen_golden.py
+    python tools/regen_golden.py              # both
+    python tools/regen_golden.py demo         # the training demo only
+    python tools/regen_golden.py campaign     # the campaign only
 
-The golden game is `pbem demo --out ...`; tests/test_golden.py compares a fresh run with it byte
+The golden demo is `pbem demo --out ...`; tests/test_golden.py compares a fresh run with it byte
 for byte. The example game repository's game (examples/git-game/games/demo/) is the same game;
-tests/test_git_ci.py checks that it is.
+tests/test_git_ci.py checks that it is. The golden campaign (tests/golden/campaign/) is `pbem demo
+--scenario campaign --turns 12`, GT1-GT12 played by the built-in player, without its turn pictures
+(they are large); tests/test_golden_campaign.py replays it and checks every report byte for byte.
 """
 
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -20,9 +25,25 @@ GOLDEN = ROOT / "tests" / "golden" / "demo"
 EXAMPLE = ROOT / "examples" / "git-game" / "games" / "demo"
 DOCS = ROOT / "docs"
 README_PICTURE = "0002.turn.svg"  # the German GT1 player turn, shown in the README
+CAMPAIGN = ROOT / "tests" / "golden" / "campaign"
+CAMPAIGN_TURNS = 12
+
+
+def campaign() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run_demo(Path(tmp) / "campaign", CAMPAIGN_TURNS, lambda _line: None, scenario="campaign")
+        if CAMPAIGN.exists():
+            shutil.rmtree(CAMPAIGN)
+        shutil.copytree(out / "game", CAMPAIGN, ignore=shutil.ignore_patterns("*.svg"))
+    print(f"wrote {CAMPAIGN}")
 
 
 def main() -> None:
+    which = sys.argv[1:] or ["demo", "campaign"]
+    if "campaign" in which:
+        campaign()
+    if "demo" not in which:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         out = run_demo(Path(tmp) / "demo", 2, lambda _line: None)
         for dest in (GOLDEN, EXAMPLE):

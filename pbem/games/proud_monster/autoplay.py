@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 GOOD_ODDS = {"german": Odds.parse("2:1"), "soviet": Odds.parse("2:1")}  # the final odds an attack needs
 MA_ODDS = Odds.parse("4:1")  # a mobile assault is made at these estimated odds or better
-MAX_ROUNDS = 12  # passes of check-and-drop before the proposal gives up on an order
+MAX_ROUNDS = 40  # passes of check-and-drop before the proposal gives up
 
 
 def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[str, Any] | None = None) -> str:
@@ -97,8 +97,18 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
             key = key.split(".", 1)[0]
             if rest and key in orders and isinstance(orders[key], list):
                 drop.setdefault(key, set()).add(int(rest.split("]", 1)[0]))
-            elif p.where.startswith(rules.END_OF_MOVEMENT):
-                drop.setdefault("move", set()).add(len(orders.get("move", [])) - 1)
+            elif p.where.startswith(rules.END_OF_MOVEMENT):  # 6.2: drop the last move or entry into that hex
+                crowded = p.message.split(" would hold", 1)[0].rsplit(" ", 1)[-1]
+                into = [i for i, m in enumerate(orders.get("move", [])) if m.get("path", [""])[-1] == crowded]
+                placed = [i for i, m in enumerate(orders.get("place", [])) if m.get("hex") == crowded]
+                if into:
+                    drop.setdefault("move", set()).add(into[-1])
+                elif placed:
+                    drop.setdefault("place", set()).add(placed[-1])
+                elif orders.get("move"):
+                    drop.setdefault("move", set()).add(len(orders["move"]) - 1)
+                else:
+                    raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
             elif key in orders:
                 sub, _, _ = head.partition(".")[2].partition("[")
                 if isinstance(orders[key], dict) and sub in orders[key]:
@@ -127,8 +137,15 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
     if support:
         orders["support"] = support
     orders.update(measures(ctx, side))
+    once = exercises(ctx, side)
+    for k, v in once.items():
+        if k != "rwr":
+            orders[k] = {**orders[k], **v} if isinstance(v, dict) and isinstance(orders.get(k), dict) else v
     if side == "german" and rwr.applies(ctx):  # 8.13-8.20: after the measures, carried out for the plan below
         plan = plan_rwr(ctx)
+        if "rwr" in once:  # the withdrawals refused instead of made (8.17)
+            plan.pop("withdraw", None)
+            plan.update(once["rwr"])
         if plan:
             orders["rwr"] = plan
         rwr.rwr_phase(ctx, {"rwr": plan}, [], "refuse")
@@ -141,6 +158,7 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
     attacks = plan_attacks(ctx, side, {u for m in assaults for u in m["units"]})
     if attacks:
         orders["attack"] = attacks
+    invasion_attack(ctx, orders)
     return orders
 
 
@@ -236,7 +254,8 @@ def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict
             continue
         if estimated_odds(ctx, units, t) >= GOOD_ODDS[side]:
             used.update(units)
-            out.append({"target": t, "units": units, "advance": units})
+            home = side == "german" or ctx.sc.map.hexes[t].country == "ussr"  # the Soviet keeps to his own land
+            out.append({"target": t, "units": units, "advance": units if home else []})
     return out
 
 
@@ -280,6 +299,111 @@ def measures(ctx: Ctx, side: str) -> dict[str, Any]:
     if declare:
         out["declare"] = declare
     return out
+
+
+# The measures the built-in player takes once, at a given step, so that a long game (the campaign's
+# golden game) shows every rule at work: the step, then what it does there (exercises()).
+EXERCISES: dict[str, tuple[str, ...]] = {
+    "GT2/1/german": ("divert",),
+    "GT2/2/german": ("pause",),
+    "GT3/1/german": ("security",),
+    "GT4/2/soviet": ("ask",),  # its standing instructions ask: the German's next attacks await replies
+    "GT5/1/soviet": ("box", "invade"),
+    "GT5/2/soviet": ("sail",),
+    "GT6/1/german": ("concentration", "retreat-ask"),
+    "GT6/2/german": ("no-concentration",),
+    "GT9/1/german": ("refuse",),
+    "GT9/1/soviet": ("invade",),
+    "GT11/1/soviet": ("invade",),
+}
+
+
+def exercises(ctx: Ctx, side: str) -> dict[str, Any]:
+    """The one-time measures of EXERCISES at this step, each only where the rules allow it:
+    ``divert`` a unit of the North OKH area south (8.3); declare the von Paulus ``pause`` (9.19);
+    deploy a group of 3 ``security`` divisions in German-controlled cities and large towns (8.21);
+    standing instructions that ``ask`` for losses (14.35) or retreats (``retreat-ask``, 14.32),
+    so that the next combats await replies; put a unit of a port into the Southern Ports Holding
+    Box by sea (``box``) and sail the Box's units to a port (``sail``, 11.2-11.3); ``invade`` the
+    first Crimean south-coast hex the Soviet does not hold (11.4); declare supply ``concentration``
+    on the German's 18 strongest units and cancel it (``no-concentration``, 9.20); ``refuse`` the
+    withdrawals due (8.17). Orders the check refuses are dropped like any other."""
+    out: dict[str, Any] = {}
+    for what in EXERCISES.get(ctx.step, ()):
+        if what == "divert":
+            north = sorted(u for u, s in ctx.units.items() if s["at"] == "okh-north")
+            if north:
+                out.setdefault("declare", {})["divert"] = north[:1]
+        elif what == "pause":
+            out.setdefault("declare", {})["pause"] = True
+        elif what == "security":
+            pool = [u for u in ctx.sc.security if ctx.units.get(u, {}).get("at") == "track"][:3]
+            hexes = [h for h, c in sorted(ctx.position["control"].items()) if c == "german"
+                     and ctx.sc.map.hexes[h].settlement in ("city", "large_town") and ctx.sc.map.hexes[h].country == "ussr"
+                     and not ctx.occupants(h, "soviet")]
+            where: dict[str, str] = {}
+            for u in pool:  # each in the first such hex with room for it (stacking applies, Ambiguity 24)
+                room = [h for h in hexes if not rules.stack_problems(
+                    ctx, h, ctx.occupants(h, "german") + [x for x, y in where.items() if y == h] + [u])]
+                if room:
+                    where[u] = room[0]
+            if len(where) == 3:
+                out.setdefault("declare", {})["security"] = where
+        elif what == "ask":
+            out["standing"] = {**standing(side), "loss_policy": "ask"}
+        elif what == "retreat-ask":
+            out["standing"] = {**standing(side), "retreat": "ask"}
+        elif what in ("box", "sail", "invade"):
+            out.setdefault("sea", []).extend(sea_exercise(ctx, what))
+        elif what == "concentration":
+            units = sorted((u for u in ctx.units if ctx.spec(u).side == "german" and ctx.on_map(u)),
+                           key=lambda u: (-estimate(ctx, u)[0], u))[:18]
+            out.setdefault("declare", {})["concentration"] = sorted(units)
+        elif what == "no-concentration":
+            out.setdefault("declare", {})["concentration"] = []
+        elif what == "refuse":
+            due = rwr.choices(ctx).get("withdraw", {}) if rwr.applies(ctx) else {}
+            if due:
+                out["rwr"] = {"refuse": {kind: n for kind, (n, _) in due.items()}}
+    if not out.get("sea"):
+        out.pop("sea", None)
+    return out
+
+
+def sea_exercise(ctx: Ctx, what: str) -> list[dict[str, Any]]:
+    """11.2-11.4 for exercises(): the units that may sail are the Soviet ones in a port, not tank or
+    motorized-rifle divisions."""
+    if not ctx.options.get("naval"):
+        return []
+    from .naval import NO_SEA
+
+    ports = sorted(h for h, x in ctx.sc.map.hexes.items() if x.port)
+    sailors = [u for u in sorted(ctx.units) if ctx.spec(u).side == "soviet" and ctx.at(u) in ports
+               and (ctx.spec(u).type, ctx.spec(u).size) not in NO_SEA]
+    if what == "box" and sailors:
+        return [{"units": sailors[:1], "to": "ports-box"}]
+    if what == "sail":
+        box = sorted(u for u, s in ctx.units.items() if s["at"] == "ports-box")[:5]
+        held = [h for h in ports if ctx.position["control"].get(h) == "soviet" and not ctx.occupants(h, "german")]
+        return [{"units": box, "to": held[0]}] if box and held else []
+    if what == "invade":  # a German-held beach first (an invasion PA, 11.4), else an empty one
+        beaches = [h.id for h in sorted(ctx.sc.map.hexes.values(), key=lambda x: x.id) if h.beach and not ctx.occupants(h.id, "soviet")]
+        beaches.sort(key=lambda h: (not ctx.occupants(h, "german"), h))
+        rest = sailors[1:4]
+        return [{"units": rest, "invade": beaches[0]}] if beaches and rest else []
+    return []
+
+
+def invasion_attack(ctx: Ctx, orders: dict[str, Any]) -> None:
+    """11.4: an invasion of an enemy-held hex is a prepared assault by every invader, resolved first;
+    the attack planned on that hex, if any, is joined to it (Ambiguity 31)."""
+    for s in orders.get("sea", []):
+        target = s.get("invade")
+        if target and ctx.occupants(target, "german"):
+            joined = [a for a in orders.get("attack", []) if a["target"] == target]
+            land = [u for a in joined for u in a["units"]]
+            orders["attack"] = [{"target": target, "units": list(s["units"]) + land, "advance": list(s["units"]) + land}] + \
+                [a for a in orders.get("attack", []) if a["target"] != target]
 
 
 def arko_hex(ctx: Ctx) -> str:
