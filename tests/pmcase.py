@@ -14,7 +14,13 @@ from typing import Any
 from pbem.engine.model import Submission
 from pbem.games.proud_monster.air import placement
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, WEATHER_FLAGS, initial_weather, initial_works
+from pbem.games.proud_monster.rules import (
+    BASIC_RULES,
+    DEFAULT_OPTIONS,
+    WEATHER_FLAGS,
+    initial_weather,
+    initial_works,
+)
 from pbem.games.proud_monster.rwr import initial_position
 from pbem.mechanics.dice import ForcedDice
 
@@ -38,7 +44,7 @@ def build_setup_state(case: dict[str, Any], step: str) -> dict[str, Any]:
     """A state awaiting a set-up step (3.2-3.7): the scenario's position of a new game with the case's
     options, its `units` overriding (for `setup/german`, the Soviet set-up already made)."""
     scenario = scenario_of(case)
-    base = MODULE.new_game(scenario, dict(case.get("options", {})))
+    base = MODULE.new_game(scenario, {**{k: False for k in BASIC_RULES}, **case.get("options", {})})
     p = case.get("position", {})
     sc = MODULE.scenario({"pbem": {"scenario": scenario}})
     for u, v in p.get("units", {}).items():
@@ -113,7 +119,8 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
     state = {
         "pbem": {"scenario": scenario, "module": "proud-monster", "game": "catalog"},
         "parties": {"german": {}, "soviet": {}},
-        "options": {**DEFAULT_OPTIONS, **case.get("options", {})},
+        # every rule option is off unless the case names it (the basic-game rules of BASIC_RULES too)
+        "options": {**DEFAULT_OPTIONS, **{k: False for k in BASIC_RULES}, **case.get("options", {})},
         "clock": {"turn": int(p.get("turn", 2)), "pts": int(p.get("pts", 1)), "side": side, "phase": "movement"},
         "position": position,
         "standing": copy.deepcopy(case.get("standing", {})),

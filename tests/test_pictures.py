@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.exchange.files import read_toml
-from pbem.games.proud_monster.data import load_scenario
+from pbem.games.proud_monster.data import load_scenario, shown_values
 from pbem.games.proud_monster.picture import position_svg
 
 GOLDEN = Path(__file__).parent / "golden" / "demo"
@@ -54,8 +54,9 @@ def test_position_picture_has_every_hex_hexside_place_and_unit_with_documented_i
         spec = sc.units[u]
         assert e.get("class") == f"unit {spec.side} {spec.nat} {spec.type}"
         assert e.get("data-hex") == state["position"]["units"][u]["at"]
-        a, d, m = spec.factors(state["position"]["units"][u]["steps"])
-        assert {spec.id, f"{a}-{d}-{m}"} <= {t.text for t in e.iter(f"{NS}text")}
+        shown = shown_values(spec, state["position"]["units"][u], state["options"])  # ?-?-MF while untried (2.15)
+        assert {spec.id, shown} <= {t.text for t in e.iter(f"{NS}text")}
+    assert any(t.text and t.text.startswith("?-?-") for e in units.values() for t in e.iter(f"{NS}text"))
 
 
 def test_turn_pictures_show_moves_attacks_and_control_changes_and_reports_link_them() -> None:

@@ -6,22 +6,29 @@ import pytest
 
 from pbem.errors import IllegalOrdersError
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import FULL_GAME
+from pbem.games.proud_monster.rules import BASIC_RULES, FULL_GAME
 from tests.conftest import EXCHANGE_SCENARIO
 
 M = ProudMonster()
 
 
 def test_basic_game_has_every_advanced_rule_off() -> None:
-    opts = M.new_game(EXCHANGE_SCENARIO, {})["options"]
-    assert opts["ruleset"] == "basic" and not any(opts[k] for k in FULL_GAME)
+    """A.4: the basic game leaves out the [ADV] rules and what A.4 lists, and keeps every other rule:
+    untried units (2.15), the Axis allies (7.x), security divisions (8.21), Flak (10.1), naval
+    movement (11.x) and the ArKo (14.41) are on in it."""
+    opts = M.new_game("training", {})["options"]
+    assert opts["ruleset"] == "basic" and not any(opts[k] for k in FULL_GAME if k not in BASIC_RULES)
+    assert all(opts[k] is True for k in BASIC_RULES) and set(BASIC_RULES) <= set(FULL_GAME)
+    assert {"mobile_assault", "supply", "weather", "fortifications", "german_retreat", "hedgehogs"} <= set(FULL_GAME) - set(BASIC_RULES)
 
 
 def test_full_game_turns_them_on_and_single_options_still_win() -> None:
-    opts = M.new_game(EXCHANGE_SCENARIO, {"ruleset": "full"})["options"]
+    opts = M.new_game("training", {"ruleset": "full"})["options"]
     assert opts["ruleset"] == "full" and all(opts[k] for k in FULL_GAME)
-    opts = M.new_game(EXCHANGE_SCENARIO, {"ruleset": "full", "fog_of_war": False})["options"]
+    opts = M.new_game("training", {"ruleset": "full", "fog_of_war": False})["options"]
     assert opts["fog_of_war"] is False and opts["concentric_assault"] is True
+    # a scenario's own options (the exchange test scenario keeps its Soviet values known) still win
+    assert M.new_game(EXCHANGE_SCENARIO, {"ruleset": "full"})["options"]["untried_units"] is False
 
 
 def test_an_unknown_ruleset_is_refused() -> None:

@@ -72,7 +72,7 @@ def okh_unavailable(ctx: Ctx, unit: str) -> str:
     return ""
 
 DEFAULT_OPTIONS: dict[str, Any] = {
-    # A.4: "basic" leaves out every [ADV] rule; "full" (the whole rulebook) is not yet available.
+    # A.4: "basic" leaves out every [ADV] rule (and what A.4 lists); "full" plays the whole rulebook.
     "ruleset": "basic",
     # Ambiguity 6: control passes to a unit merely moving through a hex (3.9 read literally).
     "control_on_pass_through": True,
@@ -94,14 +94,14 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "highway": False,  # 12.20: mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway
     # Ambiguity 35: a modified SZ roll (NZ roll -2, 13.2) below 1 reads the table's row for 1.
     "sz_roll_below_table": "first-row",
-    "untried_units": False,  # 2.15: a Soviet unit's counter is drawn when it first fights
+    "untried_units": True,  # 2.15: a Soviet unit's counter is drawn when it first fights
     "fortifications": False,  # 14.24-14.30: forts, heavy forts, fort lines (SPAT 17.3), the Stalin Line
     "hedgehogs": False,  # 14.40: German hedgehogs on GT12
-    "arko": False,  # 14.41: the German ArKo (siege artillery)
+    "arko": True,  # 14.41: the German ArKo (siege artillery)
     "mobile_assault": False,  # 15.0: mechanized units attack during movement
     "stacking_details": False,  # 6.3-6.5: fractional German-side values, 4-battalion cap, 10 in a city
     "supply": False,  # 9.1-9.15: supply lines to sources; out of supply halves movement and combat (9.7)
-    "axis_allies": False,  # 7.1-7.5, 8.5: Italian, Romanian and Hungarian restrictions
+    "axis_allies": True,  # 7.1-7.5, 8.5: Italian, Romanian and Hungarian restrictions
     # Ambiguity 13 (7.4): the Hungarian Fast Corps may not attack with non-German Axis units.
     "hungarian_joint_attack": "may-not",
     "gt1_restrictions": False,  # 5.3: Hungary and Romania on GT1
@@ -112,7 +112,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "retreat_if_none_closer": "any-legal",
     "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
     "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
-    "naval": False,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
+    "naval": True,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
     # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
     "invasion_joiners": True,
     # Ambiguity 4 (3.3): along the border 1804S-2114S no two neighbouring border hexes are both empty
@@ -122,7 +122,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "replacements": False,  # 8.12-8.15: German infantry-class divisions restored from a pool of 28 steps
     "withdrawals": False,  # 8.16-8.17: the German Withdrawal Table (17.4), or -1 VP per unit refused
     "refits": False,  # 8.18-8.20: German panzer and motorized-infantry divisions refit once (17.5)
-    "security_divisions": False,  # 8.21: the 9 security divisions, deployed in groups of 3 at -1 VP each
+    "security_divisions": True,  # 8.21: the 9 security divisions, deployed in groups of 3 at -1 VP each
     "ground_support": False,  # 10.2-10.4, 14.13, 15.5: air units committed to stacks add points in combat
     # Ambiguity 29 (10.2): the GS points are capped at the strength of the supported stack's participating units.
     "ground_support_cap": "participating",
@@ -130,11 +130,11 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "viii_on_defense": "1L",
     # Ambiguity 18 (10.4): the Soviet GS unit operates within 10 hexes of the nearer Moscow hex.
     "soviet_gs_range": "nearer",
-    "flak": False,  # 10.1: Flak never attacks; on defense it halves Soviet tank attackers; withdrawn in GT12
+    "flak": True,  # 10.1: Flak never attacks; on defense it halves Soviet tank attackers; withdrawn in GT12
 }
 
 OPTION_NOTES: dict[str, str] = {
-    "ruleset": "A.4: 'basic' leaves out the [ADV] rules; 'full' switches on those implemented so far",
+    "ruleset": "A.4: 'basic' leaves out the [ADV] rules and what A.4 lists; 'full' plays every rule",
     "control_on_pass_through": "Ambiguity 6 (3.9): a unit passing through a town or city takes control",
     "city_doubling_above_7_1": "Ambiguity 41 (14.23): at odds above 7:1 the attacker's 0 in a city becomes 1",
     "mixed_water_shift": "Ambiguity 40 (14.19/14.20): all attackers across water of mixed types: '1L' or 'none'",
@@ -151,11 +151,11 @@ OPTION_NOTES: dict[str, str] = {
     "untried_units": "(2.15): Soviet 1-step units are untried; their counter is drawn from its pool when they first fight",
     "fortifications": "[ADV] (14.24/14.27/14.30): forts 1L, heavy forts 2L, Stalin Line +1 defense; lines activate per the SPAT",
     "hedgehogs": "[ADV] (14.40): on GT12 the German may declare hedgehogs (2L, no attack, no concentric shift against)",
-    "arko": "[ADV] (14.41): the German may form the ArKo, which adds 1 to the defender's result in a PA on a city or fort",
+    "arko": "(14.41): the German may form the ArKo, which adds 1 to the defender's result in a PA on a city or fort",
     "mobile_assault": "[ADV] (15.0): mechanized units (and Soviet cavalry) may attack during movement: `assault` in a [[move]]",
     "stacking_details": "[ADV] (6.3/6.4/6.5): German-side brigade 1/2, regiment/battalion 1/4, at most 4 of these; 10 in a city",
     "supply": "(9.1): supply lines to sources (9.4-9.15); out of supply halves MF and combat factors (9.7), checked per 9.8/15.4",
-    "axis_allies": "[ADV] (7.1/7.5/8.5): Axis allies' stacking, North-map and joint-attack limits; 8.5 Romania/Hungary",
+    "axis_allies": "(7.1/7.5/8.5): Axis allies' stacking, North-map and joint-attack limits; 8.5 Romania/Hungary",
     "hungarian_joint_attack": "Ambiguity 13 (7.4): the Hungarian Fast Corps 'may-not' or 'may' attack with non-German Axis units",
     "gt1_restrictions": "[ADV] (5.3): on GT1 no attack from the Hungarian/Romanian ZOMO, no Soviet into Hungary/Romania",
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
@@ -163,7 +163,7 @@ OPTION_NOTES: dict[str, str] = {
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
     "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
-    "naval": "[ADV] (11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
+    "naval": "(11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
     "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
     "south_border_setup": "Ambiguity 4 (3.3): set-up on the border 1804S-2114S: 'alternate' (no two neighbours empty) or 'every' hex",
     "replacements": "[ADV] (8.14): reduced German infantry-class divisions flipped to full strength from a pool of 28 steps",
@@ -178,6 +178,11 @@ OPTION_NOTES: dict[str, str] = {
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
+
+# Rules the digest does not mark [ADV] and A.4 does not leave out of the basic game: on in both
+# rulesets (each can still be switched off): untried Soviet units (2.15), the Axis allies (7.x), the
+# security divisions (8.21), Flak (10.1), Soviet naval movement (11.x) and the ArKo (14.41).
+BASIC_RULES = ("untried_units", "axis_allies", "security_divisions", "flak", "naval", "arko")
 
 # The full game (A.4): every [ADV] rule implemented so far is on, unless an option says otherwise.
 FULL_GAME: dict[str, Any] = {
@@ -225,14 +230,14 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "weather": (False, True),
     "highway": (False, True),
     "sz_roll_below_table": ("first-row", "dry"),
-    "untried_units": (False, True),
+    "untried_units": (True, False),
     "fortifications": (False, True),
     "hedgehogs": (False, True),
-    "arko": (False, True),
+    "arko": (True, False),
     "mobile_assault": (False, True),
     "stacking_details": (False, True),
     "supply": (False, True),
-    "axis_allies": (False, True),
+    "axis_allies": (True, False),
     "hungarian_joint_attack": ("may-not", "may"),
     "gt1_restrictions": (False, True),
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
@@ -240,18 +245,18 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
     "tank_brigades": (False, True),
     "soviet_replacements": (False, True),
-    "naval": (False, True),
+    "naval": (True, False),
     "invasion_joiners": (True, False),
     "south_border_setup": ("alternate", "every"),
     "replacements": (False, True),
     "withdrawals": (False, True),
     "refits": (False, True),
-    "security_divisions": (False, True),
+    "security_divisions": (True, False),
     "ground_support": (False, True),
     "ground_support_cap": ("participating", "stack"),
     "viii_on_defense": ("1L", "none"),
     "soviet_gs_range": ("nearer", "both"),
-    "flak": (False, True),
+    "flak": (True, False),
 }
 
 
