@@ -113,10 +113,10 @@ def test_report_lines_cite_the_rules_and_the_provisional_tables() -> None:
     assert "- Replacement: Inf1 in 4716N (in supply) is restored from 1 to 2 steps for 1 step of the pool; 27 of 28 left (8.12-8.15)." in text
     assert "Inf2 (infantry division, 2 steps) leaves 4717N for good (provisional Withdrawal Table 17.4); withdrawn (8.16)." in text
     assert ("- Withdrawal GT10 of 1 infantry division (provisional Withdrawal Table 17.4): refused by the German: -1 VP (8.17); "
-            "German VP now -1.") in text
+            "German VP now -2.") in text  # after the security divisions, deployed first as in the MR phase
     assert "die `8.20|GT10/1/german|refit|Pz1|Refit Table` = 6, Refit Table 3 steps (17.5, provisional table)" in text
     assert "it regains 3 steps, 1 to 4 of 4" in text
-    assert "1 group of 3, -1 VP for good, German VP now -2" in text
+    assert "1 group of 3, -1 VP for good, German VP now -1" in text
     assert "- RWR phase GT10/1/german: 1 replaced, 1 withdrawn, 1 withdrawal not made, 1 refit; replacement pool 27 of 28 steps (8.15)." in text
     assert state["position"]["vp"] == -2
 

@@ -390,7 +390,8 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
                 stack = part
             else:
                 part = [] if n in riding(ctx) else [u for u in attackers if ctx.at(u) == r["hex"]]
-                stack = part if ctx.options.get("ground_support_cap") != "stack" else ctx.occupants(r["hex"], side)
+                stack = part if ctx.options.get("ground_support_cap") != "stack" else \
+                    [u for u in ctx.occupants(r["hex"], side) if u in part or not ctx.untried(u)]  # 2.15: hidden values count nothing
             if not part:
                 continue
             key = (role, str(force) if force is not None else r["hex"])

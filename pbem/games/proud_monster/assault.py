@@ -27,6 +27,7 @@ from .rules import (
     do_move,
     enter_hex,
     hexside_cost,
+    in_hedgehog,
     movement_allowance,
     reveal_untried,
     stack_problems,
@@ -78,9 +79,15 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
         problems.append(Problem(where, "motorized infantry may take part only with a tank, assault-gun or armored-recon unit in the same MA", "15.1"))
     if combat_terrain(ctx, target) == "swamp":
         problems.append(Problem(where, f"{target} is a swamp hex; no MA may be made against swamp", "15.3"))
-    w = weather_at(ctx, target)
-    if w in ("M", "S"):
-        problems.append(Problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({target}'s zone {h.zone})", "15.3"))
+    if side == "german" and in_hedgehog(ctx, launch):  # 14.40, Ambiguity 48: hedgehog units never attack, MA included
+        problems.append(Problem(where, f"{launch} is a hedgehog; units in a hedgehog may not attack, by MA either", "14.40"))
+    # 15.3: never in mud or snow, anywhere: the weather of the assaulted hex's zone and of the launch hex's
+    for hx in dict.fromkeys((target, launch)):
+        w = weather_at(ctx, hx)
+        if w in ("M", "S"):
+            problems.append(Problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({hx}'s zone "
+                                           f"{ctx.sc.map.hexes[hx].zone})", "15.3"))
+            break
     if h.settlement == "city" and ctx.sc.map.hexes[launch].settlement == "city":
         problems.append(Problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
     feats = ctx.sc.map.side_features(launch, target)

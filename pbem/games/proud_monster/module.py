@@ -244,31 +244,32 @@ class ProudMonster:
         return problems
 
     def _start_of_player_turn(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
-        """A.3 II.B: at the start of the German player turn, before the RWR phase (8.13) and
-        movement, the German's supply declarations (9.18-9.20: `pause`, `concentration`,
-        `air_supply` in the orders' `[declare]` table): the RWR phase asks for the supply state
-        they make (8.14, 8.20 with 9.18)."""
-        supply.declarations(ctx, orders.get("declare", {}), problems)
-
-    def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
-        """Orders carried out before the first move: the German's diversions between the OKH areas
-        (8.3: `divert`), the Soviet's naval moves and invasion, all before any ground movement (11.2:
-        `[[sea]]`; F.6: before RVGK entries), the Soviet's RVGK units entering play (8.1: `[[place]]`),
-        the ArKo's formation and the security divisions' deployment, which belong to the MR phase
-        (14.41, Ambiguity 49: `form_arko`; 8.21: `security`), then the GT12 hedgehog declarations at
-        the very start of the German movement phase (14.40: `hedgehog`); the declarations are in
-        the orders' `[declare]` table. The supply declarations come before, at the start of the
-        player turn (_start_of_player_turn)."""
+        """What comes before the RWR phase (8.13), the commitment (10.2) and movement, in this order:
+        the German's Mutual Reinforcement decisions, carried out at the start of his orders of the
+        GT's first player turn as if in the MR phase (digest A.3 I; Ambiguity 49): diversions between
+        the OKH areas (8.3: `divert`), the ArKo's formation (14.41: `form_arko`), the security
+        divisions' deployment (8.21: `security`); the Soviet's RVGK units entering play at the start of
+        his player turn (8.1: `[[place]]`); then the German's supply declarations at the start of his
+        player turn (9.18-9.20: `pause`, `concentration`, `air_supply`), whose supply states the RWR
+        phase asks for (8.14, 8.20 with 9.18). The declarations are in the orders' `[declare]` table."""
         declare = orders.get("declare", {})
         reinforce.clear_diversions(ctx)
         if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
             reinforce.divert(ctx, list(declare["divert"]), problems)
-        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
-        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
         if "form_arko" in declare:
             rules.form_arko(ctx, declare["form_arko"], problems)
         if "security" in declare:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
             rwr.deploy_security(ctx, declare["security"], problems)
+        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
+        supply.declarations(ctx, declare, problems)
+
+    def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+        """The very start of the movement phase: the Soviet's naval moves and invasion, all before any
+        ground movement (11.2: `[[sea]]`; units that entered from the RVGK at the start of the player
+        turn may sail), then the GT12 hedgehog declarations (14.40: `hedgehog` in `[declare]`). What
+        comes before the movement phase is in _start_of_player_turn."""
+        declare = orders.get("declare", {})
+        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
         if "hedgehog" in declare:
             rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 

@@ -185,11 +185,16 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
 def qualifying_md_hexes(ctx: Ctx) -> list[str]:
     """8.13: the Soviet-controlled Military District hexes (cities, large towns and towns, each hex
     counted, Ambiguity 20) with a complete overland supply line at this moment: not in lake supply
-    (9.16), not out of supply."""
+    (9.16), not out of supply, and not only by a Black Sea port's own supply (9.17)."""
     control = ctx.position["control"]
+    overland = None
+    if ctx.options.get("supply"):  # a Black Sea port's own supply (9.17) is no overland line
+        from .supply import supplied_hexes
+
+        overland = supplied_hexes(ctx, "soviet", overland=True)
     return sorted(h.id for h in ctx.sc.map.hexes.values()
                   if h.md and h.settlement and h.country == "ussr" and control.get(h.id) == "soviet"
-                  and not ctx.occupants(h.id, "german") and hex_supply(ctx, h.id) == "supplied")
+                  and not ctx.occupants(h.id, "german") and (overland is None or h.id in overland))
 
 
 def is_rifle_division(spec: UnitSpec) -> bool:

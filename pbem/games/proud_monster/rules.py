@@ -667,9 +667,9 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     (Ambiguity 49). pbem has no German order in the automatic MR phase, so `form_arko = "HEX"` is
     given in the German's orders of the GT's first player turn and carried out first, before any
     movement, on the position the MR phase left. The hex: a German-controlled city or large town not
-    adjacent to a Soviet unit (the supply condition is not checked: supply is not implemented). The
-    ArKo is a unit of the scenario of type siege-artillery held off the map (`track`) and not in the
-    reinforcement schedule; once formed it stays until eliminated."""
+    adjacent to a Soviet unit and, with the option supply, in supply (attenuated acceptable): a German
+    supply line reaches it (9.4). The ArKo is a unit of the scenario of type siege-artillery held
+    off the map (`track`) and not in the reinforcement schedule; once formed it stays until eliminated."""
     where = "declare.form_arko"
     known = len(problems)
     if not ctx.options.get("arko"):
@@ -696,6 +696,12 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
         problems.append(Problem(where, f"{h} {spec.place} is not German-controlled", "14.41"))
     elif near:
         problems.append(Problem(where, f"{h} {spec.place} is next to Soviet units ({', '.join(near)})", "14.41"))
+    elif ctx.options.get("supply"):
+        from .supply import supplied_hexes
+
+        if h not in supplied_hexes(ctx, "german"):
+            problems.append(Problem(where, f"{h} {spec.place} is out of supply: no German supply line reaches it (9.4)",
+                                    "14.41"))
     if len(problems) > known:
         return
     u = held[0]
@@ -1710,10 +1716,16 @@ def retreated(ctx: Ctx) -> dict[str, str]:
     return r
 
 
-def german_sources(ctx: Ctx, soviet: set[str]) -> list[str]:
-    """9.11: the Greater-German ZOMO hexes not Soviet-occupied, except 1913N, 2013N and 2014N."""
-    return sorted(h.id for h in ctx.sc.map.hexes.values()
-                  if h.country == "germany" and h.zomo and h.id not in NOT_SUPPLY_SOURCES and h.id not in soviet)
+def german_sources(ctx: Ctx, soviet: set[str], units: Collection[str] = ()) -> list[str]:
+    """9.11: the German supply sources of the retreating ``units``, not Soviet-occupied: every ZOMO
+    hex except 1913N, 2013N and 2014N, or a hex the map marks a German source (supply.is_source);
+    for a stack with Romanian or Hungarian units, only the hexes that are a source for every unit
+    (they trace only to their own country's ZOMO)."""
+    from .supply import is_source, line_kind
+
+    kinds = {line_kind(ctx, u) for u in units} or {"german"}
+    return sorted(h for h in ctx.sc.map.hexes
+                  if h not in soviet and all(is_source(ctx, h, k) for k in kinds))
 
 
 def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> tuple[int, int]:
@@ -1801,7 +1813,7 @@ def retreat_choice(ctx: Ctx, units: list[str], origin: str, legal: list[str],
     retreat_if_none_closer "any-legal") or none ("no-retreat"). Among them the owner's order of
     preference, then the lowest hex id. Also what was measured, for the report."""
     soviet = {ctx.at(u) for u in ctx.units if ctx.on_map(u) and ctx.spec(u).side == "soviet"}
-    sources = german_sources(ctx, soviet)
+    sources = german_sources(ctx, soviet, units)
     here = supply_distance(ctx, units, origin, sources, soviet)
     dist = {b: supply_distance(ctx, units, b, sources, soviet) for b in legal}
     closer = [b for b in legal if dist[b] < here]

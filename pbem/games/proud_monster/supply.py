@@ -120,6 +120,7 @@ class _MapLines:
         self.links = {h: tuple((n, m.side_features(h, n)) for n in m.neighbours(h)) for h in hexes}
         self.has_lakes = bool(self.lakes) or any("lake" in f for f in m.hexsides.values())
         self.east = gas_sides(m).east
+        self.hungary_romania = frozenset(h for h in hexes if m.hexes[h].country in ("hungary", "romania"))  # 5.3
 
 
 _MAP_LINES: dict[str, _MapLines] = {}  # by the scenario's data digest
@@ -152,8 +153,11 @@ def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str
     if side != "soviet":
         closed.update(h for h in lines.lakes if weather_at(ctx, h) != "S")
         closed.update(h for h in lines.forts if intact_fort(ctx, h))
-    elif overland:
-        closed.update(lines.lakes)
+    else:
+        if overland:
+            closed.update(lines.lakes)
+        if ctx.turn == 1 and ctx.options.get("gt1_restrictions"):  # 5.3: no Soviet line through them on GT1
+            closed.update(lines.hungary_romania)
     weather = tuple(zone_weather(ctx, z) for z in ZONES)
     key = (kind, frozenset(closed), weather, overland)
     found = ctx.supply_cache.get(key)
@@ -473,7 +477,9 @@ def _german_only(ctx: Ctx, where: str, what: str, rule: str, problems: list[Prob
 def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
     """9.19: ``pause = true`` in the German's orders of GT2/2 or GT3/2 declares the von Paulus Pause,
     which takes effect at the end of that GT and covers the next 3 player-turn sequences (declared
-    at the end of GT2: GT3/1, GT3/2 and GT4/1); ``pause = false`` at the start of a later German
+    at the end of GT2: GT3/1, GT3/2 and GT4/1); the same in his orders of GT3/1 or GT4/1 counts as
+    declared at the end of the GT before (nothing of his has happened since), so that he may decide
+    after the Soviet's last player turn of the GT; ``pause = false`` at the start of a later German
     player turn cancels it, with no benefit. One Pause per game (the rules speak of "a Pause"; a
     cancelled one cannot be declared again)."""
     where = "declare.pause"
@@ -484,9 +490,15 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
         if p:
             problems.append(Problem(where, f"the Pause was declared at the end of GT{p['declared']} ({p['state']}); "
                                            "the German declares one Pause per game", "9.19"))
+        elif ctx.turn - 1 in PAUSE_TURNS and ctx.pts == 1:  # sent at the start of the next GT: as at the end of the last
+            seqs = _pause_sequences(ctx.turn - 1)
+            ctx.position["pause"] = {"state": "in-force", "declared": ctx.turn - 1, "first": seqs[0], "last": seqs[-1]}
+            ctx.emit("pause", "9.19", state="declared", declared=ctx.turn - 1, sequences=seqs, step=ctx.step)
+            ctx.emit("pause", "9.19", state="in-force", declared=ctx.turn - 1, sequences=seqs, step=ctx.step)
         elif ctx.turn not in PAUSE_TURNS or ctx.pts != sequences_in(ctx.turn):
             problems.append(Problem(where, "the Pause is declared at the end of GT2 or GT3: in the German's orders of "
-                                           f"GT2/2 or GT3/2, not {ctx.step}", "9.19"))
+                                           f"GT2/2 or GT3/2, or of GT3/1 or GT4/1 as if at the end of the GT before, not "
+                                           f"{ctx.step}", "9.19"))
         else:
             seqs = _pause_sequences(ctx.turn)
             ctx.position["pause"] = {"state": "declared", "declared": ctx.turn, "first": seqs[0], "last": seqs[-1]}
