@@ -1,6 +1,6 @@
 """pbem benchmark: timings as ratios to parsing, hashing and verifying the signatures of the same files.
 
-    python benchmarks/bench.py [--repeat N]
+    python benchmarks/bench.py [--repeat N] [--scenario campaign]
 
 1. adjudicating the heaviest step of the bundled demo game (the transition that takes longest),
    against reading, hashing and seal-checking its state and order files;
@@ -9,6 +9,10 @@
    seal-checking the state drawn;
 4. `pbem --help` start-up (a new process), against a new process that reads, hashes and checks the
    seal of the demo's last state.
+
+With ``--scenario campaign`` the same four figures for the largest bundled scenario: the golden
+campaign (tests/golden/campaign/, GT1-GT12 on the full-size authored map) instead of the demo, the
+whole campaign map instead of the training map.
 
 Medians of N runs. Not a test: record the figures where they are needed (release notes, reviews).
 """
@@ -52,9 +56,13 @@ def baseline(paths: list[Path]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--scenario", choices=("training", "campaign"), default="training")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        game = run_demo(Path(tmp) / "demo", 2, lambda _line: None) / "game"
+        if args.scenario == "campaign":  # the golden campaign, played by `pbem demo --scenario campaign --turns 12`
+            game = Path(__file__).resolve().parent.parent / "tests" / "golden" / "campaign"
+        else:
+            game = run_demo(Path(tmp) / "demo", 2, lambda _line: None) / "game"
         keys = {s: KeyPair.from_seed(f"pbem demo {s}".encode()) for s in ("german", "soviet")}
         states = sorted(game.glob("*.state.toml"))
         rows = []
@@ -84,17 +92,17 @@ def main() -> None:
         files = sorted(p for p in game.iterdir() if p.suffix == ".toml")
         t_verify = median_time(lambda: verify([game]), args.repeat)
         t_base = median_time(lambda: baseline(files), args.repeat)
-        rows.append((f"verify demo folder ({len(states)} states, {len(files)} files)", t_verify, t_base))
+        rows.append((f"verify {args.scenario} folder ({len(states)} states, {len(files)} files)", t_verify, t_base))
 
         # 3. the map picture of the largest bundled map with every unit (issue target: under 1 s)
         from pbem.games.proud_monster.data import load_scenario
         from pbem.games.proud_monster.picture import position_svg
 
         first = load_state(states[1]).data  # after the joins: every set-up unit on the map
-        sc = load_scenario("training")
+        sc = load_scenario(args.scenario)
         t_pic = median_time(lambda: position_svg(sc, first, None), args.repeat)
         t_base = median_time(lambda: baseline([states[1]]), args.repeat)
-        rows.append((f"map picture, whole training map ({len(sc.map.hexes)} hexes, all units)", t_pic, t_base))
+        rows.append((f"map picture, whole {args.scenario} map ({len(sc.map.hexes)} hexes, all units)", t_pic, t_base))
 
         # 4. start-up
         def run(cmd: list[str]) -> None:

@@ -64,15 +64,19 @@ class Game:
         return self.adjudicate(self.write_orders(body))
 
 
-def start_game(folder: Path, scenario: str = EXCHANGE_SCENARIO, game_id: str = "pm-test") -> Game:
+def start_game(folder: Path, scenario: str = EXCHANGE_SCENARIO, game_id: str = "pm-test", options: dict[str, object] | None = None,
+               seed: str = "test", soviet_policy: str = "most-steps-first") -> Game:
+    """A game created, joined (the German standing fewest-steps-first, the Soviet ``soviet_policy``)
+    and adjudicated up to its first awaited step."""
     folder.mkdir(parents=True, exist_ok=True)
-    keys = {s: KeyPair.from_seed(f"test {s}".encode()) for s in ("german", "soviet")}
-    state = new_game("proud-monster", scenario, {s: k.public_text for s, k in keys.items()}, None, keys["german"], game_id, {})
+    keys = {s: KeyPair.from_seed(f"{seed} {s}".encode()) for s in ("german", "soviet")}
+    state = new_game("proud-monster", scenario, {s: k.public_text for s, k in keys.items()}, None, keys["german"], game_id,
+                     dict(options or {}))
     write_new(folder / "0000.state.toml", dumps(state))
     g = Game(folder, keys)
     st = g.state()
     joins = []
-    for side, standing in (("german", {"loss_policy": "fewest-steps-first"}), ("soviet", {"loss_policy": "most-steps-first"})):
+    for side, standing in (("german", {"loss_policy": "fewest-steps-first"}), ("soviet", {"loss_policy": soviet_policy})):
         p = folder / f"0000-{side}.join.toml"
         write_new(p, dumps(make_join(st, side, keys[side], standing)))
         joins.append(p)

@@ -12,16 +12,15 @@ from typing import Any
 from pbem.demo import order_text
 from pbem.engine.model import Submission
 from pbem.errors import Problem
-from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import load_doc, make_join, new_game, verify
-from pbem.exchange.keys import KeyPair
+from pbem.exchange.files import read_toml
+from pbem.exchange.game import load_doc, verify
 from pbem.games.proud_monster import air
 from pbem.games.proud_monster.data import _load_air, load_scenario
 from pbem.games.proud_monster.module import ProudMonster
 from pbem.games.proud_monster.picture import position_svg
 from pbem.games.proud_monster.sequence import PLAYER_TURN, SEQUENCE_START, TURN_START, phases
 from tests.clihelpers import run
-from tests.conftest import EXCHANGE_SCENARIO, Game
+from tests.conftest import EXCHANGE_SCENARIO, Game, start_game
 
 M = ProudMonster()
 NS = "{http://www.w3.org/2000/svg}"
@@ -108,20 +107,8 @@ def test_the_template_lists_the_air_units_available_with_their_points() -> None:
 def _played(tmp_path: Path) -> Game:
     """The exchange scenario with ground support: the German commits VIII on Pz1 (4816N) and attacks
     R1 in 4916N with Pz1 and Inf1 (4817N); Pz1 advances, taking VIII along."""
-    folder = tmp_path / "game"
-    folder.mkdir()
-    keys = {s: KeyPair.from_seed(f"air {s}".encode()) for s in ("german", "soviet")}
-    state = new_game("proud-monster", EXCHANGE_SCENARIO, {s: k.public_text for s, k in keys.items()}, None, keys["german"],
-                     "pm-air", {"ground_support": True})
-    write_new(folder / "0000.state.toml", dumps(state))
-    g = Game(folder, keys)
-    st = g.state()
-    joins = []
-    for side in ("german", "soviet"):
-        p = folder / f"0000-{side}.join.toml"
-        write_new(p, dumps(make_join(st, side, keys[side], {"loss_policy": "fewest-steps-first"})))
-        joins.append(p)
-    g.adjudicate(*joins)
+    g = start_game(tmp_path / "game", EXCHANGE_SCENARIO, "pm-air", {"ground_support": True}, seed="air",
+                   soviet_policy="fewest-steps-first")
     g.play('[[support]]\nair = "VIII"\nhex = "4816N"\n\n[[attack]]\ntarget = "4916N"\nunits = ["Pz1", "Inf1"]\n'
            'losses = ["Inf1"]\nadvance = ["Pz1"]\n')
     return g

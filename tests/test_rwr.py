@@ -11,17 +11,13 @@ from typing import Any
 import pytest
 
 from pbem.engine.model import Event, Submission
-from pbem.exchange.files import dumps, write_new
-from pbem.exchange.game import load_state, make_join
-from pbem.exchange.game import new_game as exchange_new_game
-from pbem.exchange.keys import KeyPair
 from pbem.games.proud_monster import rwr
 from pbem.games.proud_monster.data import load_charts
 from pbem.games.proud_monster.render import event_lines, position_text
 from pbem.games.proud_monster.rwr_text import template_lines
 from pbem.mechanics.dice import ForcedDice
 from tests.clihelpers import run
-from tests.conftest import EXCHANGE_SCENARIO, Game
+from tests.conftest import EXCHANGE_SCENARIO, start_game
 from tests.pmcase import MODULE, build_state
 
 CHARTS = Path(__file__).resolve().parent.parent / "scenarios" / "proud-monster" / "charts.toml"
@@ -195,20 +191,7 @@ def test_a_withdrawal_table_naming_an_unknown_kind_is_refused(tmp_path: Path) ->
 
 
 def test_status_shows_the_pool_and_the_refits(tmp_path: Path) -> None:
-    folder = tmp_path / "game"
-    folder.mkdir()
-    keys = {s: KeyPair.from_seed(f"test {s}".encode()) for s in ("german", "soviet")}
-    state = exchange_new_game("proud-monster", EXCHANGE_SCENARIO, {s: k.public_text for s, k in keys.items()}, None,
-                              keys["german"], "pm-rwr", {"ruleset": "full"})
-    write_new(folder / "0000.state.toml", dumps(state))
-    g = Game(folder, keys)
-    st = load_state(folder / "0000.state.toml")
-    joins = []
-    for side in ("german", "soviet"):
-        p = folder / f"0000-{side}.join.toml"
-        write_new(p, dumps(make_join(st, side, keys[side], {"loss_policy": "fewest-steps-first"})))
-        joins.append(p)
-    g.adjudicate(*joins)
+    g = start_game(tmp_path / "game", EXCHANGE_SCENARIO, "pm-rwr", {"ruleset": "full"}, soviet_policy="fewest-steps-first")
     out = run(["status", g.state_path]).output
     assert "German replacement pool (8.15): 28 of 28 steps" in out and "Refits made (8.20): none" in out
     js = run(["status", g.state_path, "--json"]).output

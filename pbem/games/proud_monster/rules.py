@@ -662,6 +662,20 @@ def arko_fixed(ctx: Ctx, unit: str) -> bool:
     return bool(ctx.options.get("arko")) and ctx.position.get("arko", {}).get(unit) == ctx.turn and ctx.pts == 1
 
 
+def mr_declaration_open(ctx: Ctx, where: str, option: str, what: str, rule: str, problems: list[Problem]) -> bool:
+    """Whether the German may make one of his Mutual Reinforcement decisions now (the ArKo 14.41, the
+    security divisions 8.21): the rule's option is on, and these are his orders of the GT's first
+    player turn, where the MR phase's decisions are carried out first (Ambiguity 49). Else a problem."""
+    if not ctx.options.get(option):
+        problems.append(Problem(where, f"the rule is switched off in this game (option {option})", rule))
+        return False
+    if ctx.side != "german" or ctx.pts != 1:
+        problems.append(Problem(where, f"{what} in the MR phase at the start of a GT: in the German's orders of the GT's "
+                                       "first player-turn sequence", rule))
+        return False
+    return True
+
+
 def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     """14.41 (option arko): the German may form the ArKo at the start of any GT, i.e. in the MR phase
     (Ambiguity 49). pbem has no German order in the automatic MR phase, so `form_arko = "HEX"` is
@@ -672,12 +686,7 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     off the map (`track`) and not in the reinforcement schedule; once formed it stays until eliminated."""
     where = "declare.form_arko"
     known = len(problems)
-    if not ctx.options.get("arko"):
-        problems.append(Problem(where, "the ArKo is a full-game rule (option arko is off)", "14.41"))
-        return
-    if ctx.side != "german" or ctx.pts != 1:
-        problems.append(Problem(where, "the ArKo is formed at the start of a GT (the MR phase): in the German's orders "
-                                       "of the GT's first player-turn sequence", "14.41"))
+    if not mr_declaration_open(ctx, where, "arko", "the ArKo is formed", "14.41", problems):
         return
     scheduled = {u for _, u, _ in ctx.sc.reinforcements}
     held = [u for u in sorted(ctx.units) if is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled]

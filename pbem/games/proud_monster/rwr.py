@@ -30,7 +30,7 @@ from typing import Any
 from pbem.errors import Problem
 
 from .data import WithdrawalKind
-from .rules import OFF_MAP_BOXES, Ctx, enter_hex, stack_problems
+from .rules import OFF_MAP_BOXES, Ctx, enter_hex, mr_declaration_open, stack_problems
 from .supply import concentration, supply_state
 
 REPLACEMENT_POOL = 28  # 8.15: German replacement steps for the whole game
@@ -417,12 +417,7 @@ def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     and acts at once as a 1-step infantry division."""
     where = "declare.security"
     known = len(problems)
-    if not ctx.options.get("security_divisions"):
-        problems.append(Problem(where, "security divisions are a full-game rule here (option security_divisions is off)", "8.21"))
-        return
-    if ctx.side != "german" or ctx.pts != 1:
-        problems.append(Problem(where, "security divisions are deployed in the MR phase: in the German's orders of the "
-                                       "GT's first player-turn sequence", "8.21"))
+    if not mr_declaration_open(ctx, where, "security_divisions", "security divisions are deployed", "8.21", problems):
         return
     placed: dict[str, str] = {}
     for u, raw_hex in dict(raw).items():
