@@ -23,7 +23,7 @@ def catalog_cases() -> dict[str, list[str]]:
     for p in sorted(CATALOG.glob("PM-*.toml")):
         with p.open("rb") as f:
             case = tomllib.load(f)["case"]
-        for r in case["rules"]:
+        for r in dict.fromkeys(case["rules"]):  # a rule cited twice by one case lists the case once
             by_rule.setdefault(r, []).append(case["id"])
     return by_rule
 
