@@ -201,3 +201,24 @@ def _keyfile(tmp_path: Path, key: KeyPair) -> Path:
 
     k, _ = write_key_files(key, tmp_path / "referee-key")
     return k
+
+
+def test_a_view_goes_by_mail_with_its_sides_report_and_is_filed_with_it(tmp_path: Path) -> None:
+    """pbem mail write on a view attaches that side's report (not the full one, not the picture);
+    pbem mail read files both in the player's folder of views."""
+    g = Refereed(tmp_path / "ref", {"fog_of_war": True})
+    g.adjudicate([g.orders("german", '\n[[move]]\nunits = ["Inf2"]\npath = ["4716N"]\n' + GERMAN_GT1)])
+    eml = tmp_path / "0002.eml"
+    r = CliRunner().invoke(cli, ["mail", "write", str(g.folder / "0002-soviet.view.toml"), "--from", "ref@example.org",
+                                 "--to", "soviet@example.org", "--date", "Mon, 07 Jul 2025 10:00:00 +0000", "-o", str(eml)])
+    assert r.exit_code == 0, r.output
+    assert "attached: 0002-soviet.view.toml, 0002-soviet.report.md" in r.output
+    text = eml.read_text(encoding="utf-8")
+    assert 'filename="0002.report.md"' not in text and "turn.svg" not in text
+    player = tmp_path / "soviet"
+    player.mkdir()
+    (player / "0001-soviet.view.toml").write_bytes((g.folder / "0001-soviet.view.toml").read_bytes())
+    r = CliRunner().invoke(cli, ["mail", "read", str(eml), "--folder", str(player)])
+    assert r.exit_code == 0, r.output
+    assert (player / "0002-soviet.report.md").read_bytes() == (g.folder / "0002-soviet.report.md").read_bytes()
+    assert "only the referee's folder re-derives it" in r.output

@@ -81,7 +81,8 @@ _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
 _KEYVAL = re.compile(rf"^[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*=[ \t]*(?P<value>.*)$")
 _HEADER = re.compile(rf"^[ \t]*\[\[?[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*\]\]?[ \t]*(?:#.*)?$")
 _VALUE_START = re.compile(r"""^(?:["'\[{+\-0-9]|true\b|false\b|inf\b|nan\b)""")
-_SAFE_NAME = re.compile(r"^\d{4,}(?:-[a-z][a-z0-9-]{0,40})?\.(?:state|orders|join|reply|view)\.toml$|^\d{4,}\.(?:report\.md|turn\.svg)$")
+_SAFE_NAME = re.compile(r"^\d{4,}(?:-[a-z][a-z0-9-]{0,40})?\.(?:state|orders|join|reply|view)\.toml$|^\d{4,}\.(?:report\.md|turn\.svg)$"
+                        r"|^\d{4,}-[a-z][a-z0-9-]{0,40}\.report\.md$")
 
 
 def display(text: str, limit: int = 80) -> str:
@@ -705,6 +706,36 @@ class _Reader:
         self.views.append(doc)
         if not self.games:
             self.games.add(str(h["game"]))
+        self._side_report(doc)
+
+    def _side_report(self, view: Doc) -> None:
+        """A refereed game's report for the view's side (README: Referee), filed beside the view when
+        the mail carries it: it names the view's game, sequence and side. A view cannot re-derive it
+        (the hidden events are not in the view); `pbem verify` on the referee's folder does."""
+        h = view.data["pbem"]
+        seq, side, game = int(h["sequence"]), str(h["side"]), str(h["game"])
+        for source, text in self.ex.others:
+            if not (re.match(rf"# .*: report {seq:04d}, for the {re.escape(side)} side\n", text)
+                    and f"- Game `{game}`" in text[:3000]):
+                continue
+            name = f"{seq:04d}-{side}.report.md"
+            e = Entry("report", text, [source], name=name, sequence=seq,
+                      digest="sha256:" + hashlib.sha256(text.encode()).hexdigest())
+            self.entries.append(e)
+            e.notes.append(f"the referee's report of state {seq:04d} for {side}; only the referee's folder re-derives it")
+            try:
+                target = self.folder / name if self.folder is not None else None
+                on_disk = target.read_text(encoding="utf-8", errors="replace") if target is not None and target.exists() else None
+                if on_disk is not None and on_disk == text:
+                    e.status = "known"
+                    e.notes.append("already in the folder")
+                    continue
+                if on_disk is not None:
+                    raise UsageError(f"{target}: a different file is already in the folder under this name",
+                                     hint="pbem never overwrites a report; the referee's folder tells which one is right.")
+                self._claim(e)
+            except PbemError as err:
+                e.fail(err)
 
     def _known(self, e: Entry, doc: Doc) -> bool:
         assert e.name is not None
@@ -803,6 +834,11 @@ class Outgoing:
     def sequence(self) -> int:
         return int(self.state.data["pbem"]["sequence"])
 
+    def report_name(self) -> str:
+        """The report's name: the state's, or for a view that side's report (README: Referee)."""
+        h = self.state.data["pbem"]
+        return f"{self.sequence:04d}-{h['side']}.report.md" if self.state.kind == "view" else f"{self.sequence:04d}.report.md"
+
     def state_name(self) -> str:
         h = self.state.data["pbem"]
         return f"{self.sequence:04d}-{h['side']}.view.toml" if self.state.kind == "view" else f"{self.sequence:04d}.state.toml"
@@ -814,11 +850,17 @@ class Outgoing:
 
 
 def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
-    """Read the files for `pbem mail write`: the state, its report and picture beside it (not for a
-    view: the report shows what the side may not see), and the sender's own next orders."""
+    """Read the files for `pbem mail write`: the state, its report and picture beside it (for a
+    view, the report for its side, which shows only what the side may see; no picture), and the
+    sender's own next orders."""
     state = load_state(state_path)
     out = Outgoing(state, state_path.read_bytes())
     seq = out.sequence
+    side_report = state_path.parent / out.report_name()
+    if state.kind == "view" and side_report.exists():
+        out.report = side_report.read_bytes().decode("utf-8", errors="replace")
+        m = re.search(r"^- Step adjudicated: `([^`]+)`", out.report, re.M)
+        out.previous_step = m.group(1) if m else None
     if state.kind != "view":
         rp = state_path.parent / f"{seq:04d}.report.md"
         pp = state_path.parent / picture_name(seq)
@@ -909,7 +951,8 @@ def body_text(out: Outgoing) -> str:
         lines += ["", f"Game over: the {r.get('winner')} wins ({r.get('rule')}): {r.get('reason')}"]
     lines += ["", "Attached:", f"- {out.state_name()}: the {'view of the ' if out.state.kind == 'view' else 'new '}state, {out.state.digest}"]
     if out.report:
-        lines.append(f"- {out.sequence:04d}.report.md: the full report, every computation and every die with its label")
+        what = "the report for your side" if out.state.kind == "view" else "the full report"
+        lines.append(f"- {out.report_name()}: {what}, every computation and every die with its label")
     if out.picture:
         lines.append(f"- {picture_name(out.sequence)}: the map of this step")
     if out.orders is not None:
@@ -960,7 +1003,7 @@ def compose(out: Outgoing, sender: str, to: list[str], date: _dt.datetime) -> Em
     files: list[tuple[str, bytes, str, str, dict[str, str]]] = [
         (out.state_name(), out.state_bytes, "application", "toml", {})]
     if out.report is not None:
-        files.append((f"{out.sequence:04d}.report.md", out.report.encode("utf-8"), "text", "markdown", {"charset": "utf-8"}))
+        files.append((out.report_name(), out.report.encode("utf-8"), "text", "markdown", {"charset": "utf-8"}))
     if out.picture is not None:
         files.append((picture_name(out.sequence), out.picture, "image", "svg+xml", {}))
     if out.orders is not None:
