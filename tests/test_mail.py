@@ -274,14 +274,15 @@ def test_a_refereed_game_views_and_orders_by_mail(tmp_path: Path) -> None:
     player = tmp_path / "soviet"
     player.mkdir()
     shutil.copy(g.folder / "0001-soviet.view.toml", player)
-    # the referee mails the Soviet his view (and nothing else: the report shows what he may not see)
+    # the referee mails the Soviet his view and his side's report (not the full report: it shows what
+    # he may not see, nor the picture)
     out = tmp_path / "view.eml"
     run(["mail", "write", g.folder / "0002-soviet.view.toml", "--from", "ref@example.org", "--to", "bob@example.org",
          "--date", DATE, "-o", out])
     msg = email.message_from_bytes(out.read_bytes(), policy=email.policy.default)
-    assert [a.get_filename() for a in msg.iter_attachments()] == ["0002-soviet.view.toml"]
+    assert [a.get_filename() for a in msg.iter_attachments()] == ["0002-soviet.view.toml", "0002-soviet.report.md"]
     r = run(["mail", "read", out, "--folder", player])
-    assert "new    0002-soviet.view.toml" in r.output
+    assert "new    0002-soviet.view.toml" in r.output and "new    0002-soviet.report.md" in r.output
     assert (player / "0002-soviet.view.toml").read_bytes() == (g.folder / "0002-soviet.view.toml").read_bytes()
     # the Soviet answers with orders for the state his view shows; the referee files them
     orders = g.orders("soviet", SOVIET_STANDING)
