@@ -570,7 +570,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         '# form_arko = "HEX"',
         '# concentration = ["UNIT"]     # 9.20: declare or reconfirm supply concentration, up to 18 units; [] cancels',
         '# air_supply = ["HEX", "HEX"]  # 9.18: the 2 air supply markers, one per German-side stack; [] takes them off',
-        "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2; false cancels it",
+        "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2 (or GT3/1, GT4/1); false cancels it",
         "",
         "# Standing instructions for decisions during the opponent's turn, committed before his dice.",
         "[standing]",
