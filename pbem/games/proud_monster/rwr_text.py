@@ -47,12 +47,21 @@ def _refused(d: dict[str, Any]) -> str:
     return f"- Withdrawal GT{d['turn']} of {what}{prov}: {how} (8.17); German VP now {d['vp']}."
 
 
+def _deferred(d: dict[str, Any]) -> str:
+    prov = PROVISIONAL_17_4 if d["provisional"] else " (17.4)"
+    return (f"- Withdrawal GT{d['turn']} of {_n(d['count'], d['text'])}{prov}: neither made nor refused in this "
+            "first-sequence RWR phase, so it waits for the second-sequence one, where it is withdrawn or refused "
+            "(8.16-8.17; option withdrawal_sequence = \"either\", Ambiguity 9).")
+
+
 def _refit(d: dict[str, Any]) -> str:
     prov = ", provisional table" if d["provisional"] else ""
     capped = ""
     if d["regained"] < d["table"]:
         capped = f"; steps beyond the {_steps(d['lost'])} lost are forfeit" if d["table"] > d["lost"] else "; no unit exceeds 4 steps"
-    return (f"- Refit: {d['unit']} in {d['hex']} gets its refit counter (8.20): die `{d['label']}` = {d['die']}, "
+    conc = (" (under supply concentration east of the GAS line, which counts as in supply: option "
+            "refit_under_concentration, Ambiguity 23)") if d.get("concentration") else ""
+    return (f"- Refit: {d['unit']} in {d['hex']}{conc} gets its refit counter (8.20): die `{d['label']}` = {d['die']}, "
             f"Refit Table {_steps(d['table'])} (17.5{prov}){capped}; it regains {_steps(d['regained'])}, "
             f"{d['steps'][0]} to {d['steps'][1]} of {d['full']}. It may not move or attack this player turn and "
             f"refits no more this game (8.20).")
@@ -77,6 +86,7 @@ EVENT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
     "replacement": _replacement,
     "withdrawal": _withdrawal,
     "withdrawal-refused": _refused,
+    "withdrawals-deferred": _deferred,
     "refit": _refit,
     "security-deployed": _security,
     "rwr-end": _end,
