@@ -159,10 +159,15 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
     """8.9 (option tank_brigades): from GT3 the Soviet rolls 2d6 each GT and receives that many
     brigades of the group set aside (the scenario's ``[pools] tank_brigades``, in its order): -3 if
     Leningrad is German-controlled or out of supply, -3 if either Moscow hex is German-controlled or
-    every Soviet-held Moscow hex is out of supply (Ambiguity 17; with the option moscow_cut_off =
-    "either-hex", one Moscow hex out of supply is enough). A modified result of 0 or less gives
+    every Soviet-held Moscow hex is out of supply (Ambiguity 17). A modified result of 0 or less gives
     none and carries nothing forward; the rolls go on until the whole group has entered. Leningrad
-    in lake supply (9.16) counts as cut too."""
+    in lake supply (9.16) counts as cut too.
+
+    Ambiguity 17 needs no option: the other reading, one Soviet-held Moscow hex out of supply, gives
+    the same result. The second -3 is asked only when both hexes are Soviet-held; a Soviet-held hex
+    holds no German unit (a German entry takes control, 3.9), and 5017N and 5116N are neighbours
+    whose hexside a Soviet line may cross (9.4: only enemy-occupied hexes and all-sea hexsides stop
+    it), so a line that reaches either reaches both."""
     if not ctx.options.get("tank_brigades") or turn < TANK_BRIGADE_GT:
         return []
     left = [u for u in ctx.sc.tank_brigades if ctx.units.get(u, {}).get("at") == "track"]
@@ -185,13 +190,9 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
     moscow = ctx.sc.map.moscow()
     if moscow:
         held = [h for h in moscow if control.get(h) != "german"]
-        cut = [h for h in held if not soviet_supplied(ctx, h)]
         if len(held) < len(moscow):
             mods.append({"value": -3, "why": "a Moscow hex is German-controlled"})
-        elif cut and ctx.options.get("moscow_cut_off", "every-hex") == "either-hex":
-            mods.append({"value": -3, "why": f"supply to Moscow is cut: {', '.join(cut)} out of supply "
-                                            "(option moscow_cut_off = \"either-hex\", Ambiguity 17)"})
-        elif len(cut) == len(held):
+        elif not any(soviet_supplied(ctx, h) for h in held):
             mods.append({"value": -3, "why": "supply to Moscow is completely cut (Ambiguity 17)"})
     total = sum(faces) + sum(int(m["value"]) for m in mods)
     got = left[:max(total, 0)]

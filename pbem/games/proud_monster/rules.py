@@ -122,8 +122,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
     "retreat_if_none_closer": "any-legal",
     "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
-    # Ambiguity 17 (8.9): Moscow is cut off when every Soviet-held Moscow hex is out of supply.
-    "moscow_cut_off": "every-hex",
     "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
     # Ambiguity 20 (8.13): two-hex Moscow counts per hex ("per-hex") for the replacements.
     "moscow_replacements": "per-hex",
@@ -195,7 +193,6 @@ OPTION_NOTES: dict[str, str] = {
     "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
     "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
-    "moscow_cut_off": "Ambiguity 17 (8.9): -3 when 'every-hex' Soviet-held Moscow hex is out of supply, or 'either-hex'",
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
     "moscow_replacements": "Ambiguity 20 (8.13): two-hex Moscow counts 'per-hex' (two MD hexes) or 'once' for replacements",
     "okh_entry": "Ambiguity 14 (8.2): OKH units enter through the 'listed' ZOMO hexes (8.2) or 'any-zomo' hex of the area",
@@ -288,7 +285,6 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "german_retreat": (False, True),
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
     "tank_brigades": (False, True),
-    "moscow_cut_off": ("every-hex", "either-hex"),
     "soviet_replacements": (False, True),
     "moscow_replacements": ("per-hex", "once"),
     "okh_entry": ("listed", "any-zomo"),

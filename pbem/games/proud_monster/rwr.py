@@ -379,14 +379,14 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
     if len(problems) > known:
         return 0, 0
     final: list[tuple[str, list[str], int, int, str]] = []
+    deferred: dict[str, int] = {}
     for kind, ok, r, short, _ in plan:
         wk = table.kinds[kind]
         free = [u for u in sorted(ctx.units) if u not in named and not withdraw_why(ctx, u, kind, wk)[0]]
         why = ""
         if short and later:  # option withdrawal_sequence = "either": made or refused in the second sequence
             final.append((kind, ok, r, 0, ""))
-            ctx.emit("withdrawals-deferred", "8.16", kind=kind, text=wk.text, count=short, turn=ctx.turn,
-                     provisional=table.provisional and ctx.turn not in table.known)
+            deferred[kind] = short
             continue
         if short and free and unaccounted == "problem":
             problems.append(Problem(f"rwr.withdraw.{kind}", f"{short} of the {_n(due[kind], wk.text)} due on GT{ctx.turn} "
@@ -413,6 +413,9 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
         if later and (ok or r):
             rec = ctx.position.setdefault("withdrawals_made", {"turn": ctx.turn, "kinds": {}})
             rec["kinds"][kind] = int(rec["kinds"].get(kind, 0)) + len(ok) + r
+        if kind in deferred:
+            ctx.emit("withdrawals-deferred", "8.16", kind=kind, text=wk.text, count=deferred[kind], turn=ctx.turn,
+                     provisional=provisional)
         for count, reason, rule in ((r, "refused", "8.17"), (short, why, "8.17")):
             if not count:
                 continue

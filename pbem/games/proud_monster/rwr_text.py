@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .data import Scenario
-from .rules import Ctx
+from .data import OKH_AREAS, Scenario
+from .rules import OFF_MAP_BOXES, Ctx
 from .rwr import REPLACEMENT_POOL, choices
+from .sequence import sequences_in
 
 UNIT = '"UNIT"'
 PROVISIONAL_17_4 = " (provisional Withdrawal Table 17.4)"
@@ -31,7 +32,11 @@ def _replacement(d: dict[str, Any]) -> str:
 
 def _withdrawal(d: dict[str, Any]) -> str:
     prov = PROVISIONAL_17_4 if d["provisional"] else " (17.4)"
-    return (f"- Withdrawal GT{d['turn']}: {d['unit']} ({d['text']}, {_steps(d['steps'])}) leaves {d['hex']} for good"
+    where = d["hex"]
+    if where in OKH_AREAS:  # option okh_withdrawals (Ambiguity 22)
+        where = (f"the {OFF_MAP_BOXES[where].removeprefix('in the ')} (option okh_withdrawals: the OKH areas count as "
+                 "on the map, Ambiguity 22)")
+    return (f"- Withdrawal GT{d['turn']}: {d['unit']} ({d['text']}, {_steps(d['steps'])}) leaves {where} for good"
             f"{prov}; withdrawn (8.16).")
 
 
@@ -137,7 +142,9 @@ def template_lines(ctx: Ctx) -> list[str]:
                          f"withdrawn: {', '.join(units) or 'none (the VP are lost, 8.17)'}")
         lines += ["# [rwr]", '# replace = ["UNIT"]', '# refit = ["UNIT"]']
         if due:
-            lines.append("# [rwr.withdraw]               # 8.16: every withdrawal due is withdrawn or refused")
+            later = (ctx.pts < sequences_in(ctx.turn) and ctx.options.get("withdrawal_sequence", "first") == "either")
+            lines.append("# [rwr.withdraw]               # 8.16: every withdrawal due is withdrawn or refused"
+                         + (" (those left open wait for the second sequence: Ambiguity 9)" if later else ""))
             lines += [f"# {k} = [{', '.join([UNIT] * n)}]" for k, (n, _) in due.items()]
             lines.append("# [rwr.refuse]                 # 8.17: -1 VP per unit refused")
             lines += [f"# {k} = 0" for k in due]

@@ -191,7 +191,7 @@ def column_minimums(m: MapData, iz: list[str], options: Mapping[str, Any]) -> li
     cols: dict[tuple[int, str], list[str]] = {}
     for h in iz:
         cols.setdefault((column(m, h), h[-1] if per_map else ""), []).append(h)
-    how = "on its map (option iz_columns = \"each-map\", Ambiguity 5)" if per_map else \
+    how = "its hexes on this map only: option iz_columns = \"each-map\", Ambiguity 5" if per_map else \
         "its North and South hexes together, Ambiguity 5"
     return [Minimum("3.4", f"Interior Zone column {c:02d}{half} ({how})", tuple(hs), IZ_COLUMN_UNITS,
                     f"column {c:02d}{half}") for (c, half), hs in sorted(cols.items())]
