@@ -98,9 +98,10 @@ def build_state(case: dict[str, Any]) -> dict[str, Any]:
     # 14.40 hedgehogs in force; 14.41 the GT each ArKo was formed; 8.1-8.11: what the MR phase
     # awaits, units that entered the RVGK, entries per hex this GT, diversions under way; 11.3 when
     # units entered the Box; 9.18 the air supply markers' hexes, 9.20 the units under supply
-    # concentration, 9.19 the Pause; 8.15 the replacement steps left; 8.20 the GT of each refit made
+    # concentration, 9.19 the Pause; 8.15 the replacement steps left; 8.20 the GT of each refit made;
+    # 8.16 the withdrawals made in the GT's first sequence (option withdrawal_sequence = "either")
     for key in ("hedgehogs", "arko", "mr", "rvgk_used", "entered", "diverting", "box_entry", "air_supply",
-                "concentration", "pause", "replacements", "refits_used"):
+                "concentration", "pause", "replacements", "refits_used", "withdrawals_made"):
         if key in p:
             position[key] = copy.deepcopy(p[key])
     if "ground_support" in p:  # 10.2, 10.4: air units committed to stacks, as their commitment phase left them

@@ -166,6 +166,36 @@ def test_the_template_lists_what_the_rwr_phase_offers() -> None:
     assert template_lines(MODULE.ctx_of(basic)) == []
 
 
+def test_withdrawals_in_either_sequence_report_and_template_what_waits() -> None:
+    """Ambiguity 9, option withdrawal_sequence = "either": the first sequence's report says what waits
+    for the second, whose template offers only that, and the second's phase carries it out."""
+    units = {"Inf1": "4717N", "Inf2": "4716N", "Inf3": "4718N"}
+    first = case(units, {"rwr": {"withdraw": {"infantry": ["Inf1"]}}}, turn=10, withdrawal_sequence="either")
+    assert "(those left open wait for the second sequence: Ambiguity 9)" in "\n".join(template_lines(MODULE.ctx_of(build_state(first))))
+    state, events = resolve(first)
+    text = "\n".join(line for e in events for line in event_lines(e))
+    assert ("- Withdrawal GT10 of 1 infantry division (provisional Withdrawal Table 17.4): neither made nor refused in this "
+            "first-sequence RWR phase, so it waits for the second-sequence one, where it is withdrawn or refused "
+            "(8.16-8.17; option withdrawal_sequence = \"either\", Ambiguity 9).") in text
+    assert state["position"]["withdrawals_made"] == {"turn": 10, "kinds": {"infantry": 1}}
+    second = case({"Inf2": "4716N", "Inf3": "4718N"}, {}, turn=10, pts=2, withdrawal_sequence="either")
+    second["position"]["withdrawals_made"] = state["position"]["withdrawals_made"]
+    text2 = "\n".join(template_lines(MODULE.ctx_of(build_state(second))))
+    assert "# Withdrawal due on GT10 (17.4, provisional): 1 infantry division [infantry]; units that can be withdrawn: Inf2, Inf3" in text2
+    assert "wait for the second sequence" not in text2
+    assert problems_of(second) == [("rwr.withdraw.infantry", "8.16")]  # left open in the last RWR phase of the GT
+
+
+def test_second_sequence_refits_only_offers_no_replacement() -> None:
+    """Ambiguity 9, option second_sequence_rwr = "refits-only": the second sequence's template offers
+    refits only; the first sequence's still offers replacements."""
+    units = {"Inf1": {"at": "4716N", "steps": 1}, "Pz1": {"at": "4616N", "steps": 2}}
+    second = "\n".join(template_lines(MODULE.ctx_of(build_state(case(units, {}, turn=3, pts=2, second_sequence_rwr="refits-only")))))
+    assert "Replacement pool" not in second and "attack this turn): Pz1" in second
+    first = "\n".join(template_lines(MODULE.ctx_of(build_state(case(units, {}, turn=3, pts=1, second_sequence_rwr="refits-only")))))
+    assert "Reduced divisions that may be replaced: Inf1" in first
+
+
 def test_a_full_game_starts_with_the_pool_and_no_refit_made() -> None:
     basic = MODULE.new_game(EXCHANGE_SCENARIO, {})
     assert not {"replacements", "refits_used"} & set(basic["position"])

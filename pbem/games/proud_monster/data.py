@@ -1088,7 +1088,8 @@ def _reinforcement_problems(sc: Scenario) -> list[Problem]:
             if u.nat in SOUTH_OKH_NATIONS:
                 if not h.zomo:
                     problems.append(Problem(where, "German-side reinforcements enter through a ZOMO hex", "8.5"))
-            elif not (h.zomo and h.country == "germany" and hid not in NOT_NORTH_OKH):
+            elif not (h.zomo and h.country == "germany"
+                      and (hid not in NOT_NORTH_OKH or sc.options.get("okh_entry") == "any-zomo")):  # Ambiguity 14
                 problems.append(Problem(where, "German reinforcements enter through a Greater-German ZOMO hex next to "
                                                "the North OKH area", "8.2"))
         elif not (h.country == "ussr" and (h.settlement in VP_SETTLEMENTS or hid in md_reach)):

@@ -64,6 +64,19 @@ def _entered(ctx: Ctx) -> dict[str, int]:
     return hexes
 
 
+def _capacity_used(ctx: Ctx) -> dict[str, int]:
+    """8.7, Ambiguity 16 (option rvgk_entry_capacity): what counts against each hex's one stack per
+    GT. "shared", the digest's reading: every entry of the GT, RVGK units entering at the start of a
+    Soviet player turn included (_entered). "separate": RVGK units entering at the start of a Soviet
+    player turn use a capacity of their own, one stack per hex in that player turn, and leave the
+    GT's untouched; in the MR phase nothing changes."""
+    return {} if _separate_capacity(ctx) else _entered(ctx)
+
+
+def _separate_capacity(ctx: Ctx) -> bool:
+    return ctx.pts > 0 and ctx.options.get("rvgk_entry_capacity", "shared") == "separate"
+
+
 # --- the automatic part of the MR phase --------------------------------------------------------
 
 def mutual_reinforcement(ctx: Ctx, turn: int) -> None:
@@ -148,7 +161,13 @@ def tank_brigades(ctx: Ctx, turn: int) -> list[str]:
     Leningrad is German-controlled or out of supply, -3 if either Moscow hex is German-controlled or
     every Soviet-held Moscow hex is out of supply (Ambiguity 17). A modified result of 0 or less gives
     none and carries nothing forward; the rolls go on until the whole group has entered. Leningrad
-    in lake supply (9.16) counts as cut too."""
+    in lake supply (9.16) counts as cut too.
+
+    Ambiguity 17 needs no option: the other reading, one Soviet-held Moscow hex out of supply, gives
+    the same result. The second -3 is asked only when both hexes are Soviet-held; a Soviet-held hex
+    holds no German unit (a German entry takes control, 3.9), and 5017N and 5116N are neighbours
+    whose hexside a Soviet line may cross (9.4: only enemy-occupied hexes and all-sea hexsides stop
+    it), so a line that reaches either reaches both."""
     if not ctx.options.get("tank_brigades") or turn < TANK_BRIGADE_GT:
         return []
     left = [u for u in ctx.sc.tank_brigades if ctx.units.get(u, {}).get("at") == "track"]
@@ -204,7 +223,8 @@ def is_rifle_division(spec: UnitSpec) -> bool:
 
 def soviet_replacements(ctx: Ctx, turn: int) -> list[str]:
     """8.13 (option soviet_replacements): from GT3, at the start of each GT, eliminated Soviet rifle
-    divisions come back from the dead pile: per qualifying MD hex (qualifying_md_hexes) the GT's rate
+    divisions come back from the dead pile: per qualifying MD hex (qualifying_md_hexes; two-hex Moscow
+    counts per hex, Ambiguity 20, or once with the option moscow_replacements = "once") the GT's rate
     (1 in July II, 2 in August, 3 in September, 4 in October, 5 in November, 6 in December). They
     are drawn blind from the dead rifle divisions, one die per division of as many sides as are
     left (Ambiguity 20), come back untried (2.15) and at full strength, and are placed as
@@ -213,7 +233,9 @@ def soviet_replacements(ctx: Ctx, turn: int) -> list[str]:
         return []
     hexes = qualifying_md_hexes(ctx)
     rate = SOVIET_REPLACEMENT_RATE.get(turn, SOVIET_REPLACEMENT_RATE[max(SOVIET_REPLACEMENT_RATE)])
-    allowed = len(hexes) * rate
+    moscow = [h for h in ctx.sc.map.moscow() if h in hexes]
+    once = len(moscow) > 1 and ctx.options.get("moscow_replacements", "per-hex") == "once"
+    allowed = (len(hexes) - (len(moscow) - 1 if once else 0)) * rate
     dead = sorted(u for u, s in ctx.units.items() if s["at"] == "dead" and is_rifle_division(ctx.spec(u)))
     drawn: list[dict[str, Any]] = []
     got: list[str] = []
@@ -235,8 +257,9 @@ def soviet_replacements(ctx: Ctx, turn: int) -> list[str]:
         st.update(at="track", steps=ctx.spec(u).steps)
         st.pop("tried", None)  # 2.15: it comes back untried; its counter returns to the pool
     if allowed or dead:
+        extra = {"moscow_once": moscow} if once else {}
         ctx.emit("soviet-replacements", "8.13", turn=turn, hexes=hexes, rate=rate, allowed=allowed, dead=len(dead),
-                 units=got, drawn=drawn)
+                 units=got, drawn=drawn, **extra)
     return got
 
 
@@ -263,7 +286,12 @@ def entry_hexes(ctx: Ctx) -> list[str]:
 
 
 def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near: dict[str, str]) -> tuple[str, str]:
-    """Why a Soviet unit may not be placed in ``hex_id`` now, as (rule, text), or ("", "")."""
+    """Why a Soviet unit may not be placed in ``hex_id`` now, as (rule, text), or ("", ""). A hex
+    next to a Military District city or large town (``md_near``) takes units when it is not all-sea
+    or all-lake and holds no German unit (Ambiguity 16, the digest's reading: option
+    md_adjacent_entry = "not-enemy-occupied"); with "controlled-supplied" it must also meet the
+    city's own conditions: in Soviet supply (9.2), and Soviet-controlled if it is a town or city
+    (3.9: control matters only there)."""
     h = ctx.sc.map.hexes[hex_id]
     if hex_id in entries:
         return "", ""
@@ -272,6 +300,12 @@ def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near:
             return "8.7", f"{hex_id} is an all-{h.terrain} hex (Ambiguity 16)"
         if ctx.occupants(hex_id, "german"):
             return "8.7", f"{hex_id} holds German units (Ambiguity 16)"
+        if ctx.options.get("md_adjacent_entry", "not-enemy-occupied") == "controlled-supplied":
+            opt = "option md_adjacent_entry = \"controlled-supplied\", Ambiguity 16"
+            if h.settlement and ctx.position["control"].get(hex_id) != "soviet":
+                return "8.7", f"{hex_id} {h.place} is not Soviet-controlled ({opt})"
+            if not soviet_supplied(ctx, hex_id):
+                return "8.7", f"{hex_id} is out of supply (9.2; {opt})"
         barred = entry_problems(ctx, unit, hex_id)
         return barred[0] if barred else ("", "")
     if h.settlement in ENTRY_SETTLEMENTS:
@@ -291,9 +325,10 @@ def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near:
 def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where: str, problems: list[Problem]) -> list[str]:
     """``[[place]]``: Soviet units that arrived (or wait in the RVGK) enter play (8.7): in a
     Soviet-controlled, supplied city or large town, or a hex next to a Military District one
-    (not enemy-occupied, not all-sea or all-lake, Ambiguity 16), each hex taking at most one stack
-    per GT (its stacking limit, with the units placed there earlier in the GT; Ambiguity 16: RVGK
-    entries count too) and within stacking with the units already there; or into the RVGK, which
+    (not enemy-occupied, not all-sea or all-lake, Ambiguity 16; option md_adjacent_entry), each hex
+    taking at most one stack per GT (its stacking limit, with the units placed there earlier in the
+    GT; Ambiguity 16: RVGK entries count too, option rvgk_entry_capacity, _capacity_used) and within
+    stacking with the units already there; or into the RVGK, which
     holds at most 10 units and which a unit enters and leaves at most once a game (8.1, 12.22); or,
     with the naval rules, into the Southern Ports Holding Box (11.3). Returns the units placed."""
     entries = entry_hexes(ctx)
@@ -331,7 +366,7 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
             continue
         if not bad:
             plan.append((i, units, h))
-    entered = _entered(ctx)
+    entered = _capacity_used(ctx)
     rvgk = [u for u, s in ctx.units.items() if s["at"] == "rvgk"]
     used: list[str] = ctx.position.setdefault("rvgk_used", [])
     placed: list[str] = []
@@ -359,8 +394,10 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
                 continue
             limit = stacking_limit(ctx, dest)
             if entered.get(dest, 0) + len(units) > limit:
-                problems.append(Problem(f"{w}.hex", f"{entered.get(dest, 0) + len(units)} units would enter {dest} this GT; "
-                                                    f"a hex takes one stack ({limit}) per GT", "8.7"))
+                when, per = ("now", "per player turn for RVGK entries (option rvgk_entry_capacity = \"separate\", "
+                                    "Ambiguity 16)") if _separate_capacity(ctx) else ("this GT", "per GT")
+                problems.append(Problem(f"{w}.hex", f"{entered.get(dest, 0) + len(units)} units would enter {dest} {when}; "
+                                                    f"a hex takes one stack ({limit}) {per}", "8.7"))
                 continue
             full = stack_problems(ctx, dest, ctx.occupants(dest, "soviet") + units)
             if full:
@@ -462,7 +499,12 @@ def convert_units(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem
 
 
 def conversion_problem(ctx: Ctx, u: str) -> str:
-    """Why a unit may not be converted now (8.11), or ""."""
+    """Why a unit may not be converted now (8.11), or "". Ambiguity 19: a unit in the RVGK always
+    qualifies. No option: 8.11 itself lets the Soviet pick "a tried tank brigade on the map or in the
+    RVGK", and the criteria hold there by themselves, the RVGK being off the map (no German-side unit
+    can be next to it) and its units entering play in supply (8.8). The only other reading, that an
+    RVGK unit never qualifies because the criteria cannot be traced off the map, would strike the
+    rule's own "or in the RVGK"; it is not offered."""
     spec = ctx.spec(u)
     if spec.guards:
         return f"{u} is already a Guards unit"
@@ -524,6 +566,8 @@ def default_mr_orders(ctx: Ctx) -> dict[str, Any]:
     entries, md_near = entry_hexes(ctx), md_neighbourhoods(ctx)
     entered = dict(ctx.position.get("entered", {}).get("hexes", {})) \
         if int(ctx.position.get("entered", {}).get("turn", -1)) == ctx.turn else {}
+    if _separate_capacity(ctx):
+        entered = {}  # RVGK entries in a player turn: a capacity of their own (Ambiguity 16)
     plan: dict[str, list[str]] = {}
     rvgk = sum(1 for s in ctx.units.values() if s["at"] == "rvgk")
     for u in mr_state(ctx).get("place", []):

@@ -89,6 +89,9 @@ def _tank_brigades(d: dict[str, Any]) -> list[str]:
 def _soviet_replacements(d: dict[str, Any]) -> list[str]:
     where = f"{len(d['hexes'])} Military District hex(es) with a complete overland supply line ({', '.join(d['hexes'])})" \
         if d["hexes"] else "no Military District hex with a complete overland supply line"
+    if d.get("moscow_once"):  # Ambiguity 20, option moscow_replacements = "once"
+        where += (f", Moscow ({' and '.join(d['moscow_once'])}) counting once (option moscow_replacements = \"once\", "
+                  "Ambiguity 20)")
     lines = [f"- Soviet replacements (8.13): {where} x {d['rate']} for GT{d['turn']} = {d['allowed']}; "
              f"{d['dead']} rifle division(s) in the dead pile."]
     for x in d["drawn"]:
@@ -182,9 +185,12 @@ def _concentration_line(d: dict[str, Any]) -> str:
     n = len(d["air_removed"])
     off = (f" The air supply marker{'s' if n > 1 else ''} in {', '.join(d['air_removed'])} "
            f"{'are' if n > 1 else 'is'} taken off." if n else "")
+    air = ("no air supply in the German player turn, the markers supplying in the Soviet player turn only (option "
+           "air_supply_concentration = \"german-turn\", Ambiguity 25)") if d.get("air") == "german-turn" else \
+        "no air supply in this player-turn sequence (Ambiguity 25)"
     return (f"- Supply concentration {what} at the start of {d['step']} (9.20): {len(d['units'])} of the 18 markers, on "
             f"{', '.join(d['units'])}, free of every GAS-line effect; every other German-side unit may not attack and may "
-            f"not move more than one hex; no air supply in this player-turn sequence (Ambiguity 25).{off}")
+            f"not move more than one hex; {air}.{off}")
 
 
 def _air_line(d: dict[str, Any]) -> str:
@@ -192,8 +198,10 @@ def _air_line(d: dict[str, Any]) -> str:
     if not d["hexes"]:
         return "- The air supply markers are taken off the map (9.18)."
     on = "; ".join(f"{h} ({', '.join(d['units'][h])})" for h in d["hexes"])
+    when = ("; supply is concentrated, so they supply nothing in this German player turn, only in the Soviet one "
+            "(9.20; option air_supply_concentration = \"german-turn\", Ambiguity 25)") if d.get("concentration") else ""
     return (f"- Air supply markers placed at the start of {d['step']} on {on} (9.18): units there that cannot trace a "
-            "supply line are air-supplied: full combat factors, full MF (6 for mechanized units).")
+            f"supply line are air-supplied: full combat factors, full MF (6 for mechanized units){when}.")
 
 
 SUPPLY_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {

@@ -56,10 +56,21 @@ OFF_MAP_BOXES: dict[str, str] = {
 OFF_MAP = tuple(OFF_MAP_BOXES)
 
 
+# Ambiguity 14 (option okh_entry = "any-zomo"): the ZOMO of each OKH area, by country: the North
+# area's is the Greater-German ZOMO ("any North ZOMO hex", 8.3), the South's the Hungarian and Romanian.
+OKH_ZOMO_COUNTRIES = {"north": ("germany",), "south": ("hungary", "romania")}
+
+
 def okh_entry_hexes(ctx: Ctx, area: str) -> list[str]:
-    """8.2: the ZOMO hexes next to an OKH area (the map's `okh` key), through which units enter (8.3)."""
+    """8.2: the ZOMO hexes next to an OKH area (the map's `okh` key), through which units enter (8.3).
+    Ambiguity 14 (option okh_entry): "listed", the digest's reading, keeps to the ranges of 8.2 (the
+    North area, for one, touches the ZOMO along 1908N-1025N except 1913N, 2013N and 2014N); with
+    "any-zomo" (the wording of 8.3: "any North ZOMO hex") every ZOMO hex of the area's countries
+    (OKH_ZOMO_COUNTRIES) is an entry hex as well."""
     key = area.removeprefix("okh-")
-    return sorted(h.id for h in ctx.sc.map.hexes.values() if h.okh == key)
+    anywhere = ctx.options.get("okh_entry", "listed") == "any-zomo"
+    return sorted(h.id for h in ctx.sc.map.hexes.values()
+                  if h.okh == key or (anywhere and h.zomo and h.country in OKH_ZOMO_COUNTRIES[key]))
 
 
 def okh_unavailable(ctx: Ctx, unit: str) -> str:
@@ -112,16 +123,34 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "retreat_if_none_closer": "any-legal",
     "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
     "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
+    # Ambiguity 20 (8.13): two-hex Moscow counts per hex ("per-hex") for the replacements.
+    "moscow_replacements": "per-hex",
+    # Ambiguity 14 (8.2): units enter from an OKH area through the ZOMO hexes of the listed ranges.
+    "okh_entry": "listed",
+    # Ambiguity 16 (8.7): a hex next to an MD city or large town takes reinforcements when it is not
+    # enemy-occupied ("not-enemy-occupied"), and RVGK entries use the same per-GT capacity ("shared").
+    "md_adjacent_entry": "not-enemy-occupied",
+    "rvgk_entry_capacity": "shared",
     "naval": True,  # 11.1-11.4: Soviet naval movement on the Black Sea and amphibious invasions
     # Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA.
     "invasion_joiners": True,
     # Ambiguity 4 (3.3): along the border 1804S-2114S no two neighbouring border hexes are both empty
     # at set-up ("alternate"), or every one of them holds a unit ("every").
     "south_border_setup": "alternate",
+    # Ambiguity 5 (3.4): an Interior Zone column's North and South hexes count together ("both-maps").
+    "iz_columns": "both-maps",
     # The German RWR phase (8.13-8.20, rwr.py) and the security divisions (8.21), each on its own:
     "replacements": False,  # 8.12-8.15: German infantry-class divisions restored from a pool of 28 steps
     "withdrawals": False,  # 8.16-8.17: the German Withdrawal Table (17.4), or -1 VP per unit refused
     "refits": False,  # 8.18-8.20: German panzer and motorized-infantry divisions refit once (17.5)
+    # Ambiguity 9 (5.2, 8.14-8.16): the second sequence's RWR phase has replacements and refits;
+    # withdrawals are made in the first sequence's.
+    "second_sequence_rwr": "replacements-refits",
+    "withdrawal_sequence": "first",
+    # Ambiguity 22 (8.16): units in the OKH areas are off the map and may not be withdrawn.
+    "okh_withdrawals": False,
+    # Ambiguity 23 (8.20): a division under supply concentration east of the GAS line is not in supply for a refit.
+    "refit_under_concentration": False,
     "security_divisions": True,  # 8.21: the 9 security divisions, deployed in groups of 3 at -1 VP each
     "ground_support": False,  # 10.2-10.4, 14.13, 15.5: air units committed to stacks add points in combat
     # Ambiguity 29 (10.2): the GS points are capped at the strength of the supported stack's participating units.
@@ -131,6 +160,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Ambiguity 18 (10.4): the Soviet GS unit operates within 10 hexes of the nearer Moscow hex.
     "soviet_gs_range": "nearer",
     "flak": True,  # 10.1: Flak never attacks; on defense it halves Soviet tank attackers; withdrawn in GT12
+    # Ambiguity 25 (9.20): no air supply in either player turn of a sequence with supply concentration.
+    "air_supply_concentration": "sequence",
 }
 
 OPTION_NOTES: dict[str, str] = {
@@ -163,18 +194,28 @@ OPTION_NOTES: dict[str, str] = {
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
     "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
+    "moscow_replacements": "Ambiguity 20 (8.13): two-hex Moscow counts 'per-hex' (two MD hexes) or 'once' for replacements",
+    "okh_entry": "Ambiguity 14 (8.2): OKH units enter through the 'listed' ZOMO hexes (8.2) or 'any-zomo' hex of the area",
+    "md_adjacent_entry": "Ambiguity 16 (8.7): a hex next to an MD city takes units 'not-enemy-occupied', or 'controlled-supplied'",
+    "rvgk_entry_capacity": "Ambiguity 16 (8.7): RVGK entries use the hexes' per-GT capacity ('shared') or a 'separate' one",
     "naval": "(11.1): up to 5 Soviet units a player turn by sea between Black Sea ports and the Box, or invading the Crimea",
     "invasion_joiners": "Ambiguity 31 (11.4): other Soviet units from adjacent land hexes may join the invasion PA",
     "south_border_setup": "Ambiguity 4 (3.3): set-up on the border 1804S-2114S: 'alternate' (no two neighbours empty) or 'every' hex",
+    "iz_columns": "Ambiguity 5 (3.4): 4 units in every IZ column, its North and South hexes together ('both-maps') or on 'each-map'",
     "replacements": "[ADV] (8.14): reduced German infantry-class divisions flipped to full strength from a pool of 28 steps",
     "withdrawals": "[ADV] (8.16): the German withdraws the units of the Withdrawal Table (17.4) or refuses them at -1 VP each",
     "refits": "[ADV] (8.20): German panzer and motorized-infantry divisions refit once per game, 1d6 on the Refit Table (17.5)",
+    "second_sequence_rwr": "Ambiguity 9 (5.2): the second sequence's RWR phase has 'replacements-refits' or 'refits-only'",
+    "withdrawal_sequence": "Ambiguity 9 (8.16): withdrawals in the 'first' sequence's RWR phase, or in 'either' of the GT",
+    "okh_withdrawals": "Ambiguity 22 (8.16): units in the OKH areas may be withdrawn (true) or not, being off the map",
+    "refit_under_concentration": "Ambiguity 23 (8.20): a division under supply concentration counts as in supply for a refit",
     "security_divisions": "(8.21): the German deploys security divisions in groups of 3 in the MR phase, -1 VP per group",
     "ground_support": "[ADV] (10.2): air units committed to stacks (`[[support]]`) add their points in attack and defense",
     "ground_support_cap": "Ambiguity 29 (10.2): GS points capped at the 'participating' units' strength, or the whole 'stack''s",
     "viii_on_defense": "Ambiguity 29 (10.3): VIII Fliegerkorps on a supported German defense: '1L' on the Soviet attack, or 'none'",
     "soviet_gs_range": "Ambiguity 18 (10.4): the Soviet GS unit within 10 hexes of the 'nearer' Moscow hex, or of 'both'",
     "flak": "(10.1): Flak never attacks; it halves Soviet tank attackers of its supplied hex; withdrawn on GT12",
+    "air_supply_concentration": "Ambiguity 25 (9.20): with concentration no air supply in the whole 'sequence' or the 'german-turn'",
 }
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
@@ -245,18 +286,28 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
     "tank_brigades": (False, True),
     "soviet_replacements": (False, True),
+    "moscow_replacements": ("per-hex", "once"),
+    "okh_entry": ("listed", "any-zomo"),
+    "md_adjacent_entry": ("not-enemy-occupied", "controlled-supplied"),
+    "rvgk_entry_capacity": ("shared", "separate"),
     "naval": (True, False),
     "invasion_joiners": (True, False),
     "south_border_setup": ("alternate", "every"),
+    "iz_columns": ("both-maps", "each-map"),
     "replacements": (False, True),
     "withdrawals": (False, True),
     "refits": (False, True),
+    "second_sequence_rwr": ("replacements-refits", "refits-only"),
+    "withdrawal_sequence": ("first", "either"),
+    "okh_withdrawals": (False, True),
+    "refit_under_concentration": (False, True),
     "security_divisions": (True, False),
     "ground_support": (False, True),
     "ground_support_cap": ("participating", "stack"),
     "viii_on_defense": ("1L", "none"),
     "soviet_gs_range": ("nearer", "both"),
     "flak": (True, False),
+    "air_supply_concentration": ("sequence", "german-turn"),
 }
 
 
@@ -1004,12 +1055,15 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
         return
     for j, nxt in enumerate(walk):
         w = f"{where}.path[{j}] {current}->{nxt}"
-        if current in OKH_AREAS:  # 8.3: from an OKH area through a ZOMO hex next to it (8.2)
+        if current in OKH_AREAS:  # 8.3: from an OKH area through a ZOMO hex next to it (8.2, Ambiguity 14)
             area = current.removeprefix("okh-")
-            if ctx.sc.map.hexes[nxt].okh != area:
-                names = ", ".join(okh_entry_hexes(ctx, current)) or "none on this map"
-                problems.append(Problem(w, f"units enter from the {area.capitalize()} OKH area only through a ZOMO hex "
-                                           f"next to it ({names})", "8.2", "Start the path with one of those hexes."))
+            entries = okh_entry_hexes(ctx, current)
+            if nxt not in entries:
+                which = ("a ZOMO hex of its countries (option okh_entry = \"any-zomo\", Ambiguity 14)"
+                         if ctx.options.get("okh_entry", "listed") == "any-zomo" else "a ZOMO hex next to it")
+                problems.append(Problem(w, f"units enter from the {area.capitalize()} OKH area only through {which} "
+                                           f"({', '.join(entries) or 'none on this map'})", "8.2",
+                                        "Start the path with one of those hexes."))
                 return
         elif nxt not in ctx.sc.map.neighbours(current):
             problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))

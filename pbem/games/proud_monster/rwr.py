@@ -3,7 +3,13 @@
 
 The RWR phase opens each German player turn, in both player-turn sequences (Ambiguity 9), before
 ground-support commitment and movement. The German orders it in the `[rwr]` table of his order
-file, and pbem carries it out in the order of A.3: replacements, withdrawals, refits.
+file, and pbem carries it out in the order of A.3: replacements, withdrawals, refits. Ambiguity 9
+has two options: `second_sequence_rwr` ("replacements-refits", the digest's reading of 8.14-8.15;
+"refits-only", the outline's "Mechanized Refit Phase" of 5.2: no replacements in the second
+sequence) and `withdrawal_sequence` ("first": the withdrawals of the Withdrawal Table's GT are made
+in its first-sequence RWR phase, as 10.1 does for the Flak; "either": in the first or the second,
+the German choosing, those left open in the first waiting for the second; position
+`withdrawals_made` keeps what the first made or refused).
 
     [rwr]
     replace = ["6ID"]          # 8.14: reduced divisions flipped to full strength from the pool
@@ -29,8 +35,9 @@ from typing import Any
 
 from pbem.errors import Problem
 
-from .data import WithdrawalKind
+from .data import OKH_AREAS, WithdrawalKind
 from .rules import OFF_MAP_BOXES, Ctx, enter_hex, mr_declaration_open, stack_problems
+from .sequence import sequences_in
 from .supply import concentration, supply_state
 
 REPLACEMENT_POOL = 28  # 8.15: German replacement steps for the whole game
@@ -110,12 +117,17 @@ def replace_why(ctx: Ctx, unit: str) -> tuple[str, str]:
 def withdraw_why(ctx: Ctx, unit: str, kind: str, wk: WithdrawalKind) -> tuple[str, str]:
     """8.16, Ambiguity 22: why ``unit`` may not be withdrawn as a ``kind`` of the Withdrawal Table,
     or ("", ""): a unit that fits the kind (its type, size, German nationality), reduced or not, on
-    the map (not in an OKH reserve area) and in supply (attenuated acceptable)."""
+    the map (not in an OKH reserve area) and in supply (attenuated acceptable). With the option
+    okh_withdrawals (the other reading of "on the map": the OKH areas are printed on the map sheet)
+    a unit in an OKH area qualifies too, in supply there (the areas touch the ZOMO, whose hexes are
+    German supply sources, 9.11)."""
     if unit not in ctx.units:
         return f"unknown unit '{unit}'", "8.16"
     spec = ctx.spec(unit)
     if not wk.fits(spec):
         return f"{unit} ({spec.nat} {spec.type} {spec.size}) does not fit the kind '{kind}' of the table ({wk.text})", "17.4"
+    if ctx.at(unit) in OKH_AREAS and ctx.options.get("okh_withdrawals"):
+        return "", ""
     if not ctx.on_map(unit):
         where = OFF_MAP_BOXES.get(ctx.at(unit), ctx.at(unit))
         return f"{unit} is not on the map ({where}); only units on the map are withdrawn (Ambiguity 22)", "8.16"
@@ -129,7 +141,10 @@ def refit_why(ctx: Ctx, unit: str) -> tuple[str, str]:
     motorized-infantry division that may refit (not `refit = false`: the 2nd and 5th Panzer
     Divisions), has not refitted before in the game, has lost a step, and starts the RWR phase on
     the map in supply — not attenuated, not air-supplied (9.18, Ambiguity 23) — in a hex not
-    adjacent to a Soviet unit; and refits have not ended (the first M or S in either zone, 8.19, 13.9)."""
+    adjacent to a Soviet unit; and refits have not ended (the first M or S in either zone, 8.19, 13.9).
+    Ambiguity 23: a division under supply concentration east of the GAS line (9.20) is still in
+    attenuated supply and may not refit; with the option refit_under_concentration it counts as in
+    supply (concentration frees it from every GAS-line effect)."""
     if unit not in ctx.units:
         return f"unknown unit '{unit}'", "8.18"
     spec = ctx.spec(unit)
@@ -149,9 +164,12 @@ def refit_why(ctx: Ctx, unit: str) -> tuple[str, str]:
     state = supply_state(ctx, unit)
     if state == "air":
         return f"{unit} in {ctx.at(unit)} is air-supplied: mechanized units never refit while air-supplied", "9.18"
+    concentrated = unit in (concentration(ctx) or ())
+    if state == "attenuated" and concentrated and ctx.options.get("refit_under_concentration"):
+        state = "supplied"  # Ambiguity 23: freed from the GAS line's effects, it counts as in supply
     if state != "supplied":
         what = "in attenuated supply, which does not count" if state == "attenuated" else "out of supply"
-        if state == "attenuated" and unit in (concentration(ctx) or ()):
+        if state == "attenuated" and concentrated:
             what += " (nor does supply concentration, Ambiguity 23)"
         return f"{unit} in {ctx.at(unit)} is {what}: a refitting division must be in supply", "8.20"
     near = sorted({s for n in ctx.sc.map.neighbours(ctx.at(unit)) for s in ctx.occupants(n, "soviet")})
@@ -207,7 +225,12 @@ def rwr_phase(ctx: Ctx, orders: dict[str, Any], problems: list[Problem], unaccou
     known = len(problems)
     stats = {"replaced": 0, "withdrawn": 0, "refused": 0, "refits": 0}
     if ctx.options.get("replacements"):
-        stats["replaced"] = replacements(ctx, list(given.get("replace", [])), problems)
+        if given.get("replace") and not replacements_open(ctx):
+            problems.append(Problem("rwr.replace", "the second sequence's RWR phase is a Mechanized Refit phase only: "
+                                    "replacements are made in the first (option second_sequence_rwr = \"refits-only\", "
+                                    "Ambiguity 9)", "5.2"))
+        else:
+            stats["replaced"] = replacements(ctx, list(given.get("replace", [])), problems)
     if ctx.options.get("withdrawals"):
         stats["withdrawn"], stats["refused"] = withdrawals(ctx, dict(given.get("withdraw", {})),
                                                            dict(given.get("refuse", {})), problems, unaccounted)
@@ -216,6 +239,31 @@ def rwr_phase(ctx: Ctx, orders: dict[str, Any], problems: list[Problem], unaccou
     if len(problems) == known:
         ctx.emit("rwr-end", "8.13", step=ctx.step, pool=pool(ctx) if ctx.options.get("replacements") else None,
                  full_pool=REPLACEMENT_POOL, **stats)
+
+
+def replacements_open(ctx: Ctx) -> bool:
+    """Ambiguity 9 (option second_sequence_rwr): replacements are made in the RWR phase of either
+    sequence (8.14, 8.15: "replacements-refits"), or, reading the 5.2 outline's "Mechanized Refit
+    Phase" of the second sequence literally, in the first sequence's only ("refits-only")."""
+    return ctx.pts == 1 or ctx.options.get("second_sequence_rwr", "replacements-refits") != "refits-only"
+
+
+def withdrawals_due(ctx: Ctx) -> dict[str, int]:
+    """8.16, 17.4, Ambiguity 9 (option withdrawal_sequence): the withdrawals to make or refuse in
+    this RWR phase, by kind. "first": those of the table's GT, in its first-sequence RWR phase only;
+    "either": in the first, those of the GT, and in the second, those the first left open."""
+    table = ctx.sc.charts.withdrawals.due(ctx.turn)
+    if ctx.options.get("withdrawal_sequence", "first") != "either":
+        return dict(table) if ctx.pts == 1 else {}
+    made = _withdrawals_made(ctx) if ctx.pts > 1 else {}
+    return {k: n - made.get(k, 0) for k, n in table.items() if n > made.get(k, 0)}
+
+
+def _withdrawals_made(ctx: Ctx) -> dict[str, int]:
+    """Option withdrawal_sequence = "either": the withdrawals made or refused, by kind, in this GT's
+    first-sequence RWR phase (position ``withdrawals_made``, kept until the second's)."""
+    rec = ctx.position.get("withdrawals_made", {})
+    return dict(rec.get("kinds", {})) if int(rec.get("turn", -1)) == ctx.turn else {}
 
 
 def end_of_player_turn(ctx: Ctx) -> None:
@@ -275,13 +323,25 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
     (`[rwr.withdraw]`), or refuses them unit by unit at -1 VP each (`[rwr.refuse]`). Where no unit of
     the kind can be withdrawn (none on the map in supply), there is no substitute and the VP are
     lost. Orders that leave a withdrawal unaccounted for while a unit could fill it are illegal; with
-    no orders by the deadline it is refused. Withdrawn units go to the `withdrawn` box for good."""
+    no orders by the deadline it is refused. Withdrawn units go to the `withdrawn` box for good.
+    With the option withdrawal_sequence = "either" (withdrawals_due) what the first-sequence phase
+    leaves open waits for the second-sequence one (a `withdrawals-deferred` event), where all of
+    this applies to what is left."""
     table = ctx.sc.charts.withdrawals
-    due = table.due(ctx.turn) if ctx.pts == 1 else {}
+    due = withdrawals_due(ctx)
+    either = ctx.options.get("withdrawal_sequence", "first") == "either"
+    later = either and ctx.pts < sequences_in(ctx.turn)  # what is left open waits for the second sequence
+    if either and ctx.pts == sequences_in(ctx.turn):
+        ctx.position.pop("withdrawals_made", None)
     known = len(problems)
     if (given or refused) and not due:
-        when = (f"the Withdrawal Table (17.4) calls for none on GT{ctx.turn}" if ctx.pts == 1 else
-                "withdrawals are made in the first-sequence RWR phase of the GT (Ambiguity 9)")
+        if not table.due(ctx.turn):
+            when = f"the Withdrawal Table (17.4) calls for none on GT{ctx.turn}"
+        elif either:
+            when = (f"the withdrawals due on GT{ctx.turn} were made or refused in the first-sequence RWR phase "
+                    "(option withdrawal_sequence = \"either\", Ambiguity 9)")
+        else:
+            when = "withdrawals are made in the first-sequence RWR phase of the GT (Ambiguity 9)"
         problems.append(Problem("rwr.withdraw" if given else "rwr.refuse", when, "8.16"))
         return 0, 0
     for key, table_in in (("withdraw", given), ("refuse", refused)):
@@ -319,10 +379,15 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
     if len(problems) > known:
         return 0, 0
     final: list[tuple[str, list[str], int, int, str]] = []
+    deferred: dict[str, int] = {}
     for kind, ok, r, short, _ in plan:
         wk = table.kinds[kind]
         free = [u for u in sorted(ctx.units) if u not in named and not withdraw_why(ctx, u, kind, wk)[0]]
         why = ""
+        if short and later:  # option withdrawal_sequence = "either": made or refused in the second sequence
+            final.append((kind, ok, r, 0, ""))
+            deferred[kind] = short
+            continue
         if short and free and unaccounted == "problem":
             problems.append(Problem(f"rwr.withdraw.{kind}", f"{short} of the {_n(due[kind], wk.text)} due on GT{ctx.turn} "
                                     f"{'is' if short == 1 else 'are'} neither withdrawn nor refused; units that can be: "
@@ -345,6 +410,12 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
             ctx.emit("withdrawal", "8.16", unit=u, kind=kind, text=wk.text, hex=hex_id, steps=ctx.steps(u),
                      turn=ctx.turn, provisional=provisional)
         withdrawn += len(ok)
+        if later and (ok or r):
+            rec = ctx.position.setdefault("withdrawals_made", {"turn": ctx.turn, "kinds": {}})
+            rec["kinds"][kind] = int(rec["kinds"].get(kind, 0)) + len(ok) + r
+        if kind in deferred:
+            ctx.emit("withdrawals-deferred", "8.16", kind=kind, text=wk.text, count=deferred[kind], turn=ctx.turn,
+                     provisional=provisional)
         for count, reason, rule in ((r, "refused", "8.17"), (short, why, "8.17")):
             if not count:
                 continue
@@ -385,6 +456,8 @@ def refits(ctx: Ctx, units: list[str], problems: list[Problem]) -> int:
         ok.append(u)
     if len(problems) > known or table is None:
         return 0
+    # Ambiguity 23 (option refit_under_concentration): the units that qualify by supply concentration
+    via = {u: supply_state(ctx, u) == "attenuated" for u in ok}
     for u in ok:
         _keep_in_place(ctx, u, "8.20")
         ctx.position.setdefault("refits_used", {})[u] = ctx.turn
@@ -397,9 +470,10 @@ def refits(ctx: Ctx, units: list[str], problems: list[Problem]) -> int:
         regained = max(min(gain, lost, REFIT_MAX_STEPS - ctx.steps(u)), 0)
         before = ctx.steps(u)
         ctx.units[u]["steps"] = before + regained
+        extra = {"concentration": True} if via[u] else {}
         ctx.emit("refit", "8.20", unit=u, hex=ctx.at(u), die=face, label=label, table=gain, lost=lost,
                  regained=regained, steps=[before, ctx.steps(u)], full=ctx.spec(u).steps, turn=ctx.turn,
-                 provisional=table.provisional)
+                 provisional=table.provisional, **extra)
     return len(ok)
 
 
@@ -464,15 +538,15 @@ def choices(ctx: Ctx) -> dict[str, Any]:
     waiting (each list by unit id)."""
     out: dict[str, Any] = {}
     german = [u for u in sorted(ctx.units) if ctx.spec(u).side == "german"]
-    if ctx.options.get("replacements"):
+    if ctx.options.get("replacements") and replacements_open(ctx):
         out["pool"] = pool(ctx)
         out["replace"] = [u for u in german if not replace_why(ctx, u)[0]]
     if ctx.options.get("refits"):
         out["refit"] = [u for u in german if not refit_why(ctx, u)[0]]
-    if ctx.options.get("withdrawals") and ctx.pts == 1:
+    if ctx.options.get("withdrawals") and (ctx.pts == 1 or withdrawals_due(ctx)):
         table = ctx.sc.charts.withdrawals
         out["withdraw"] = {k: (n, [u for u in german if not withdraw_why(ctx, u, k, table.kinds[k])[0]])
-                           for k, n in table.due(ctx.turn).items()}
+                           for k, n in withdrawals_due(ctx).items()}
         out["withdraw_provisional"] = table.provisional and ctx.turn not in table.known
     if ctx.options.get("security_divisions") and ctx.pts == 1:
         out["security"] = [u for u in ctx.sc.security if u in ctx.units and ctx.at(u) == "track"]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .data import Scenario
-from .rules import Ctx
+from .data import OKH_AREAS, Scenario
+from .rules import OFF_MAP_BOXES, Ctx
 from .rwr import REPLACEMENT_POOL, choices
+from .sequence import sequences_in
 
 UNIT = '"UNIT"'
 PROVISIONAL_17_4 = " (provisional Withdrawal Table 17.4)"
@@ -31,7 +32,11 @@ def _replacement(d: dict[str, Any]) -> str:
 
 def _withdrawal(d: dict[str, Any]) -> str:
     prov = PROVISIONAL_17_4 if d["provisional"] else " (17.4)"
-    return (f"- Withdrawal GT{d['turn']}: {d['unit']} ({d['text']}, {_steps(d['steps'])}) leaves {d['hex']} for good"
+    where = d["hex"]
+    if where in OKH_AREAS:  # option okh_withdrawals (Ambiguity 22)
+        where = (f"the {OFF_MAP_BOXES[where].removeprefix('in the ')} (option okh_withdrawals: the OKH areas count as "
+                 "on the map, Ambiguity 22)")
+    return (f"- Withdrawal GT{d['turn']}: {d['unit']} ({d['text']}, {_steps(d['steps'])}) leaves {where} for good"
             f"{prov}; withdrawn (8.16).")
 
 
@@ -47,12 +52,21 @@ def _refused(d: dict[str, Any]) -> str:
     return f"- Withdrawal GT{d['turn']} of {what}{prov}: {how} (8.17); German VP now {d['vp']}."
 
 
+def _deferred(d: dict[str, Any]) -> str:
+    prov = PROVISIONAL_17_4 if d["provisional"] else " (17.4)"
+    return (f"- Withdrawal GT{d['turn']} of {_n(d['count'], d['text'])}{prov}: neither made nor refused in this "
+            "first-sequence RWR phase, so it waits for the second-sequence one, where it is withdrawn or refused "
+            "(8.16-8.17; option withdrawal_sequence = \"either\", Ambiguity 9).")
+
+
 def _refit(d: dict[str, Any]) -> str:
     prov = ", provisional table" if d["provisional"] else ""
     capped = ""
     if d["regained"] < d["table"]:
         capped = f"; steps beyond the {_steps(d['lost'])} lost are forfeit" if d["table"] > d["lost"] else "; no unit exceeds 4 steps"
-    return (f"- Refit: {d['unit']} in {d['hex']} gets its refit counter (8.20): die `{d['label']}` = {d['die']}, "
+    conc = (" (under supply concentration east of the GAS line, which counts as in supply: option "
+            "refit_under_concentration, Ambiguity 23)") if d.get("concentration") else ""
+    return (f"- Refit: {d['unit']} in {d['hex']}{conc} gets its refit counter (8.20): die `{d['label']}` = {d['die']}, "
             f"Refit Table {_steps(d['table'])} (17.5{prov}){capped}; it regains {_steps(d['regained'])}, "
             f"{d['steps'][0]} to {d['steps'][1]} of {d['full']}. It may not move or attack this player turn and "
             f"refits no more this game (8.20).")
@@ -77,6 +91,7 @@ EVENT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
     "replacement": _replacement,
     "withdrawal": _withdrawal,
     "withdrawal-refused": _refused,
+    "withdrawals-deferred": _deferred,
     "refit": _refit,
     "security-deployed": _security,
     "rwr-end": _end,
@@ -127,7 +142,9 @@ def template_lines(ctx: Ctx) -> list[str]:
                          f"withdrawn: {', '.join(units) or 'none (the VP are lost, 8.17)'}")
         lines += ["# [rwr]", '# replace = ["UNIT"]', '# refit = ["UNIT"]']
         if due:
-            lines.append("# [rwr.withdraw]               # 8.16: every withdrawal due is withdrawn or refused")
+            later = (ctx.pts < sequences_in(ctx.turn) and ctx.options.get("withdrawal_sequence", "first") == "either")
+            lines.append("# [rwr.withdraw]               # 8.16: every withdrawal due is withdrawn or refused"
+                         + (" (those left open wait for the second sequence: Ambiguity 9)" if later else ""))
             lines += [f"# {k} = [{', '.join([UNIT] * n)}]" for k, (n, _) in due.items()]
             lines.append("# [rwr.refuse]                 # 8.17: -1 VP per unit refused")
             lines += [f"# {k} = 0" for k in due]

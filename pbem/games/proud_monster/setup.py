@@ -6,7 +6,7 @@ The rules a set-up must meet, usable for a scenario's fixed set-up (``scenario_p
 * 3.3 Frontier Zone (column 22 and west): a unit in every border hex from 2006N to 1703S; along
   1804S-2114S the option south_border_setup (Ambiguity 4); a unit in each FZ large town;
 * 3.4 Interior Zone (column 23 and east): an IZ unit in every city and large town, 4 units in every
-  hex column, its North and South hexes together (Ambiguity 5);
+  hex column, its North and South hexes together (Ambiguity 5; option iz_columns);
 * 3.7 German: the Hungarian Fast Corps alone in Hungary, Romanian units in Romania or the South OKH
   area, at most 7 German non-mechanized divisions and 1 assault-gun battalion there, every other
   unit in the Greater-German ZOMO or the North OKH area (8.4: units held back wait there);
@@ -174,16 +174,27 @@ def minimums(sc: Scenario, options: Mapping[str, Any]) -> tuple[list[Minimum], l
     towns = [h for h in land if h.settlement in ("city", "large_town") and zone(m, h.id) == "IZ"]
     out += [Minimum("3.4", f"Interior Zone {h.settlement.replace('_', ' ')} {h.id} {h.place}", (h.id,), place=h.id)
             for h in towns]
-    cols: dict[int, list[str]] = {}
-    for h in land:
-        if zone(m, h.id) == "IZ":
-            cols.setdefault(column(m, h.id), []).append(h.id)
-    out += [Minimum("3.4", f"Interior Zone column {c:02d} (its North and South hexes together, Ambiguity 5)",
-                    tuple(hs), IZ_COLUMN_UNITS, f"column {c:02d}") for c, hs in sorted(cols.items())]
+    out += column_minimums(m, [h.id for h in land if zone(m, h.id) == "IZ"], options)
+    cols = {column(m, h.id) for h in land if zone(m, h.id) == "IZ"}
     if cols and max(cols) < LAST_COLUMN:
         notes.append(f"3.4 the map's Interior Zone ends at column {max(cols):02d} (the rulebook's runs to {LAST_COLUMN}); "
                      "the columns it has are checked")
     return out, notes
+
+
+def column_minimums(m: MapData, iz: list[str], options: Mapping[str, Any]) -> list[Minimum]:
+    """3.4: 4 units in every hex column of the Interior Zone (``iz``: its land hexes). Ambiguity 5
+    (option iz_columns): "both-maps", the digest's reading, counts a column's North and South hexes
+    together (the 42xxN/S example runs from Leningrad on the North map to Kharkov on the South one);
+    "each-map" asks 4 units in each map's part of a column (42xxN and 42xxS apart)."""
+    per_map = options.get("iz_columns", "both-maps") == "each-map"
+    cols: dict[tuple[int, str], list[str]] = {}
+    for h in iz:
+        cols.setdefault((column(m, h), h[-1] if per_map else ""), []).append(h)
+    how = "its hexes on this map only: option iz_columns = \"each-map\", Ambiguity 5" if per_map else \
+        "its North and South hexes together, Ambiguity 5"
+    return [Minimum("3.4", f"Interior Zone column {c:02d}{half} ({how})", tuple(hs), IZ_COLUMN_UNITS,
+                    f"column {c:02d}{half}") for (c, half), hs in sorted(cols.items())]
 
 
 def minimum_problems(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping[str, int],

@@ -206,9 +206,24 @@ def concentration(ctx: Ctx) -> frozenset[str] | None:
 def air_hexes(ctx: Ctx) -> frozenset[str]:
     """9.18: the hexes air supply works in now, those of the markers (position ``air_supply``);
     none in a player-turn sequence in which supply is concentrated (9.20, Ambiguity 25)."""
-    if "concentration" in ctx.position:
+    if "concentration" in ctx.position and not air_with_concentration(ctx):
         return frozenset()
     return frozenset(ctx.position.get("air_supply", []))
+
+
+def air_sequence_barred(ctx: Ctx) -> bool:
+    """Ambiguity 25 (option air_supply_concentration): "sequence", the digest's reading, bars air
+    supply for both sides' player turns of a sequence in which supply is concentrated (declaring it
+    takes the markers off, and none may be placed while it is in force); "german-turn" bars it in the
+    German player turns only: the markers may be placed and move with their stacks, but supply
+    nothing until the Soviet player turn, where they work as usual (German defense, 9.8)."""
+    return bool(ctx.options.get("air_supply_concentration", "sequence") != "german-turn")
+
+
+def air_with_concentration(ctx: Ctx) -> bool:
+    """Whether air supply works now although supply is concentrated: only with the option
+    air_supply_concentration = "german-turn", in the Soviet player turn (air_sequence_barred)."""
+    return not air_sequence_barred(ctx) and ctx.side != "german"
 
 
 # --- supply states (9.2, 9.3, 9.13, 9.16-9.18) --------------------------------------------------
@@ -458,8 +473,9 @@ def declarations(ctx: Ctx, declare: dict[str, Any], problems: list[Problem]) -> 
     if "concentration" in declare:
         declare_concentration(ctx, list(declare["concentration"]), problems)
     elif enabled(ctx) and ctx.side == "german" and "concentration" in ctx.position:
+        extra = {} if air_sequence_barred(ctx) else {"air": "german-turn"}  # Ambiguity 25
         ctx.emit("concentration", "9.20", state="in-force", units=list(ctx.position["concentration"]), before=[],
-                 air_removed=[], step=ctx.step)
+                 air_removed=[], step=ctx.step, **extra)
     if "air_supply" in declare:
         place_air_supply(ctx, list(declare["air_supply"]), problems)
 
@@ -551,21 +567,23 @@ def declare_concentration(ctx: Ctx, units: list[Any], problems: list[Problem]) -
                      step=ctx.step)
         return
     ctx.position["concentration"] = sorted(chosen)
-    removed = list(ctx.position.pop("air_supply", []))
+    removed = list(ctx.position.pop("air_supply", [])) if air_sequence_barred(ctx) else []
+    extra = {} if air_sequence_barred(ctx) else {"air": "german-turn"}  # Ambiguity 25
     ctx.emit("concentration", "9.20", state="declared" if before is None else "reconfirmed", units=sorted(chosen),
-             before=list(before or []), air_removed=removed, step=ctx.step)
+             before=list(before or []), air_removed=removed, step=ctx.step, **extra)
 
 
 def place_air_supply(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> None:
     """9.18: at the start of every German player turn the German places (repositions) the 2 air
     supply markers: ``air_supply`` lists the hexes, one marker per hex, each holding a German-side
     unit, anywhere on the map; ``air_supply = []`` takes them off. Not in a player-turn sequence in
-    which supply is concentrated (9.20, Ambiguity 25). Without the key the markers stay where they
-    are, with their stacks."""
+    which supply is concentrated (9.20, Ambiguity 25; with the option air_supply_concentration =
+    "german-turn" they may be placed, and work in the Soviet player turn only). Without the key the
+    markers stay where they are, with their stacks."""
     where = "declare.air_supply"
     if not _german_only(ctx, where, "air supply", "9.18", problems):
         return
-    if "concentration" in ctx.position:
+    if "concentration" in ctx.position and air_sequence_barred(ctx):
         problems.append(Problem(where, "supply is concentrated in this player-turn sequence: air supply cannot be used "
                                        "(Ambiguity 25); cancel the concentration first (concentration = [])", "9.20"))
         return
@@ -591,8 +609,9 @@ def place_air_supply(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> Non
         ctx.position["air_supply"] = sorted(chosen)
     else:
         ctx.position.pop("air_supply", None)
+    extra = {"concentration": True} if "concentration" in ctx.position else {}  # Ambiguity 25: "german-turn"
     ctx.emit("air-supply", "9.18", hexes=sorted(chosen), units={h: ctx.occupants(h, "german") for h in sorted(chosen)},
-             before=before, step=ctx.step)
+             before=before, step=ctx.step, **extra)
 
 
 # --- what the measures forbid, and the markers that move with their stacks ----------------------
