@@ -35,6 +35,7 @@ def allocate(
     weight: Mapping[str, Fraction] | None = None,
     first_from: Collection[str] = (),
     spread: bool = False,
+    reduced: Mapping[str, int] | None = None,
 ) -> list[Loss]:
     """Take a loss of ``loss`` points from ``units`` (id, steps left).
 
@@ -43,7 +44,9 @@ def allocate(
     weak units first), ``most-steps-first`` (spread the losses) or ``ask`` (NeedsDecision when the
     choice matters). ``weight`` gives the points a unit's step satisfies (default 1);
     ``first_from`` the units the first step must come from if any takes part (14.35 exception 1);
-    ``spread`` forbids eliminating a unit while another has more than one step (exception 2).
+    ``spread`` forbids eliminating a unit while another has more than one step (exception 2);
+    ``reduced`` gives, per unit, the steps at or below which it counts as reduced for ``spread``
+    (default 1: reduced to 1 step; a 4-step unit's 3 when being reduced once is enough).
     A loss larger than all steps eliminates everything; the excess is ignored (Ambiguity 46).
     """
     w = weight or {}
@@ -65,7 +68,7 @@ def allocate(
         allowed = alive
         if first and first_from:
             allowed = [u for u in alive if u in first_from] or alive
-        if spread and any(left[u] > 1 for u in allowed):
+        if spread and any(left[u] > (reduced or {}).get(u, 1) for u in allowed):
             allowed = [u for u in allowed if left[u] > 1]
         pick = next((q for q in queue if q in allowed), None)
         if pick is not None:

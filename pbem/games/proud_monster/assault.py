@@ -100,7 +100,7 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
         for u in units:
             side_cost, _, _ = hexside_cost(ctx, ctx.spec(u), launch, target)
             need = cost + (int(side_cost) if isinstance(side_cost, int) else 0)
-            mf, _ = movement_allowance(ctx, u, tr.start[u])
+            mf, _ = movement_allowance(ctx, u, tr.start[u], target)  # Ambiguity 59: rain_zone
             left = mf - tr.spent.get(u, 0)
             if need > left:
                 minimum = " (the one-hex minimum move does not permit an MA, 12.3)" if u not in tr.moved else ""
@@ -144,7 +144,12 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     roll or automatic result, city doubling (14.23); the defender cannot retreat and both sides take
     step losses, the defender first (15.3, 14.32); Soviet cavalry that add their attack factor are
     eliminated at once, a full-strength 2-step Guards cavalry unit reduced (15.12), apart from the
-    die loss. Returns whether the hex was cleared."""
+    die loss. Returns whether the hex was cleared.
+
+    Ambiguity 52: the eliminated cavalry's attack factors count in the odds. No option: 15.12 makes
+    the elimination the price of "adding its attack factor" and keeps it apart from the die loss,
+    so the factor is in the combat; read the other way a cavalry MA would lose its units and add
+    nothing, and a cavalry-only MA, which 15.12 allows, would always be at 0 attack."""
     side = ctx.side
     enemy = other(side)
     attackers = [u for u in units if ctx.on_map(u)]
@@ -222,10 +227,10 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
         alive = [u for u in units if ctx.on_map(u)]
         if cleared or not alive or rnd >= rounds:
             break
-        if any(movement_allowance(ctx, u, tr.start[u])[0] - tr.spent[u] < cost for u in alive):
+        if any(movement_allowance(ctx, u, tr.start[u], target)[0] - tr.spent[u] < cost for u in alive):
             break  # 15.6: another round only while the same force still has 6 MP
     alive = [u for u in units if ctx.on_map(u)]
-    mp = {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in alive}
+    mp = {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u], target)[0]] for u in alive}
     if ctx.dice is None:
         for u in alive:
             ctx.units[u]["at"] = target

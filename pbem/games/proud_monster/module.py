@@ -331,7 +331,7 @@ class ProudMonster:
         hint = "List one unit id per step lost; repeat an id to take two steps from it."
         try:
             extra = unused_entries(alive, int(q["loss"]), losses, weight={u: Fraction(w) for u, w in r["weight"].items()},
-                                   first_from=r["first_from"], spread=r["spread"])
+                                   first_from=r["first_from"], spread=r["spread"], reduced=rules.loss_reduced(r))
         except NeedsDecision:
             return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}", q["rule"], hint)]
         if extra:

@@ -293,9 +293,15 @@ def event_lines(e: Event) -> list[str]:
         if "gast" in d:  # 9.6, 17.10: the last step before the CRT die
             g = d["gast"]
             prov = ", provisional table" if g["provisional"] else ""
-            lines.append(f"  - GAST (17.10{prov}): attackers in attenuated or air supply east of the GAS line "
-                         f"({', '.join(g['units'])}; 9.6, 9.18): die `{g['label']}` = {g['die']}: {g['result']}"
-                         + (" to the German odds" if g["result"] != "no effect" else "") + ".")
+            if "rolls" in g:  # option gast_rolls = "per-unit" (Ambiguity 28)
+                dice = "; ".join(f"die `{r['label']}` = {r['die']}: {r['result']}" for r in g["rolls"])
+                lines.append(f"  - GAST (17.10{prov}), one die per attacker in attenuated or air supply east of the GAS "
+                             f"line ({', '.join(g['units'])}; 9.6, 9.18, Ambiguity 28): {dice}; in all {g['result']}"
+                             + (" to the German odds" if g["result"] != "no effect" else "") + ".")
+            else:
+                lines.append(f"  - GAST (17.10{prov}): attackers in attenuated or air supply east of the GAS line "
+                             f"({', '.join(g['units'])}; 9.6, 9.18): die `{g['label']}` = {g['die']}: {g['result']}"
+                             + (" to the German odds" if g["result"] != "no effect" else "") + ".")
         if d["shifts"]:
             lines.append(f"  - Final odds {d['final']} (14.11, shifts on the actual odds 14.31).")
         if d["automatic"]:
@@ -307,9 +313,15 @@ def event_lines(e: Event) -> list[str]:
             c = d["city"]
             lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
                          "(losses doubled, 0 becomes 1, 14.23).")
-        if "arko" in d:
+        if "arko" in d and d["arko"].get("idle"):
+            lines.append(f"  - ArKo ({', '.join(d['arko']['units'])}) supports the attack without taking part in it (Ambiguity 49), "
+                         "but adds nothing: only stacked with other attackers of a PA on a city, large town, fort or heavy "
+                         "fort does it raise the defender's result (14.41).")
+        elif "arko" in d:
             a = d["arko"]
-            lines.append(f"  - ArKo ({', '.join(a['units'])}): the defender's result {a['from']} becomes {a['to']} "
+            part = (" supports the attack without taking part in it: no factor, no loss, no advance (Ambiguity 49);"
+                    if a.get("supporting") else ":")
+            lines.append(f"  - ArKo ({', '.join(a['units'])}){part} the defender's result {a['from']} becomes {a['to']} "
                          f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
         return lines
     if k in FORT_TEXT:

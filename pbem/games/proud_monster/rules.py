@@ -97,21 +97,46 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "advance_across_straits": True,
     # Full-game ([ADV]) combat rules, off in the basic game (A.4), each available on its own:
     "concentric_assault": False,  # 14.14
+    # Ambiguity 39 (14.14): three attacking hexes give 1R unless contiguous ("non-contiguous"), or only
+    # the two alternating sets ("alternating").
+    "concentric_three": "non-contiguous",
     "mountain_infantry": False,  # 14.17
     "step_loss_exceptions": False,  # 14.35 exceptions 1 and 2
+    # Ambiguity 46 (14.35): exception 2 waits until every participant is reduced to 1 step ("to-1-step"),
+    # or has been reduced once ("once").
+    "exception2_reduced": "to-1-step",
     "soviet_cavalry_half": False,  # 14.36
+    # Ambiguity 47 (14.36): each step of a 2-step Guards cavalry unit counts 1/2 ("per-step"), or the
+    # whole unit 1/2 ("per-unit").
+    "guards_cavalry_half": "per-step",
     "fog_of_war": False,  # 14.7: in views, enemy stacks show their top unit only
     "weather": False,  # 13.1-13.10: a weather roll each player-turn sequence from GT7
+    # Ambiguity 59 (13.4): the rain's -1 MP goes by the zone of the unit's starting hex ("start"), or of
+    # each hex entered ("entered").
+    "rain_zone": "start",
     "highway": False,  # 12.20: mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway
     # Ambiguity 35: a modified SZ roll (NZ roll -2, 13.2) below 1 reads the table's row for 1.
     "sz_roll_below_table": "first-row",
     "untried_units": True,  # 2.15: a Soviet unit's counter is drawn when it first fights
     "fortifications": False,  # 14.24-14.30: forts, heavy forts, fort lines (SPAT 17.3), the Stalin Line
+    # Ambiguity 42 (14.26): any German entry destroys an empty intact work ("any-entry"), or only the
+    # occupation of its hex after an attack that eliminated every defender ("assault").
+    "fort_destruction": "any-entry",
     "hedgehogs": False,  # 14.40: German hedgehogs on GT12
+    # Ambiguity 48 (14.40): units in a hedgehog may move ("may-move"), or those that begin the movement
+    # phase in one may not ("stay").
+    "hedgehog_movement": "may-move",
     "arko": True,  # 14.41: the German ArKo (siege artillery)
+    # Ambiguity 49 (14.41): the ArKo takes part in the attack with 0 and may absorb attacker losses.
+    "arko_participates": True,
     "mobile_assault": False,  # 15.0: mechanized units attack during movement
     "stacking_details": False,  # 6.3-6.5: fractional German-side values, 4-battalion cap, 10 in a city
     "supply": False,  # 9.1-9.15: supply lines to sources; out of supply halves movement and combat (9.7)
+    # Ambiguity 28 (9.6): one GAST roll per combat ("per-combat"), or one per liable attacker ("per-unit").
+    "gast_rolls": "per-combat",
+    # Ambiguity 30 (9.7/14.12): the halved factors multiplied and rounded up once ("once"), or each
+    # group of units under the same halvings rounded up on its own ("each").
+    "halving_rounding": "once",
     "axis_allies": True,  # 7.1-7.5, 8.5: Italian, Romanian and Hungarian restrictions
     # Ambiguity 13 (7.4): the Hungarian Fast Corps may not attack with non-German Axis units.
     "hungarian_joint_attack": "may-not",
@@ -172,20 +197,29 @@ OPTION_NOTES: dict[str, str] = {
     "overstack": "Ambiguity 55 (6.2): orders ending a movement phase over-stacked are rejected",
     "advance_across_straits": "Ambiguity 33 (12.16): units that attacked across the Sivash/Kerch may advance across it",
     "concentric_assault": "[ADV] (14.14): 1R when attacking from opposite, alternating or four or more hexes",
+    "concentric_three": "Ambiguity 39 (14.14): from three hexes, 1R for any 'non-contiguous' three, or only the two 'alternating' sets",
     "mountain_infantry": "[ADV] (14.17): mountain infantry attacking into hills use their defense factor",
     "step_loss_exceptions": "[ADV] (14.35): attacker's first step from a tank; no elimination before all are reduced",
+    "exception2_reduced": "Ambiguity 46 (14.35): exception 2 waits until every participant is reduced 'to-1-step', or reduced 'once'",
     "soviet_cavalry_half": "[ADV] (14.36): a Soviet cavalry step satisfies half a point of loss",
+    "guards_cavalry_half": "Ambiguity 47 (14.36): a 2-step Guards cavalry unit counts 1/2 'per-step' (1 in all), or 1/2 'per-unit'",
     "fog_of_war": "[ADV] (14.7): a side's view shows only the top unit of each enemy stack (refereed games)",
     "weather": "[ADV] (13.2): a weather roll each player-turn sequence from GT7, with the effects of 13.3-13.10",
+    "rain_zone": "Ambiguity 59 (13.4): the rain's -1 MP by the zone of the unit's 'start' hex, or of each hex 'entered'",
     "highway": "[ADV] (12.20): mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway until the first NZ M/S",
     "sz_roll_below_table": "Ambiguity 35 (13.2): a modified SZ roll below 1: 'first-row' reads the row for 1, 'dry' gives D",
     "untried_units": "(2.15): Soviet 1-step units are untried; their counter is drawn from its pool when they first fight",
     "fortifications": "[ADV] (14.24/14.27/14.30): forts 1L, heavy forts 2L, Stalin Line +1 defense; lines activate per the SPAT",
+    "fort_destruction": "Ambiguity 42 (14.26): an empty intact work is destroyed by 'any-entry', or only by occupation after an 'assault'",
     "hedgehogs": "[ADV] (14.40): on GT12 the German may declare hedgehogs (2L, no attack, no concentric shift against)",
+    "hedgehog_movement": "Ambiguity 48 (14.40): units in a hedgehog 'may-move', or 'stay' for the movement phase they begin in it",
     "arko": "(14.41): the German may form the ArKo, which adds 1 to the defender's result in a PA on a city or fort",
+    "arko_participates": "Ambiguity 49 (14.41): the ArKo takes part in the PA with 0 and may absorb attacker losses (false: it only supports)",
     "mobile_assault": "[ADV] (15.0): mechanized units (and Soviet cavalry) may attack during movement: `assault` in a [[move]]",
     "stacking_details": "[ADV] (6.3/6.4/6.5): German-side brigade 1/2, regiment/battalion 1/4, at most 4 of these; 10 in a city",
     "supply": "(9.1): supply lines to sources (9.4-9.15); out of supply halves MF and combat factors (9.7), checked per 9.8/15.4",
+    "gast_rolls": "Ambiguity 28 (9.6): the GAST is rolled once 'per-combat', or once for each liable attacker 'per-unit'",
+    "halving_rounding": "Ambiguity 30 (9.7/14.12): several halvings: multiplied, rounded up 'once', or rounded for 'each' group of units",
     "axis_allies": "(7.1/7.5/8.5): Axis allies' stacking, North-map and joint-attack limits; 8.5 Romania/Hungary",
     "hungarian_joint_attack": "Ambiguity 13 (7.4): the Hungarian Fast Corps 'may-not' or 'may' attack with non-German Axis units",
     "gt1_restrictions": "[ADV] (5.3): on GT1 no attack from the Hungarian/Romanian ZOMO, no Soviet into Hungary/Romania",
@@ -264,20 +298,29 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "overstack": ("reject",),
     "advance_across_straits": (True, False),
     "concentric_assault": (False, True),
+    "concentric_three": ("non-contiguous", "alternating"),
     "mountain_infantry": (False, True),
     "step_loss_exceptions": (False, True),
+    "exception2_reduced": ("to-1-step", "once"),
     "soviet_cavalry_half": (False, True),
+    "guards_cavalry_half": ("per-step", "per-unit"),
     "fog_of_war": (False, True),
     "weather": (False, True),
+    "rain_zone": ("start", "entered"),
     "highway": (False, True),
     "sz_roll_below_table": ("first-row", "dry"),
     "untried_units": (True, False),
     "fortifications": (False, True),
+    "fort_destruction": ("any-entry", "assault"),
     "hedgehogs": (False, True),
+    "hedgehog_movement": ("may-move", "stay"),
     "arko": (True, False),
+    "arko_participates": (True, False),
     "mobile_assault": (False, True),
     "stacking_details": (False, True),
     "supply": (False, True),
+    "gast_rolls": ("per-combat", "per-unit"),
+    "halving_rounding": ("once", "each"),
     "axis_allies": (True, False),
     "hungarian_joint_attack": ("may-not", "may"),
     "gt1_restrictions": (False, True),
@@ -620,19 +663,33 @@ def cancel_line(ctx: Ctx, line: str, hex_id: str, how: str) -> None:
         todo += ctx.sc.charts.spat.cancels.get(ln, ())
 
 
+# Ambiguity 42 (option fort_destruction = "assault"): the entries that follow an attack that
+# eliminated every defender (14.26: occupied by advance after combat; 15.9: the MA force is in the hex).
+WORKS_DESTROYED_BY = ("advance after combat", "mobile assault")
+
+
 def enter_works(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
     """A German-side ground unit enters a hex (movement, advance after combat, placement; option
     fortifications). 14.25: a fort of an uncompleted line cancels the line (cancel_line). 14.26 with
     the expert note under 14.30 (Ambiguities 42, 44): an intact fort, heavy fort or Stalin Line hex
     free of Soviet units is destroyed the moment it is entered; after a PA that eliminated every
-    defender, by the advance after combat. Entering again changes nothing."""
+    defender, by the advance after combat. Entering again changes nothing.
+
+    Option fort_destruction = "assault" (14.26 read alone, without the expert note): an intact work
+    is destroyed only when a German-side attack eliminated every defender and the hex is then
+    occupied, by the advance after a PA or by the force of a mobile assault that cleared it (15.9);
+    entered by movement, retreat or placement it stays intact (and, with supply, keeps German
+    supply lines out, 14.29, the units in it included). Uncompleted lines are cancelled by any entry
+    either way (14.25)."""
     if side != "german" or not ctx.options.get("fortifications") or ctx.occupants(hex_id, "soviet"):
         return
     h = ctx.sc.map.hexes[hex_id]
     state = fort_state(ctx, hex_id)
     if state == "uncompleted":
         cancel_line(ctx, h.line, hex_id, how)
-    elif state == "intact":
+    if ctx.options.get("fort_destruction", "any-entry") == "assault" and how not in WORKS_DESTROYED_BY:
+        return
+    if state == "intact":
         ctx.position["forts"][hex_id] = "destroyed"
         ctx.emit("fort-destroyed", "14.26", hex=hex_id, fort=h.fort, line=h.line, how=how)
     if intact_stalin(ctx, hex_id):
@@ -690,6 +747,17 @@ def declare_hedgehogs(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> No
     ctx.position["hedgehogs"] = sorted(chosen)
     ctx.emit("hedgehogs", "14.40", hexes=sorted(chosen), declared=sorted(set(chosen) - set(before)),
              cancelled=sorted(set(before) - set(chosen)), step=ctx.step)
+
+
+def hedgehog_holds(ctx: Ctx, unit: str, start: str) -> bool:
+    """Ambiguity 48: whether the hedgehog keeps ``unit`` from moving. 14.40 does not say whether units
+    in a hedgehog may move. Option hedgehog_movement: "may-move" (the digest's reading) lets them
+    move, and the hedgehog is lost when no German-nationality unit is left (check_hedgehogs);
+    "stay" keeps a German-side unit that began the movement phase in a hedgehog hex (declared or
+    kept at the very start of the phase) where it is for that phase. Units may still enter a
+    hedgehog; the German who wants to move its units out cancels it at the start of the phase."""
+    return (ctx.options.get("hedgehog_movement", "may-move") == "stay" and ctx.spec(unit).side == "german"
+            and bool(start) and in_hedgehog(ctx, start))
 
 
 def check_hedgehogs(ctx: Ctx, how: str) -> None:
@@ -779,6 +847,17 @@ def arko_bonus(ctx: Ctx, attackers: list[str], target: str) -> list[str]:
         return []
     return [u for u in attackers if is_arko(ctx, u)
             and any(o != u and not is_arko(ctx, o) and ctx.at(o) == ctx.at(u) for o in attackers)]
+
+
+def arko_supporting(ctx: Ctx, attackers: list[str]) -> list[str]:
+    """Ambiguity 49: whether the ArKo takes part in the PA it is ordered into. Option
+    arko_participates: true (the digest's reading) makes it a participating attacker with attack
+    factor 0: it may absorb attacker step losses and advance after combat; false makes it only
+    support the attack (its +1, arko_bonus): it adds no factor, takes no loss, does not advance and
+    its supply state does not count (no GAST for it). Returns the ArKo units that only support."""
+    if ctx.options.get("arko_participates", True) or not ctx.options.get("arko"):
+        return []
+    return [u for u in attackers if is_arko(ctx, u)]
 
 
 def works_shifts(ctx: Ctx, target: str) -> list[Shift]:
@@ -911,12 +990,24 @@ def supply_mf(ctx: Ctx, unit: str) -> tuple[int, str]:
     return mf, ""
 
 
-def movement_allowance(ctx: Ctx, unit: str, start: str) -> tuple[int, list[str]]:
+def movement_allowance(ctx: Ctx, unit: str, start: str, entered: str | None = None) -> tuple[int, list[str]]:
     """The MP a unit may spend in this movement phase: its movement factor (12.1), 1 less for a
     German-side unit in R (13.4; Soviet units are unaffected), by the weather of the zone of the hex
     where it began the phase (Ambiguity 59). 9.7-9.8 (option supply): a unit out of supply at the
     start of its move has its MF halved, rounded up, for the phase (before the rain's -1); an
-    air-supplied mechanized unit has MF 6 (9.18; supply_mf)."""
+    air-supplied mechanized unit has MF 6 (9.18; supply_mf).
+
+    Option rain_zone = "entered" (the other reading of Ambiguity 59): the rain goes by the zone of
+    the hex being ``entered``: a hex in a zone with R is entered only within the allowance less 1,
+    a hex of a zone without R within the whole allowance (MP already spent count either way)."""
+    if entered is not None and ctx.options.get("rain_zone", "start") == "entered":
+        return _allowance(ctx, unit, entered, f"rain in the {ctx.sc.map.hexes[entered].zone}, the zone of the hex entered: "
+                                              "German-side movement allowance {mf} - 1 (13.4, Ambiguity 59)")
+    return _allowance(ctx, unit, start, "rain: German-side movement allowance {mf} - 1 (13.4)")
+
+
+def _allowance(ctx: Ctx, unit: str, rain_hex: str, rain_note: str) -> tuple[int, list[str]]:
+    """movement_allowance, with the rain of the zone of ``rain_hex``."""
     mf = ctx.mf(unit)
     notes: list[str] = []
     if ctx.move_oos.get(unit):
@@ -926,8 +1017,8 @@ def movement_allowance(ctx: Ctx, unit: str, start: str) -> tuple[int, list[str]]
         notes.append(f"air-supplied at the start of its move: mechanized movement factor {mf} limited to "
                      f"{AIR_SUPPLY_MF} (9.18)")
         mf = AIR_SUPPLY_MF
-    if ctx.spec(unit).side == "german" and weather_at(ctx, start) == "R":
-        return max(mf - 1, 0), [*notes, f"rain: German-side movement allowance {mf} - 1 (13.4)"]
+    if ctx.spec(unit).side == "german" and weather_at(ctx, rain_hex) == "R":
+        return max(mf - 1, 0), [*notes, rain_note.format(mf=mf)]
     return mf, notes
 
 
@@ -984,6 +1075,12 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             bad = True
         elif u in tr.ended:
             problems.append(Problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
+            bad = True
+        elif hedgehog_holds(ctx, u, tr.start.get(u, "")):  # 14.40, Ambiguity 48
+            problems.append(Problem(where, f"{u} began the movement phase in the hedgehog {tr.start[u]}: units in a hedgehog "
+                                           "may not move (option hedgehog_movement = \"stay\")", "14.40",
+                                    "Cancel the hedgehog at the start of the phase (leave its hex out of `hedgehog`) "
+                                    "to move its units."))
             bad = True
         elif stationary(ctx, u):  # 8.20, 9.18: the RWR phase kept it in place
             rule = stationary(ctx, u)
@@ -1077,7 +1174,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             return
         for u in units:
             spec = ctx.spec(u)
-            mf, mnotes = movement_allowance(ctx, u, tr.start[u])
+            mf, mnotes = movement_allowance(ctx, u, tr.start[u], nxt)
             hc, hrule, hnotes = hex_cost(ctx, spec, nxt, current)
             sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt) if current not in OKH_AREAS else (0, "", [])
             if hc == "no":
@@ -1124,7 +1221,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     if walk:
         ctx.events.insert(mark, Event("move", "12.1", {
             "index": index, "units": units, "from": origin, "path": walk, "costs": costs,
-            "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u])[0]] for u in units}, "minimum": minimum,
+            "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u], walk[-1])[0]] for u in units}, "minimum": minimum,
             "notes": notes}))
     from . import air  # 10.2: an air unit goes with its stack, or stays (the air module builds on this one)
 
@@ -1304,6 +1401,10 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
             problems.append(Problem(where, "no attacking units", "14.3"))
         elif ctx.options.get("arko") and all(u in ctx.units and is_arko(ctx, u) for u in units):
             problems.append(Problem(where, "the ArKo never attacks on its own", "14.41"))
+        for key in ("losses", "advance"):  # Ambiguity 49: an ArKo that only supports the attack
+            for u in arko_supporting(ctx, [u for u in a.get(key, []) if u in ctx.units and u in units]):
+                problems.append(Problem(f"{where}.{key}", f"{u} only supports the attack (option arko_participates = false): "
+                                        "it " + ("takes no loss" if key == "losses" else "does not advance"), "14.41"))
         for u in units:
             if u not in ctx.units:
                 problems.append(Problem(where, f"unknown unit '{u}'", "14.3"))
@@ -1454,12 +1555,18 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
     in F and S swamp counts as clear (13.6, 13.7) and in S the Sivash and Kerch are ignored (13.7).
     9.7 (option supply): the ``oos`` units' factors are halved too; 10.1 (option flak): so are Soviet
     tank units attacking a hex where German Flak works (air.flak_halves); the halved factors are added
-    up and rounded up once, minimum 1, a unit halved twice counting a quarter (14.12, Ambiguity 30)."""
+    up and rounded up once, minimum 1, a unit halved twice counting a quarter (14.12, Ambiguity 30).
+    With the option halving_rounding = "each", each halving is a reduction of its own (14.12 read
+    reduction by reduction): the units under the same halvings are added up and halved, rounded up,
+    apart from the others (halving_groups). A unit halved twice counts the same either way (half of
+    a rounded half is a rounded quarter); the readings part when different halvings fall on
+    different units."""
     from .air import flak_halves  # 10.1 (the air module builds on this one)
 
     rows = []
     plain = 0
     halved = Fraction(0)
+    groups: dict[tuple[str, ...], list[tuple[dict[str, Any], int]]] = {}  # Ambiguity 30: by the halvings
     swamp = combat_terrain(ctx, target) == "swamp"
     flak = flak_halves(ctx, target)
     for u in units:
@@ -1473,14 +1580,19 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
             row["factor"] = a
             row["notes"].append("mountain infantry into hills: defense factor (14.17)")
         cut = Fraction(1, 2) if u in oos else Fraction(1)
+        cuts: list[str] = []  # the halvings of this unit (Ambiguity 30)
         if u in oos:
             row["notes"].append("out of supply: halved (9.7)")
+            cuts.append("9.7")
         if flak and spec.side == "soviet" and spec.type == "tank":
             cut /= 2
             row["notes"].append(f"tank attacking Flak ({', '.join(flak)}): halved (10.1)")
+            cuts.append("10.1")
+        base = a
         if spec.type in ARMOR and feats & {"sivash", "kerch"}:
             row["factor"] = 1
             row["notes"].append("armor across Sivash/Kerch: 1 (14.20)")
+            base = 1
             if cut != 1:
                 halved += cut
             else:
@@ -1488,6 +1600,7 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
         elif spec.type in ARMOR and swamp:
             row["notes"].append("armor attacking into swamp: halved (14.18)")
             halved += a * cut / 2
+            cuts.append("14.18")
         else:
             if spec.type in ARMOR and ctx.sc.map.hexes[target].terrain == "swamp":
                 w = weather_at(ctx, target)
@@ -1496,10 +1609,36 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
                 halved += a * cut
             else:
                 plain += a
+        if cuts:
+            groups.setdefault(tuple(sorted(cuts)), []).append((row, base))
         rows.append(row)
+    if ctx.options.get("halving_rounding", "once") == "each":
+        return plain + halving_groups(groups), rows
     # 14.12: the reduced factors, added up and rounded up once, never go below 1 (Ambiguity 30).
     total = plain + (max(-(-halved.numerator // halved.denominator), 1) if halved else 0)
     return total, rows
+
+
+def halving_groups(groups: dict[tuple[str, ...], list[tuple[dict[str, Any], int]]]) -> int:
+    """Ambiguity 30, option halving_rounding = "each": each halving rounded up on its own. The units
+    under the same halvings (9.7 out of supply, 10.1 Flak, 14.18 armor into swamp) form a group:
+    their factors are added up and halved once per halving, rounded up each time (14.12: one
+    reduction on several units is made once on their sum), at least 1 (a group of factor 0 adds
+    0); the groups are then added.
+    The last row of each group says so. Returns the sum of the groups."""
+    total = 0
+    for cuts, members in sorted(groups.items()):
+        value = sum(b for _, b in members)
+        start = value
+        for _ in cuts:
+            value = -(-value // 2)
+        value = max(value, 1) if start else 0  # a factor of 0 (the ArKo) is not reduced to 1
+        total += value
+        who = "+".join(r["unit"] for r, _ in members)
+        members[-1][0]["notes"].append(
+            f"{who}: {start} halved ({', '.join(cuts)}), rounded up apart from the other halvings: {value} "
+            "(14.12, Ambiguity 30)")
+    return total
 
 
 def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
@@ -1540,12 +1679,20 @@ def attack_shifts(ctx: Ctx, units: list[str], target: str) -> list[Shift]:
 
 def concentric(ctx: Ctx, units: list[str], target: str) -> bool:
     """14.14: attacked from two opposite hexes, three alternating hexes, or four or more hexes
-    (Ambiguity 39: number the six neighbours 0-5; any three but three contiguous ones qualify)."""
+    (Ambiguity 39: number the six neighbours 0-5). Option concentric_three: "non-contiguous" (the
+    digest's reading) takes the sets as what the attacking hexes must include, so any three but
+    three contiguous ones qualify (three non-contiguous hexes hold an opposite pair or are
+    alternating); "alternating" takes them as the exact pictures, so from exactly three hexes only
+    {0, 2, 4} and {1, 3, 5} qualify, and an opposite pair with a third hex beside one of them does not."""
     dirs = {unit_direction(ctx, target, ctx.at(u)) for u in units}
     dirs.discard(None)
     if len(dirs) >= 4:
         return True
-    return any(d is not None and (d + 3) % 6 in dirs for d in dirs) or dirs in ({0, 2, 4}, {1, 3, 5})
+    if dirs in ({0, 2, 4}, {1, 3, 5}):
+        return True
+    if ctx.options.get("concentric_three", "non-contiguous") == "alternating" and len(dirs) != 2:
+        return False
+    return any(d is not None and (d + 3) % 6 in dirs for d in dirs)
 
 
 STACK_KEYS = ("loss_policy", "loss_order", "retreat", "retreat_hexes")  # what a [[standing.stack]] may override
@@ -1584,20 +1731,36 @@ def loss_rules(ctx: Ctx, side: str, role: str, units: list[str]) -> dict[str, An
     """The constraints on allocating step losses (full-game options, off in the basic game, A.4):
     14.35 exception 1 (the attacker's first step from a tank/panzer unit), exception 2 (no unit
     eliminated while another participant has more than one step), 14.36 (a Soviet cavalry step
-    counts 1/2)."""
+    counts 1/2).
+
+    Ambiguity 46 (option exception2_reduced): "to-1-step" reads exception 2 literally, a 4-step
+    panzer division must be down to 1 step before any other participant is eliminated; "once" lets
+    a unit count as reduced once it has lost a step (a 4-step division at 3 steps; ``reduced``).
+    Ambiguity 47 (option guards_cavalry_half): "per-step" makes each step of a 2-step Guards
+    cavalry unit count 1/2 (the unit 1 in all); "per-unit" makes the whole unit count half a unit,
+    1/2 in all (1/4 a step)."""
     rules_: dict[str, Any] = {"weight": {}, "first_from": [], "spread": False}
     if ctx.options["step_loss_exceptions"]:
         rules_["spread"] = True
         if role == "attacker":
             rules_["first_from"] = [u for u in units if ctx.spec(u).type == "tank"]
+        if ctx.options.get("exception2_reduced", "to-1-step") == "once":
+            rules_["reduced"] = {u: max(ctx.spec(u).steps - 1, 1) for u in units}
     if ctx.options["soviet_cavalry_half"]:
-        rules_["weight"] = {u: "1/2" for u in units if ctx.spec(u).side == "soviet" and ctx.spec(u).type == "cavalry"}
+        per_unit = ctx.options.get("guards_cavalry_half", "per-step") == "per-unit"
+        rules_["weight"] = {u: f"1/{2 * ctx.spec(u).steps}" if per_unit else "1/2" for u in units
+                            if ctx.spec(u).side == "soviet" and ctx.spec(u).type == "cavalry"}
     return rules_
 
 
 def allocate_with(alive: list[tuple[str, int]], loss: int, order: list[str], policy: str, r: dict[str, Any]) -> list[Loss]:
     return allocate(alive, loss, order, policy, weight={u: Fraction(w) for u, w in r["weight"].items()},
-                    first_from=r["first_from"], spread=r["spread"])
+                    first_from=r["first_from"], spread=r["spread"], reduced=loss_reduced(r))
+
+
+def loss_reduced(r: dict[str, Any]) -> dict[str, int] | None:
+    """The steps at which each unit counts as reduced for 14.35 exception 2 (Ambiguity 46; absent: 1)."""
+    return {u: int(v) for u, v in r["reduced"].items()} if r.get("reduced") else None
 
 
 def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | None, attack_index: int,
@@ -1689,6 +1852,8 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     if target is None:  # checked by static_attack_problems before any attack is resolved
         raise RuntimeError(f"attack {i}: target {a['target']} is not on the map")
     attackers = [u for u in a["units"] if ctx.on_map(u)]
+    supporting = arko_supporting(ctx, attackers)  # 14.41, Ambiguity 49: an ArKo that does not take part
+    attackers = [u for u in attackers if u not in supporting]
     defenders = ctx.occupants(target, enemy)
     unmet = attack_condition(ctx, a)
     if unmet:
@@ -1731,11 +1896,14 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
     h = ctx.sc.map.hexes[target]
-    arko = arko_bonus(ctx, attackers, target)
+    arko = arko_bonus(ctx, attackers + supporting, target)
     if arko:  # 14.41: the defender's result +1, after the city doubling (Ambiguity 41); E stays E
         extra["arko"] = {"units": arko, "from": "E" if def_loss is None else def_loss,
-                         "to": "E" if def_loss is None else def_loss + 1}
+                         "to": "E" if def_loss is None else def_loss + 1,
+                         **({"supporting": True} if supporting else {})}
         def_loss = None if def_loss is None else def_loss + 1
+    elif supporting:  # Ambiguity 49: an ArKo that only supports, to no effect here
+        extra["arko"] = {"units": supporting, "supporting": True, "idle": True}
     if fort_state(ctx, target):
         extra["fort"] = {"kind": h.fort, "state": fort_state(ctx, target), "line": h.line}
     if ctx.options.get("fortifications") and h.stalin:

@@ -425,7 +425,11 @@ def gast(ctx: Ctx, what: str, attackers: list[str], target: str, shifts: list[Sh
     the start of the combat (9.8), or in a mobile assault at the start of its move (15.4), the
     German rolls the table's die once for the combat (Ambiguity 28; a GT1 round of 15.6 is a combat
     of its own); its result is no effect or a left shift added to ``shifts``. No modifier is applied
-    (the printed ones are not known). Returns the shifts and the ``gast`` record of the attack event."""
+    (the printed ones are not known). Returns the shifts and the ``gast`` record of the attack event.
+
+    Option gast_rolls = "per-unit" (the other reading of Ambiguity 28, after 9.8's "a German unit
+    that is AS at the start of an attack requires a GAST roll"): one die for each liable attacker,
+    in the order of their ids, labelled with the unit; the shifts add up (14.11)."""
     if not enabled(ctx) or ctx.side != "german" or not _map_lines(ctx).east:  # no GAS line, no GAST
         return shifts, {}
     if mobile:
@@ -442,6 +446,18 @@ def gast(ctx: Ctx, what: str, attackers: list[str], target: str, shifts: list[Sh
     if ctx.dice is None:
         raise RuntimeError("a die is needed, but this is a check without dice")
     label = f"9.6|{ctx.step}|{what}|{target}|GAST" + (f" round {rnd}" if rnd > 1 else "")
+    if ctx.options.get("gast_rolls", "per-combat") == "per-unit":
+        rolls: list[dict[str, Any]] = []
+        n = 0
+        for u in sorted(liable):
+            lab = f"9.6|{ctx.step}|{what}|{target}|GAST {u}" + (f" round {rnd}" if rnd > 1 else "")
+            f = ctx.dice.roll(lab, table.die)
+            rolls.append({"unit": u, "label": lab, "die": f, "result": table.text(f)})
+            n += table.shift(f)
+        record = {"units": sorted(liable), "rolls": rolls, "result": f"{n}L" if n else "no effect",
+                  "provisional": table.provisional}
+        extra = [Shift(-n, "17.10", f"GAST, one die per attacker in attenuated supply: {n}L (9.6, Ambiguity 28)")] if n else []
+        return [*shifts, *extra], {"gast": record}
     face = ctx.dice.roll(label, table.die)
     n = table.shift(face)
     record = {"units": sorted(liable), "label": label, "die": face, "result": table.text(face),
