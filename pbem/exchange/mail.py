@@ -664,19 +664,24 @@ class _Reader:
             e = Entry(kind, derived, [source], name=name, sequence=seq, digest="sha256:" + hashlib.sha256(derived.encode()).hexdigest())
             self.entries.append(e)
             e.notes.append(f"the {kind} of state {seq:04d}, as derived from its transition")
-            try:
-                target = self.folder / name if self.folder is not None else None
-                on_disk = target.read_text(encoding="utf-8", errors="replace") if target is not None and target.exists() else None
-                if on_disk is not None and on_disk == derived:
-                    e.status = "known"
-                    e.notes.append("already in the folder")
-                    continue
-                if on_disk is not None:
-                    raise UsageError(f"{target}: a different file is already in the folder under this name",
-                                     hint="pbem never overwrites a report; `pbem verify` tells which one is right.")
-                self._claim(e)
-            except PbemError as err:
-                e.fail(err)
+            self._file_report(e, derived, "`pbem verify` tells which one is right.")
+
+    def _file_report(self, e: Entry, text: str, which: str) -> None:
+        """File a report the mail carries: known when the folder has it unchanged, refused when the
+        folder has a different file under its name (pbem never overwrites a report)."""
+        try:
+            target = self.folder / e.name if self.folder is not None and e.name is not None else None
+            on_disk = target.read_text(encoding="utf-8", errors="replace") if target is not None and target.exists() else None
+            if on_disk is not None and on_disk == text:
+                e.status = "known"
+                e.notes.append("already in the folder")
+                return
+            if on_disk is not None:
+                raise UsageError(f"{target}: a different file is already in the folder under this name",
+                                 hint="pbem never overwrites a report; " + which)
+            self._claim(e)
+        except PbemError as err:
+            e.fail(err)
 
     def _known_derived(self, seq: int) -> None:
         """The report and picture of a state already in the folder: listed when the mail has them unchanged."""
@@ -723,19 +728,7 @@ class _Reader:
                       digest="sha256:" + hashlib.sha256(text.encode()).hexdigest())
             self.entries.append(e)
             e.notes.append(f"the referee's report of state {seq:04d} for {side}; only the referee's folder re-derives it")
-            try:
-                target = self.folder / name if self.folder is not None else None
-                on_disk = target.read_text(encoding="utf-8", errors="replace") if target is not None and target.exists() else None
-                if on_disk is not None and on_disk == text:
-                    e.status = "known"
-                    e.notes.append("already in the folder")
-                    continue
-                if on_disk is not None:
-                    raise UsageError(f"{target}: a different file is already in the folder under this name",
-                                     hint="pbem never overwrites a report; the referee's folder tells which one is right.")
-                self._claim(e)
-            except PbemError as err:
-                e.fail(err)
+            self._file_report(e, text, "the referee's folder tells which one is right.")
 
     def _known(self, e: Entry, doc: Doc) -> bool:
         assert e.name is not None
