@@ -500,9 +500,10 @@ def test_illegal_orders_list_every_problem_with_its_rule(cg: Cli) -> None:
 
 
 def test_a_bad_standing_instruction_is_illegal(cg: Cli) -> None:
-    p = cg.game.write_orders('\n[standing]\nloss_policy = "never"\nloss_order = ["Nobody"]\n', sign=False)
+    p = cg.game.write_orders('\n[standing]\nloss_policy = "never"\nloss_order = ["Nobody"]\noverstack_removal = ["Ghost"]\n',
+                             sign=False)
     fails(cg.root, 1, ["check", cg.state, p], "standing.loss_policy: 'never' is not one of", "[14.35]",
-          "standing.loss_order: unknown unit 'Nobody' [14.35]")
+          "standing.loss_order: unknown unit 'Nobody' [14.35]", "standing.overstack_removal: unknown unit 'Ghost' [6.2]")
 
 
 def test_adjudicate_needs_one_file_from_each_awaited_party(cg: Cli) -> None:

@@ -300,6 +300,9 @@ class ProudMonster:
         for u in st.get("loss_order", []):
             if u not in ctx.units:
                 problems.append(Problem(f"{where}.loss_order", f"unknown unit '{u}'", "14.35"))
+        for u in st.get("overstack_removal", []):
+            if u not in ctx.units:
+                problems.append(Problem(f"{where}.overstack_removal", f"unknown unit '{u}'", "6.2"))
         return problems
 
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:

@@ -226,8 +226,11 @@ def event_lines(e: Event) -> list[str]:
                 "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
                 "else fewest-steps-first)."]
     if k == "overstack-removal":
+        how = d.get("source", "fewest steps first")
+        by = f" by {d['by']}" if d.get("by") else ""
         return [f"- {d['hex']} is over the stacking limit at the end of the movement phase (a failed mobile assault "
-                f"came back): {', '.join(d['units'])} removed, fewest steps first (6.2)."]
+                f"came back): {', '.join(d['units'])} eliminated, the fewest units that make it legal, chosen{by}: "
+                f"{how} (6.2)."]
     if k == "joined":
         return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment."]
     if k == "phase":
@@ -596,6 +599,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
         "[standing]",
         'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
         "loss_order = []",
+        '# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex',
         "",
     ]
     return "\n".join(head)

@@ -12,6 +12,7 @@ import copy
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 from pbem.engine.model import Event
@@ -1354,18 +1355,39 @@ def remove_overstack(ctx: Ctx, side: str) -> None:
     """6.2: a hex over the limit at the end of a movement phase loses the minimum number of units,
     removed by the opposing player. Orders are rejected before the dice when they would end
     over-stacked (Ambiguity 55); this is reached only when a failed mobile assault sent its force
-    back into a hex filled since (15.6). The opponent's choice is then made by a fixed rule: the
-    units with the fewest steps first, then by id."""
+    back into a hex filled since (15.6). The opponent chooses by his standing instructions,
+    committed before the dice: ``overstack_removal`` lists the enemy units he removes first, in
+    order (overstack_choice). Among the removals of the fewest units that make the hex legal, the
+    one that takes the units listed earliest is made; units he does not list go fewest steps first,
+    then by id. There is no reply during movement (as for the losses of a mobile assault, 15.6)."""
+    enemy = other(side)
+    listed = [str(u) for u in ctx.standing.get(enemy, {}).get("overstack_removal", [])]
     for hex_id, units in sorted(ctx.stacks(side).items()):
-        gone: list[str] = []
-        while stack_problems(ctx, hex_id, [u for u in units if u not in gone]):
-            rest = [u for u in units if u not in gone]
-            gone.append(min(rest, key=lambda u: (ctx.steps(u), u)))
+        if not stack_problems(ctx, hex_id, units):
+            continue
+        gone = overstack_choice(ctx, hex_id, units, listed)
         for u in gone:
             ctx.units[u]["at"] = "dead"
             ctx.units[u]["steps"] = 0
-        if gone:
-            ctx.emit("overstack-removal", "6.2", hex=hex_id, units=gone)
+        used = [u for u in gone if u in listed]
+        ctx.emit("overstack-removal", "6.2", hex=hex_id, units=gone, by=enemy,
+                 source=f"{enemy}'s standing instructions" if used else "fewest steps first")
+
+
+def overstack_choice(ctx: Ctx, hex_id: str, units: list[str], listed: list[str]) -> list[str]:
+    """6.2: the fewest units whose removal leaves ``hex_id`` within stacking (6.1, 6.3-6.5, 7.1-7.3);
+    of those sets, the one ranked first by the opponent's list (each unit's place in it, units not
+    listed after it by fewest steps, then id), compared unit by unit from the best-ranked one."""
+    def rank(u: str) -> tuple[int, int, str]:
+        return (listed.index(u) if u in listed else len(listed), ctx.steps(u), u)
+
+    pool = sorted(units, key=rank)
+    for k in range(1, len(pool) + 1):
+        fits = [list(c) for c in combinations(pool, k)
+                if not stack_problems(ctx, hex_id, [u for u in units if u not in c])]
+        if fits:
+            return min(fits, key=lambda c: [rank(u) for u in c])
+    return pool
 
 
 def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> None:

@@ -817,7 +817,7 @@ def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
         lines.append(f'"{h}" = [' + ", ".join(f'"{u}"' for u in proposed.get(h, [])) + "]" + note)
     lines += ["", "# Standing instructions for the German's first player turn, committed before his dice.",
               "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
-              "loss_order = []", ""]
+              "loss_order = []", '# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex', ""]
     return lines
 
 
@@ -856,5 +856,5 @@ def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
     lines += ["# Example: \"1906N\" = [\"UNIT\", \"UNIT\"]", "",
               "# Standing instructions for the Soviet's player turns, committed before his dice.",
               "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
-              "loss_order = []", ""]
+              "loss_order = []", '# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex', ""]
     return lines
