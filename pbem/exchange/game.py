@@ -59,12 +59,30 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
     return parse_doc(read_toml(path), path, schema)
 
 
+KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
+              "join": "a join file", "reply": "a reply file"}
+SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": ("orders", "join", "reply")}
+SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join or reply file"}
+
+
+def _wrong_kind(path: Path, kind: str, schema: str) -> MalformedFileError:
+    """A file of another kind than the command expects there (say, the orders given first): named
+    as such, rather than as a list of every field the expected kind lacks."""
+    hint = "Give the files in the order the command takes them (see its --help)."
+    if kind == "view" and schema == "state":
+        hint = ("A view cannot be adjudicated: in a refereed game the referee adjudicates from the full state; "
+                "send him your orders.")
+    return MalformedFileError(f"{path}: {KIND_NAMES[kind]} (kind \"{kind}\"), not {SCHEMA_NAMES[schema]}", hint=hint)
+
+
 def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Doc:
     """Validate a parsed document (read from a file, or found in an e-mail): schema, no floats, a
     state's seal present. ``path`` names where it came from in messages."""
+    kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
     if schema is None:
-        kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
         schema = kind if kind in ("state", "view") else "orders"
+    elif isinstance(kind, str) and kind in KIND_NAMES and kind not in SCHEMA_KINDS.get(schema, (kind,)):
+        raise _wrong_kind(path, kind, schema)
     problems = schema_problems(data, schema, str(path))
     # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
     # something else is wrong with it too.

@@ -1,0 +1,59 @@
+"""Bad input met while playing the tool as its users do: each gets one clear paragraph naming the
+file, the place and the rule, the documented exit code, and nothing written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import cli  # noqa: F401  (the command the helpers run)
+from tests.clihelpers import fails, run
+from tests.conftest import GERMAN_GT1, Game, start_game
+
+ATTACK = GERMAN_GT1.split("[standing]")[0]
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Game:
+    from pbem.exchange.keys import write_key_files
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    g = start_game(tmp_path / "game")
+    for side, key in g.keys.items():
+        write_key_files(key, tmp_path / side)
+    return g
+
+
+# --- a file of another kind where a state (or an order file) is expected -----------------------
+
+def test_an_order_file_given_as_the_state_is_named_as_such(game: Game, tmp_path: Path) -> None:
+    orders = game.write_orders(ATTACK)
+    for args in (["status", orders], ["audit", orders], ["template", orders, "--side", "german"],
+                 ["adjudicate", orders, orders, "--key", "soviet.key"], ["check", orders, orders]):
+        r = fails(tmp_path, 2, args, f"{orders}: an order file (kind \"orders\"), not a state")
+        assert "schema violation" not in r.output
+
+
+def test_a_state_given_as_the_orders_is_named_as_such(game: Game, tmp_path: Path) -> None:
+    r = fails(tmp_path, 2, ["check", "game/0001.state.toml", "game/0001.state.toml"],
+              "game/0001.state.toml: a state (kind \"state\"), not an order, join or reply file")
+    assert "schema violation" not in r.output
+
+
+def test_a_view_given_to_adjudicate_says_the_referee_adjudicates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.exchange.keys import write_key_files
+    from tests.test_referee import Refereed
+
+    monkeypatch.chdir(tmp_path)
+    g = Refereed(tmp_path / "game")
+    for p, key in g.keys.items():
+        write_key_files(key, tmp_path / p)
+    view = "game/0001-german.view.toml"
+    run(["template", view, "--side", "german", "-o", "draft.orders.toml"])
+    run(["sign", "draft.orders.toml", "--key", "german.key", "--state", view])
+    r = fails(tmp_path, 2, ["adjudicate", view, "draft.orders.toml", "--key", "german.key"],
+              f"{view}: a side's view of a state (kind \"view\"), not a state", "the referee adjudicates from the full state")
+    assert "schema violation" not in r.output
