@@ -57,3 +57,18 @@ def test_a_view_given_to_adjudicate_says_the_referee_adjudicates(tmp_path: Path,
     r = fails(tmp_path, 2, ["adjudicate", view, "draft.orders.toml", "--key", "german.key"],
               f"{view}: a side's view of a state (kind \"view\"), not a state", "the referee adjudicates from the full state")
     assert "schema violation" not in r.output
+
+
+# --- an over-long value is not echoed back whole -----------------------------------------------
+
+def test_an_over_long_path_is_cut_in_the_schema_message(game: Game, tmp_path: Path) -> None:
+    path = ", ".join(['"1816N"'] * 5000)
+    orders = game.write_orders(f'[[move]]\nunits = ["3Pz"]\npath = [{path}]\n', sign=False)
+    r = fails(tmp_path, 2, ["check", "game/0001.state.toml", orders], f"{orders}: move[0].path: ['1816N', ",
+              "... (5000 items) is too long [schema orders]")
+    assert len(r.output) < 1000, r.output
+
+
+def test_a_short_value_is_still_quoted_whole(game: Game, tmp_path: Path) -> None:
+    orders = game.write_orders('[[move]]\nunits = ["3Pz"]\npath = "2817N"\n', sign=False)
+    fails(tmp_path, 2, ["check", "game/0001.state.toml", orders], "move[0].path: '2817N' is not of type 'array'")
