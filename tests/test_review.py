@@ -72,3 +72,25 @@ def test_an_over_long_path_is_cut_in_the_schema_message(game: Game, tmp_path: Pa
 def test_a_short_value_is_still_quoted_whole(game: Game, tmp_path: Path) -> None:
     orders = game.write_orders('[[move]]\nunits = ["3Pz"]\npath = "2817N"\n', sign=False)
     fails(tmp_path, 2, ["check", "game/0001.state.toml", orders], "move[0].path: '2817N' is not of type 'array'")
+
+
+# --- a game file changed in the folder after its adjudication ----------------------------------
+
+def test_verify_names_an_order_file_whose_seal_was_broken_after_adjudication(game: Game, tmp_path: Path) -> None:
+    orders = game.write_orders(ATTACK)
+    game.adjudicate(orders)
+    run(["verify", "game"])
+    text = orders.read_text(encoding="utf-8")
+    sig = re.search(r'signature = "(.)', text)
+    assert sig is not None
+    flipped = "A" if sig.group(1) != "A" else "B"
+    orders.write_text(text.replace(f'signature = "{sig.group(1)}', f'signature = "{flipped}', 1), encoding="utf-8")
+    fails(tmp_path, 3, ["verify", "game"], f"game/{orders.name}: the signature does not match the content")
+
+
+def test_verify_names_an_order_file_changed_and_left_with_its_old_seal(game: Game, tmp_path: Path) -> None:
+    orders = game.write_orders(ATTACK)
+    game.adjudicate(orders)
+    text = orders.read_text(encoding="utf-8")
+    orders.write_text(text.replace("[[attack]]", '[[move]]\nunits = ["3Pz"]\npath = ["2817N"]\n\n[[attack]]', 1), encoding="utf-8")
+    fails(tmp_path, 3, ["verify", "game"], f"game/{orders.name}: the signature does not match the content")

@@ -483,6 +483,18 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
     return states, others, reports
 
 
+def _check_stray_inputs(prev: Doc, cur: Doc, others: list[Doc]) -> None:
+    """An input of ``cur`` is not in the folder: a file there that answers ``prev`` but is not one
+    of its inputs and whose seal is broken was changed after it was adjudicated (exit 3, naming
+    it), rather than merely missing. A well-sealed one may be a draft its sender replaced."""
+    used = set(cur.data["pbem"]["inputs"])
+    for d in others:
+        head = d.data.get("pbem", {})
+        if d.kind in ("orders", "join", "reply") and head.get("answers") == prev.digest and d.digest not in used:
+            party = prev.data["parties"].get(str(head.get("side", "")), {})
+            check_seal(d.data, str(d.path), str(party["key"]) if "key" in party else None)
+
+
 def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
     """Signatures, the chain, the commitments and a deterministic replay of every transition."""
     states, others, reports = collect(paths)
@@ -529,6 +541,7 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
         subs = []
         for dg in cur.data["pbem"]["inputs"]:
             if dg not in inputs:
+                _check_stray_inputs(prev, cur, others)
                 raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
                                         hint="Put every order, join and reply file of the game in the folder.")
             subs.append(envelope(prev, inputs[dg]).submission)
