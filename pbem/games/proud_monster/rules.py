@@ -1162,6 +1162,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                                            f"({', '.join(entries) or 'none on this map'})", "8.2",
                                         "Start the path with one of those hexes."))
                 return
+        elif nxt == current:  # 12.1: the path lists the hexes entered; the start hex is not one of them
+            where_from = "the units start in" if j == 0 else "the path entered just before"
+            problems.append(Problem(w, f"{nxt} is the hex {where_from}: a path lists only the hexes entered, in order",
+                                    "12.1", f"Leave {nxt} out of path here."))
+            return
         elif nxt not in ctx.sc.map.neighbours(current):
             problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
             return
