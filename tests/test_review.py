@@ -94,3 +94,20 @@ def test_verify_names_an_order_file_changed_and_left_with_its_old_seal(game: Gam
     text = orders.read_text(encoding="utf-8")
     orders.write_text(text.replace("[[attack]]", '[[move]]\nunits = ["3Pz"]\npath = ["2817N"]\n\n[[attack]]', 1), encoding="utf-8")
     fails(tmp_path, 3, ["verify", "game"], f"game/{orders.name}: the signature does not match the content")
+
+
+# --- the Soviet MR template offers only hexes that take units ----------------------------------
+
+GOLDEN_CAMPAIGN = Path(__file__).parent / "golden" / "campaign"
+
+
+def test_the_mr_template_offers_no_all_sea_hex_next_to_a_military_district_city(tmp_path: Path) -> None:
+    from pbem.games.proud_monster.data import load_scenario
+
+    sea = {h.id for h in load_scenario("campaign").map.hexes.values() if h.water}
+    state = GOLDEN_CAMPAIGN / "0003.state.toml"  # awaits GT2/MR/soviet; Odessa 2512S is an MD city on the coast
+    text = run(["template", state, "--side", "soviet"]).output
+    line = next(x for x in text.splitlines() if x.startswith("# Entry hexes (8.7):"))
+    offered = re.findall(r"\d{4}[NS]", line)
+    assert "2512S" in offered and "2412S" in offered  # Odessa, and a land hex next to it
+    assert not sea & set(offered), f"all-sea hexes offered: {sorted(sea & set(offered))}"
