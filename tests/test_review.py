@@ -111,3 +111,14 @@ def test_the_mr_template_offers_no_all_sea_hex_next_to_a_military_district_city(
     offered = re.findall(r"\d{4}[NS]", line)
     assert "2512S" in offered and "2412S" in offered  # Odessa, and a land hex next to it
     assert not sea & set(offered), f"all-sea hexes offered: {sorted(sea & set(offered))}"
+
+
+# --- a loss reply's template says what the rules allow -----------------------------------------
+
+def test_the_loss_reply_template_names_the_step_loss_exceptions(tmp_path: Path) -> None:
+    state = GOLDEN_CAMPAIGN / "0018.state.toml"  # awaits the Soviet attacker's loss among 3 tanks and an airborne brigade
+    text = run(["template", state, "--side", "soviet"]).output
+    assert "among 15TD (1 step), 212AB (1 step), 29TD (1 step), 37TD (1 step) (14.35)." in text
+    assert "# The rules: the first step from a tank unit: 15TD, 29TD, 37TD (14.35 exception 1)." in text
+    status = run(["status", state]).output
+    assert "among 15TD, 29TD, 37TD (14.35)" in status  # the same three units the status names

@@ -12,7 +12,7 @@ from .air import event_lines as air_event_lines
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
-from .rules import OFF_MAP_BOXES
+from .rules import OFF_MAP_BOXES, loss_constraints_text
 
 if TYPE_CHECKING:
     from .module import ProudMonster
@@ -531,8 +531,10 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                      f"{q['loss']} (14.32), or \"no\" to take it as a step loss.",
                      "[reply]", f'retreat = "{q["hexes"][0]}"', ""]
             return "\n".join(head)
-        among = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
+        among = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in q["units"].items())
+        bound = loss_constraints_text(list(q["units"]), q.get("constraints", {}))
         head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {among} ({q['rule']}).",
+                 *(f"# The rules: {b}." for b in bound),
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)

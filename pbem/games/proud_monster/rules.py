@@ -1763,6 +1763,22 @@ def allocate_with(alive: list[tuple[str, int]], loss: int, order: list[str], pol
                     first_from=r["first_from"], spread=r["spread"], reduced=loss_reduced(r))
 
 
+def loss_constraints_text(units: list[str], r: dict[str, Any]) -> list[str]:
+    """The constraints of loss_rules on a loss among ``units``, in words with their rules (for the
+    reply template and the problems of a reply that breaks them)."""
+    out = []
+    first = [u for u in units if u in r.get("first_from", [])]
+    if first:
+        out.append(f"the first step from a tank unit: {', '.join(first)} (14.35 exception 1)")
+    if r.get("spread"):
+        reduced = "lost a step" if r.get("reduced") else "one step left"
+        out.append(f"no unit eliminated until every participant has {reduced} (14.35 exception 2, Ambiguity 46)")
+    halves = [u for u in units if u in r.get("weight", {})]
+    if halves:
+        out.append(f"a step of {', '.join(halves)} counts {r['weight'][halves[0]]} point (14.36, Ambiguity 47)")
+    return out
+
+
 def loss_reduced(r: dict[str, Any]) -> dict[str, int] | None:
     """The steps at which each unit counts as reduced for 14.35 exception 2 (Ambiguity 46; absent: 1)."""
     return {u: int(v) for u, v in r["reduced"].items()} if r.get("reduced") else None
