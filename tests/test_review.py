@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from pbem.cli import cli  # noqa: F401  (the command the helpers run)
 from tests.clihelpers import fails, run
 from tests.conftest import GERMAN_GT1, Game, start_game
 
