@@ -40,6 +40,10 @@ def test_case(path: Path) -> None:
         want = sorted((p["rule"], p["where"]) for p in exp["problems"])
         have = sorted((p.rule, p.where) for p in got["problems"])
         assert have == want, "\n".join(p.render() for p in got["problems"])
+        for p in exp["problems"]:  # `text`: words the problem's message must contain
+            if "text" in p:
+                msg = next(g.message for g in got["problems"] if (g.rule, g.where) == (p["rule"], p["where"]))
+                assert p["text"] in msg, f"{p['text']!r} not in {msg!r}"
         return
     assert not got["problems"], "\n".join(p.render() for p in got["problems"])
     state, events = got["state"], got["events"]

@@ -69,10 +69,23 @@ def _path_text(path: Any) -> str:
     return out or "(top level)"
 
 
+VALUE_SHOWN = 100  # characters of an offending value quoted in a schema message
+
+
+def _message(e: jsonschema.exceptions.ValidationError) -> str:
+    """The validator's message, with an offending value too long to read (a path of thousands of
+    hexes, a huge string) cut to its start and its size."""
+    shown = repr(e.instance)
+    if len(shown) <= VALUE_SHOWN or shown not in e.message:
+        return e.message
+    size = f"{len(e.instance)} items" if isinstance(e.instance, list | dict) else f"{len(shown)} characters"
+    return e.message.replace(shown, f"{shown[:VALUE_SHOWN]}... ({size})")
+
+
 def schema_problems(data: Any, schema: str, where: str) -> list[Problem]:
     """Every schema violation, each with its path (not just the first)."""
     errors = sorted(_validator(schema).iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    return [Problem(f"{where}: {_path_text(e.absolute_path)}", e.message, rule=f"schema {schema}") for e in errors]
+    return [Problem(f"{where}: {_path_text(e.absolute_path)}", _message(e), rule=f"schema {schema}") for e in errors]
 
 
 def validate(data: Any, schema: str, where: str, problems: list[Problem] | None = None) -> None:

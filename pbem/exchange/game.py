@@ -59,12 +59,30 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
     return parse_doc(read_toml(path), path, schema)
 
 
+KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
+              "join": "a join file", "reply": "a reply file"}
+SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": ("orders", "join", "reply")}
+SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join or reply file"}
+
+
+def _wrong_kind(path: Path, kind: str, schema: str) -> MalformedFileError:
+    """A file of another kind than the command expects there (say, the orders given first): named
+    as such, rather than as a list of every field the expected kind lacks."""
+    hint = "Give the files in the order the command takes them (see its --help)."
+    if kind == "view" and schema == "state":
+        hint = ("A view cannot be adjudicated: in a refereed game the referee adjudicates from the full state; "
+                "send him your orders.")
+    return MalformedFileError(f"{path}: {KIND_NAMES[kind]} (kind \"{kind}\"), not {SCHEMA_NAMES[schema]}", hint=hint)
+
+
 def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Doc:
     """Validate a parsed document (read from a file, or found in an e-mail): schema, no floats, a
     state's seal present. ``path`` names where it came from in messages."""
+    kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
     if schema is None:
-        kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
         schema = kind if kind in ("state", "view") else "orders"
+    elif isinstance(kind, str) and kind in KIND_NAMES and kind not in SCHEMA_KINDS.get(schema, (kind,)):
+        raise _wrong_kind(path, kind, schema)
     problems = schema_problems(data, schema, str(path))
     # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
     # something else is wrong with it too.
@@ -465,6 +483,18 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
     return states, others, reports
 
 
+def _check_stray_inputs(prev: Doc, cur: Doc, others: list[Doc]) -> None:
+    """An input of ``cur`` is not in the folder: a file there that answers ``prev`` but is not one
+    of its inputs and whose seal is broken was changed after it was adjudicated (exit 3, naming
+    it), rather than merely missing. A well-sealed one may be a draft its sender replaced."""
+    used = set(cur.data["pbem"]["inputs"])
+    for d in others:
+        head = d.data.get("pbem", {})
+        if d.kind in ("orders", "join", "reply") and head.get("answers") == prev.digest and d.digest not in used:
+            party = prev.data["parties"].get(str(head.get("side", "")), {})
+            check_seal(d.data, str(d.path), str(party["key"]) if "key" in party else None)
+
+
 def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
     """Signatures, the chain, the commitments and a deterministic replay of every transition."""
     states, others, reports = collect(paths)
@@ -511,6 +541,7 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
         subs = []
         for dg in cur.data["pbem"]["inputs"]:
             if dg not in inputs:
+                _check_stray_inputs(prev, cur, others)
                 raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
                                         hint="Put every order, join and reply file of the game in the folder.")
             subs.append(envelope(prev, inputs[dg]).submission)

@@ -336,7 +336,9 @@ class ProudMonster:
             extra = unused_entries(alive, int(q["loss"]), losses, weight={u: Fraction(w) for u, w in r["weight"].items()},
                                    first_from=r["first_from"], spread=r["spread"], reduced=rules.loss_reduced(r))
         except NeedsDecision:
-            return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}", q["rule"], hint)]
+            bound = rules.loss_constraints_text(list(q["units"]), r)
+            within = f" within the rules: {'; '.join(bound)}" if bound else ""
+            return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}{within}", q["rule"], hint)]
         if extra:
             why = "more steps than the loss takes, or steps the rules do not allow yet (14.35)"
             problems.append(Problem("reply.losses", f"{', '.join(extra)}: {why}", q["rule"], hint))

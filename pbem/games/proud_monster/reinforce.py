@@ -285,6 +285,32 @@ def entry_hexes(ctx: Ctx) -> list[str]:
                   and not ctx.occupants(h.id, "german") and soviet_supplied(ctx, h.id))
 
 
+def md_near_problem(ctx: Ctx, hex_id: str) -> tuple[str, str]:
+    """Why a hex next to a Military District city or large town takes no unit now, as (rule, text),
+    or ("", ""): all-sea or all-lake, or holding German units (Ambiguity 16, option
+    md_adjacent_entry; with "controlled-supplied" also out of supply, or a town or city not
+    Soviet-controlled)."""
+    h = ctx.sc.map.hexes[hex_id]
+    if h.water:
+        return "8.7", f"{hex_id} is an all-{h.terrain} hex (Ambiguity 16)"
+    if ctx.occupants(hex_id, "german"):
+        return "8.7", f"{hex_id} holds German units (Ambiguity 16)"
+    if ctx.options.get("md_adjacent_entry", "not-enemy-occupied") == "controlled-supplied":
+        opt = "option md_adjacent_entry = \"controlled-supplied\", Ambiguity 16"
+        if h.settlement and ctx.position["control"].get(hex_id) != "soviet":
+            return "8.7", f"{hex_id} {h.place} is not Soviet-controlled ({opt})"
+        if not soviet_supplied(ctx, hex_id):
+            return "8.7", f"{hex_id} is out of supply (9.2; {opt})"
+    return "", ""
+
+
+def open_md_neighbours(ctx: Ctx) -> list[str]:
+    """The hexes next to a Military District city or large town that take units now (8.7,
+    md_near_problem), other than the entry hexes themselves: what the templates offer."""
+    entries = set(entry_hexes(ctx))
+    return sorted(n for n in md_neighbourhoods(ctx) if n not in entries and not md_near_problem(ctx, n)[0])
+
+
 def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near: dict[str, str]) -> tuple[str, str]:
     """Why a Soviet unit may not be placed in ``hex_id`` now, as (rule, text), or ("", ""). A hex
     next to a Military District city or large town (``md_near``) takes units when it is not all-sea
@@ -296,16 +322,9 @@ def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near:
     if hex_id in entries:
         return "", ""
     if hex_id in md_near:
-        if h.water:
-            return "8.7", f"{hex_id} is an all-{h.terrain} hex (Ambiguity 16)"
-        if ctx.occupants(hex_id, "german"):
-            return "8.7", f"{hex_id} holds German units (Ambiguity 16)"
-        if ctx.options.get("md_adjacent_entry", "not-enemy-occupied") == "controlled-supplied":
-            opt = "option md_adjacent_entry = \"controlled-supplied\", Ambiguity 16"
-            if h.settlement and ctx.position["control"].get(hex_id) != "soviet":
-                return "8.7", f"{hex_id} {h.place} is not Soviet-controlled ({opt})"
-            if not soviet_supplied(ctx, hex_id):
-                return "8.7", f"{hex_id} is out of supply (9.2; {opt})"
+        closed = md_near_problem(ctx, hex_id)
+        if closed[0]:
+            return closed
         barred = entry_problems(ctx, unit, hex_id)
         return barred[0] if barred else ("", "")
     if h.settlement in ENTRY_SETTLEMENTS:

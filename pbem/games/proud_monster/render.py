@@ -12,7 +12,7 @@ from .air import event_lines as air_event_lines
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
-from .rules import OFF_MAP_BOXES
+from .rules import OFF_MAP_BOXES, loss_constraints_text
 
 if TYPE_CHECKING:
     from .module import ProudMonster
@@ -534,8 +534,10 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                      f"{q['loss']} (14.32), or \"no\" to take it as a step loss.",
                      "[reply]", f'retreat = "{q["hexes"][0]}"', ""]
             return "\n".join(head)
-        among = ", ".join(f"{u} ({s} steps)" for u, s in q["units"].items())
+        among = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in q["units"].items())
+        bound = loss_constraints_text(list(q["units"]), q.get("constraints", {}))
         head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {among} ({q['rule']}).",
+                 *(f"# The rules: {b}." for b in bound),
                  "# One unit id per step lost; repeat an id to take a second step from it.",
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
@@ -612,7 +614,7 @@ def _mr_ctx(module: ProudMonster, state: dict[str, Any], side: str) -> Any:
 def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> list[str]:
     """Template lines for units off the map that the player turn may bring in: the German's units
     in the OKH areas (8.2, 8.3), the Soviet's in the RVGK (8.1)."""
-    from .reinforce import entry_hexes, md_neighbourhoods, okh_text
+    from .reinforce import entry_hexes, okh_text, open_md_neighbours
 
     ctx = _mr_ctx(module, state, side)
     out: list[str] = []
@@ -625,7 +627,7 @@ def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> 
         rvgk = sorted(u for u, s in ctx.units.items() if s["at"] == "rvgk")
         if rvgk:
             entries = entry_hexes(ctx)
-            near = sorted(md_neighbourhoods(ctx))
+            near = open_md_neighbours(ctx)
             out += [f"# In the RVGK (8.1): {', '.join(rvgk)}. They may enter play now, before movement:",
                     "# [[place]]", '# units = ["UNIT"]', '# hex = "HEX"',
                     f"# Entry hexes (8.7): {', '.join(entries) or 'none'}" + (f"; next to a Military District city: "
@@ -636,7 +638,7 @@ def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> 
 def mr_template(module: ProudMonster, state: dict[str, Any]) -> list[str]:
     """The Soviet's MR orders skeleton (8.1, 8.7, 8.11): what is due and where units may go, then
     the orders pbem proposes (reinforce.default_mr_orders), ready to edit."""
-    from .reinforce import _eligible, default_mr_orders, entry_hexes, md_neighbourhoods, mr_state
+    from .reinforce import _eligible, default_mr_orders, entry_hexes, mr_state, open_md_neighbours
 
     ctx = _mr_ctx(module, state, "soviet")
     mr = mr_state(ctx)
@@ -647,7 +649,7 @@ def mr_template(module: ProudMonster, state: dict[str, Any]) -> list[str]:
                    " (tried units first; a conversion not made now is lost).")
     if mr.get("place"):
         entries = entry_hexes(ctx)
-        near = sorted(set(md_neighbourhoods(ctx)) - set(entries))
+        near = open_md_neighbours(ctx)
         out += [f"# To place: {', '.join(f'{u} ({ctx.spec(u).type} {ctx.spec(u).size})' for u in mr['place'])}.",
                 f"# Entry hexes (8.7): {', '.join(entries) or 'none'}"
                 + (f"; next to a Military District city: {', '.join(near)}" if near else "") + ".",

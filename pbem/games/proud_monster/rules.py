@@ -1163,6 +1163,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                                            f"({', '.join(entries) or 'none on this map'})", "8.2",
                                         "Start the path with one of those hexes."))
                 return
+        elif nxt == current:  # 12.1: the path lists the hexes entered; the start hex is not one of them
+            where_from = "the units start in" if j == 0 else "the path entered just before"
+            problems.append(Problem(w, f"{nxt} is the hex {where_from}: a path lists only the hexes entered, in order",
+                                    "12.1", f"Leave {nxt} out of path here."))
+            return
         elif nxt not in ctx.sc.map.neighbours(current):
             problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
             return
@@ -1778,6 +1783,22 @@ def loss_rules(ctx: Ctx, side: str, role: str, units: list[str]) -> dict[str, An
 def allocate_with(alive: list[tuple[str, int]], loss: int, order: list[str], policy: str, r: dict[str, Any]) -> list[Loss]:
     return allocate(alive, loss, order, policy, weight={u: Fraction(w) for u, w in r["weight"].items()},
                     first_from=r["first_from"], spread=r["spread"], reduced=loss_reduced(r))
+
+
+def loss_constraints_text(units: list[str], r: dict[str, Any]) -> list[str]:
+    """The constraints of loss_rules on a loss among ``units``, in words with their rules (for the
+    reply template and the problems of a reply that breaks them)."""
+    out = []
+    first = [u for u in units if u in r.get("first_from", [])]
+    if first:
+        out.append(f"the first step from a tank unit: {', '.join(first)} (14.35 exception 1)")
+    if r.get("spread"):
+        reduced = "lost a step" if r.get("reduced") else "one step left"
+        out.append(f"no unit eliminated until every participant has {reduced} (14.35 exception 2, Ambiguity 46)")
+    halves = [u for u in units if u in r.get("weight", {})]
+    if halves:
+        out.append(f"a step of {', '.join(halves)} counts {r['weight'][halves[0]]} point (14.36, Ambiguity 47)")
+    return out
 
 
 def loss_reduced(r: dict[str, Any]) -> dict[str, int] | None:
