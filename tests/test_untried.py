@@ -64,6 +64,7 @@ def test_the_first_combat_draws_each_counter_with_the_committed_dice(tmp_path: P
     report = (g.folder / "0002.report.md").read_text(encoding="utf-8")
     assert f"die `2.15|GT1/1/german|attack 1|R1|counter` (d11) = {draws[0]['face']}" in report
     assert f"it is a {first}-5 (2.15)" in report
+    assert "of the 11 left (1-1 ×1 (#1), 1-2 ×1 (#2), 2-3 ×8 (#3-10), 3-3 ×1 (#11))" in report  # the pool, numbered
 
     audit = runner.invoke(cli, ["audit", str(g.state_path)])
     assert audit.exit_code == 0 and "2.15|GT1/1/german|attack 1|R2|counter" in audit.output and "mod 10 + 1" in audit.output

@@ -215,6 +215,18 @@ SUPPLY_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
+def pool_runs(pool: list[str]) -> str:
+    """The counters left in an untried pool, numbered from 1 as the die counts them, as runs of one
+    value with its count and numbers: "1-1 ×1 (#1), 1-2 ×8 (#2-9), 2-3 ×1 (#10)" (2.15)."""
+    runs: list[tuple[str, int, int]] = []
+    for n, value in enumerate(pool, 1):
+        if runs and runs[-1][0] == value:
+            runs[-1] = (value, runs[-1][1], n)
+        else:
+            runs.append((value, n, n))
+    return ", ".join(f"{v} ×{b - a + 1} (#{a})" if a == b else f"{v} ×{b - a + 1} (#{a}-{b})" for v, a, b in runs)
+
+
 def event_lines(e: Event) -> list[str]:
     d = e.data
     k = e.kind
@@ -271,7 +283,7 @@ def event_lines(e: Event) -> list[str]:
             how = f"the only counter of its kind left is {d['pool'][0]}"
         else:
             how = (f"die `{d['label']}` (d{len(d['pool'])}) = {d['die']} draws counter {d['die']} of the {len(d['pool'])} left "
-                   f"({', '.join(d['pool'])})")
+                   f"({pool_runs(d['pool'])})")
         fight = d.get("what") or f"attack {d['index'] + 1}"
         return [f"- {d['unit']} (untried {kind}) first fights, as {d['role']} in {fight}: {how}; "
                 f"it is a {d['counter']} (2.15)."]
