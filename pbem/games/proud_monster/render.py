@@ -417,8 +417,9 @@ def event_lines(e: Event) -> list[str]:
                 + f" in attack {d['question']['attack'] + 1} (14.32)."]
     if k == "decision-needed":
         units = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in d["units"].items())
+        bound = "".join(f"; {b}" for b in loss_constraints_text(list(d["units"]), d.get("constraints", {})))
         return [f"- **Decision needed from {d['side']}**: {d['steps']} step loss(es) as {d['role']} in attack {d['attack'] + 1} "
-                f"among {units}; the standing instructions do not decide it ({d['rule']}). The adjudication stops here."]
+                f"among {units}{bound}; the standing instructions do not decide it ({d['rule']}). The adjudication stops here."]
     if k == "reply":
         return [f"- {d['side'].capitalize()}'s reply: losses {', '.join(d['answer'])} for attack {d['question']['attack'] + 1} (14.35)."]
     if k == "victory-check":
