@@ -2100,7 +2100,7 @@ def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], 
 
 def _distance_text(ctx: Ctx, d: tuple[int, int]) -> str:
     if ctx.options.get("retreat_distance", "path") == "hex-distance" and d[0] == 1:
-        return f"{d[1]} hexes (option retreat_distance)"
+        return f"{d[1]} hex{'es' if d[1] != 1 else ''} (hex distance, option retreat_distance)"
     return ("no German supply source" if d[0] == 2 else f"{d[1]} MP" if d[0] == 0 else f"{d[1]} hexes (no path)")
 
 
