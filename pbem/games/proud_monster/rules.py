@@ -473,7 +473,8 @@ def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
     """3.9: control of a town or city passes the moment an enemy ground unit enters it.
 
     4.2-4.3: VP are gained or lost at once. 4.6: the first German capture of both Moscow hexes
-    triggers the sudden-death roll (even: the German wins at once).
+    triggers the sudden-death roll (even: the German wins at once); the VP count at the next
+    Victory Check (Ambiguity 7; option moscow_vp_victory = "at-capture": moscow_vp_check).
     14.25-14.26, 14.30 (option fortifications): a German entry cancels or destroys works (enter_works).
     """
     enter_works(ctx, side, hex_id, how)
