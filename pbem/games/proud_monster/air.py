@@ -478,7 +478,15 @@ def december_air(ctx: Ctx, turn: int) -> None:
     """At the start of GT12 (an automatic phase before the MR phase, sequence.py): every German
     air unit leaves for good (10.2; 8.17: this withdrawal may not be refused), and the Soviet
     receives his GS unit unless either Moscow hex is German-controlled or both are out of supply
-    (10.4, 8.10; Ambiguity 18). With the option supply off the supply condition is not checked."""
+    (10.4, 8.10; Ambiguity 18). With the option supply off the supply condition is not checked.
+
+    No option for the conditions (the range half of Ambiguity 18 is the option soviet_gs_range):
+    both rules deny the unit when either Moscow hex is German-controlled (8.10 "either Moscow hex",
+    10.4 "one or both"), so a reading where only supply counts has no text behind it; and for supply,
+    8.10's "supply to the city completely cut" is met exactly when no Moscow hex is in supply, which,
+    with neither hex German-controlled, is 10.4's "both Moscow hexes OOS". One Moscow hex out of supply
+    leaves the city's supply not completely cut under either wording. The readings agree in every
+    position, so there is nothing to choose."""
     air = placements(ctx.position)
     removed = [{"air": n, "hex": r["hex"]} for n, r in sorted(air.items()) if r["side"] == "german"]
     _store(ctx, {n: r for n, r in air.items() if r["side"] != "german"})

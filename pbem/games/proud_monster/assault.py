@@ -202,7 +202,16 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
     the round(s). Cleared: the force is in the hex (15.9: no advance, it may go on moving with the
     MP left; control and VP, 3.9). Not cleared: the force stays in the hex it attacked from and its
     move ends (15.6 option 2), unless a GT1 German force with 6 MP left makes another round, up to
-    the order's ``rounds`` (15.6 option 1, Ambiguity 50). Checking without dice assumes success."""
+    the order's ``rounds`` (15.6 option 1, Ambiguity 50). Checking without dice assumes success.
+
+    Ambiguity 50 needs no option: each further round costs another 6 MP, and no other reading is
+    tenable. 6 MP is exactly the GT1 German MA cost (5.6, 15.6), so "still has 6 MP" is the price of
+    the next MA; a round that only required 6 MP left without spending them would let a force that
+    fails repeat the MA for nothing until it cleared the hex, which 15.2 ("normally only one round")
+    and 15.6's condition exist to prevent. Hexside costs cannot come back either: multi-round MAs are
+    German and on GT1 only, when German-side units ignore rivers (5.5), and no MA crosses the Sivash,
+    the Kerch (15.3) or an all-sea/all-lake hexside. "The same unit or stack": the round is made by
+    the whole surviving force, so it needs 6 MP for every unit of it."""
     found = assault_problems(ctx, index, order, units, launch, target, tr)
     if found:
         problems.extend(found)

@@ -324,6 +324,15 @@ def event_lines(e: Event) -> list[str]:
         else:
             prov = " — provisional CRT value" if d["provisional"] else ""
             lines.append(f"  - Die `{d['label']}` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
+        if d["city"] and d["city"].get("arko_first"):  # Ambiguity 41, option arko_order = "arko-first"
+            c, a = d["city"], d["arko"]
+            part = (" supports the attack without taking part in it: no factor, no loss, no advance (Ambiguity 49);"
+                    if a.get("supporting") else ":")
+            lines.append(f"  - ArKo ({', '.join(a['units'])}){part} the defender's result {a['from']} becomes {a['to']} "
+                         "before city doubling (14.41, Ambiguity 41, option arko_order).")
+            lines.append(f"  - City: {c['from']} with the ArKo's +1 becomes {c['attacker']}/{c['defender']} "
+                         f"(losses doubled, 0 becomes 1, 14.23); outcome {d['outcome']}.")
+            return lines
         if d["city"]:
             c = d["city"]
             lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
@@ -430,6 +439,10 @@ def event_lines(e: Event) -> list[str]:
         prov = " (provisional table value)" if d["provisional"] else ""
         need = "no threshold" if d["threshold"] is None else f"{d['threshold']} needed{prov}"
         verdict = {"continue": "play continues", "german": "the German wins", "soviet": "the Soviet wins"}[d["outcome"]]
+        if d.get("at") == "moscow":  # Ambiguity 7, option moscow_vp_victory = "at-capture"
+            lines.append(f"- Immediate victory check on capturing Moscow, GT{d['turn']} (4.6 read as an immediate VP victory, "
+                         f"Ambiguity 7, option moscow_vp_victory): German VP {d['vp']}, {need} (17.2): {verdict}.")
+            return lines
         lines.append(f"- Victory check GT{d['turn']}: German VP {d['vp']}, {need} (4.5, 17.2): {verdict}.")
         return lines
     if k == "game-over":

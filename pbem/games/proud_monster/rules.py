@@ -88,8 +88,12 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "ruleset": "basic",
     # Ambiguity 6: control passes to a unit merely moving through a hex (3.9 read literally).
     "control_on_pass_through": True,
+    # Ambiguity 7 (4.6/4.1): VP from a Moscow capture count at the next Victory Check ("next-check").
+    "moscow_vp_victory": "next-check",
     # Ambiguity 41: city doubling also turns the attacker's 0 into 1 at odds above 7:1 (0/E -> 1/E).
     "city_doubling_above_7_1": True,
+    # Ambiguity 41 (14.23/14.41): in a city the result is doubled first, then the ArKo adds 1 ("doubling-first").
+    "arko_order": "doubling-first",
     # Ambiguity 40: every attacker across some water hexside, no single type for all: "1L" or "none".
     "mixed_water_shift": "1L",
     # Ambiguity 55: orders that would end a movement phase over-stacked are rejected ("reject").
@@ -115,6 +119,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # Ambiguity 59 (13.4): the rain's -1 MP goes by the zone of the unit's starting hex ("start"), or of
     # each hex entered ("entered").
     "rain_zone": "start",
+    # Ambiguity 35 (13.2): a move across the zone boundary uses the weather of the hex entered ("entered").
+    "boundary_weather": "entered",
     "highway": False,  # 12.20: mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway
     # Ambiguity 35: a modified SZ roll (NZ roll -2, 13.2) below 1 reads the table's row for 1.
     "sz_roll_below_table": "first-row",
@@ -141,12 +147,16 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "axis_allies": True,  # 7.1-7.5, 8.5: Italian, Romanian and Hungarian restrictions
     # Ambiguity 13 (7.4): the Hungarian Fast Corps may not attack with non-German Axis units.
     "hungarian_joint_attack": "may-not",
+    # Ambiguity 12 (7.3/6.3): with stacking_details the 6.3 fractional values apply to Romanian units too.
+    "romanian_stacking": "fractional",
     "gt1_restrictions": False,  # 5.3: Hungary and Romania on GT1
     # Ambiguity 10 (5.3): on GT1 no German-side unit attacks out of Hungary or Romania either.
     "gt1_no_attack_from": "hungary-romania",
     "german_retreat": False,  # 14.32 (second rule), 14.33-14.35: German defenders may retreat after a PA
     # Ambiguity 45 (14.32): no legal retreat hex is closer to a German supply source: "any-legal" or "no-retreat".
     "retreat_if_none_closer": "any-legal",
+    # Ambiguity 45 (14.32): "closer to the supply source" by the cheapest legal German path ("path").
+    "retreat_distance": "path",
     "tank_brigades": False,  # 8.9: from GT3, 2d6 tank brigades a GT from the group set aside
     "soviet_replacements": False,  # 8.13: from GT3, dead rifle divisions come back per MD hex
     # Ambiguity 20 (8.13): two-hex Moscow counts per hex ("per-hex") for the replacements.
@@ -193,7 +203,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 OPTION_NOTES: dict[str, str] = {
     "ruleset": "A.4: 'basic' leaves out the [ADV] rules and what A.4 lists; 'full' plays every rule",
     "control_on_pass_through": "Ambiguity 6 (3.9): a unit passing through a town or city takes control",
+    "moscow_vp_victory": "Ambiguity 7 (4.6/4.1): VP of a Moscow capture count at the 'next-check', or win 'at-capture' if enough",
     "city_doubling_above_7_1": "Ambiguity 41 (14.23): at odds above 7:1 the attacker's 0 in a city becomes 1",
+    "arko_order": "Ambiguity 41 (14.23/14.41): in a city the result is doubled, then the ArKo's +1 ('doubling-first'), or 'arko-first'",
     "mixed_water_shift": "Ambiguity 40 (14.19/14.20): all attackers across water of mixed types: '1L' or 'none'",
     "overstack": "Ambiguity 55 (6.2): orders ending a movement phase over-stacked are rejected",
     "advance_across_straits": "Ambiguity 33 (12.16): units that attacked across the Sivash/Kerch may advance across it",
@@ -207,6 +219,7 @@ OPTION_NOTES: dict[str, str] = {
     "fog_of_war": "[ADV] (14.7): a side's view shows only the top unit of each enemy stack (refereed games)",
     "weather": "[ADV] (13.2): a weather roll each player-turn sequence from GT7, with the effects of 13.3-13.10",
     "rain_zone": "Ambiguity 59 (13.4): the rain's -1 MP by the zone of the unit's 'start' hex, or of each hex 'entered'",
+    "boundary_weather": "Ambiguity 35 (13.2): a move across the zone boundary uses the weather of the hex 'entered', or the hex 'left'",
     "highway": "[ADV] (12.20): mechanized units pay 1 MP per forest hex along the Minsk-Moscow highway until the first NZ M/S",
     "sz_roll_below_table": "Ambiguity 35 (13.2): a modified SZ roll below 1: 'first-row' reads the row for 1, 'dry' gives D",
     "untried_units": "(2.15): Soviet 1-step units are untried; their counter is drawn from its pool when they first fight",
@@ -223,10 +236,12 @@ OPTION_NOTES: dict[str, str] = {
     "halving_rounding": "Ambiguity 30 (9.7/14.12): several halvings: multiplied, rounded up 'once', or rounded for 'each' group of units",
     "axis_allies": "(7.1/7.5/8.5): Axis allies' stacking, North-map and joint-attack limits; 8.5 Romania/Hungary",
     "hungarian_joint_attack": "Ambiguity 13 (7.4): the Hungarian Fast Corps 'may-not' or 'may' attack with non-German Axis units",
+    "romanian_stacking": "Ambiguity 12 (7.3/6.3): Romanian brigades and regiments count 'fractional' (6.3), or 1 'per-counter'",
     "gt1_restrictions": "[ADV] (5.3): on GT1 no attack from the Hungarian/Romanian ZOMO, no Soviet into Hungary/Romania",
     "gt1_no_attack_from": "Ambiguity 10 (5.3): GT1 attack ban: 'hungary-romania' also from any hex there, 'set-up' literal",
     "german_retreat": "[ADV] (14.32): German defenders in a PA may retreat one hex for 1 point of the result (14.33-14.35)",
     "retreat_if_none_closer": "Ambiguity 45 (14.32): no retreat hex is closer to supply: 'any-legal' hex, or 'no-retreat'",
+    "retreat_distance": "Ambiguity 45 (14.32): closer to supply by the cheapest legal German 'path', or by 'hex-distance'",
     "tank_brigades": "[ADV] (8.9): from GT3 the Soviet rolls 2d6 each GT for tank brigades of the group set aside",
     "soviet_replacements": "[ADV] (8.13): from GT3 dead Soviet rifle divisions return, per MD hex in supply at the GT's rate",
     "moscow_replacements": "Ambiguity 20 (8.13): two-hex Moscow counts 'per-hex' (two MD hexes) or 'once' for replacements",
@@ -294,7 +309,9 @@ FULL_GAME: dict[str, Any] = {
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "ruleset": ("basic", "full"),
     "control_on_pass_through": (True, False),
+    "moscow_vp_victory": ("next-check", "at-capture"),
     "city_doubling_above_7_1": (True, False),
+    "arko_order": ("doubling-first", "arko-first"),
     "mixed_water_shift": ("1L", "none"),
     "overstack": ("reject",),
     "advance_across_straits": (True, False),
@@ -308,6 +325,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "fog_of_war": (False, True),
     "weather": (False, True),
     "rain_zone": ("start", "entered"),
+    "boundary_weather": ("entered", "left"),
     "highway": (False, True),
     "sz_roll_below_table": ("first-row", "dry"),
     "untried_units": (True, False),
@@ -324,10 +342,12 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "halving_rounding": ("once", "each"),
     "axis_allies": (True, False),
     "hungarian_joint_attack": ("may-not", "may"),
+    "romanian_stacking": ("fractional", "per-counter"),
     "gt1_restrictions": (False, True),
     "gt1_no_attack_from": ("hungary-romania", "set-up"),
     "german_retreat": (False, True),
     "retreat_if_none_closer": ("any-legal", "no-retreat"),
+    "retreat_distance": ("path", "hex-distance"),
     "tank_brigades": (False, True),
     "soviet_replacements": (False, True),
     "moscow_replacements": ("per-hex", "once"),
@@ -454,7 +474,8 @@ def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
     """3.9: control of a town or city passes the moment an enemy ground unit enters it.
 
     4.2-4.3: VP are gained or lost at once. 4.6: the first German capture of both Moscow hexes
-    triggers the sudden-death roll (even: the German wins at once).
+    triggers the sudden-death roll (even: the German wins at once); the VP count at the next
+    Victory Check (Ambiguity 7; option moscow_vp_victory = "at-capture": moscow_vp_check).
     14.25-14.26, 14.30 (option fortifications): a German entry cancels or destroys works (enter_works).
     """
     enter_works(ctx, side, hex_id, how)
@@ -470,8 +491,9 @@ def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
     ctx.emit("control", "3.9", hex=hex_id, place=h.place, was=previous, now=side, how=how,
              vp_change=after - before, vp=ctx.position["vp"])
     moscow = ctx.sc.map.moscow()
-    if (side == "german" and hex_id in moscow and all(control.get(m) == "german" for m in moscow)
-            and not ctx.position.get("moscow_rolled", False)):
+    if not (side == "german" and hex_id in moscow and all(control.get(m) == "german" for m in moscow)):
+        return
+    if not ctx.position.get("moscow_rolled", False):
         ctx.position["moscow_rolled"] = True
         if ctx.dice is None:
             ctx.emit("sudden-death", "4.6", face=None, collapse=None)
@@ -481,6 +503,31 @@ def enter_hex(ctx: Ctx, side: str, hex_id: str, how: str) -> None:
         ctx.emit("sudden-death", "4.6", face=face, collapse=collapse)
         if collapse:
             ctx.result = {"winner": "german", "rule": "4.6", "reason": f"Moscow sudden death: rolled {face} (even), the Soviet system collapses"}
+            return
+    if ctx.options.get("moscow_vp_victory", "next-check") == "at-capture" and ctx.dice is not None:
+        moscow_vp_check(ctx)
+
+
+def moscow_vp_check(ctx: Ctx) -> None:
+    """Ambiguity 7 (4.6 vs 4.1), option moscow_vp_victory = "at-capture": the 9 VP of Moscow "may
+    be enough to give him victory at that point" (4.6) read as an immediate VP victory: each time the
+    German gains control of both Moscow hexes (after an odd sudden-death roll, or on a later
+    recapture, when there is no roll), his VP total is compared at once with the German Victory
+    Table's threshold for the current GT (17.2); reaching it ends the game with a German win. The
+    digest's reading, "next-check" (the default), has no such check: VP victory is decided only in
+    the Victory Check phase at the end of the GT (4.1, 4.5), so the Soviet may still retake a hex
+    before it. Checking orders without dice makes no check (the game goes on being checked)."""
+    charts = ctx.sc.charts
+    turn = ctx.turn
+    threshold = charts.victory.get(turn)
+    vp = int(ctx.position["vp"])
+    won = threshold is not None and vp >= threshold
+    if won:
+        ctx.result = {"winner": "german", "rule": "4.6",
+                      "reason": f"{vp} VP on capturing Moscow in GT{turn} reaches the {threshold} needed (17.2; Ambiguity 7)"}
+    ctx.emit("victory-check", "4.6", turn=turn, intruders=[], vp=vp, threshold=threshold, at="moscow",
+             provisional=charts.victory_provisional and turn not in charts.victory_known,
+             outcome="german" if won else "continue")
 
 
 # --- weather (13.x) ----------------------------------------------------------------------------
@@ -903,20 +950,45 @@ def defense_total(rows: list[dict[str, Any]]) -> int:
 
 # --- movement (12.x) ---------------------------------------------------------------------------
 
+def move_weather_hex(ctx: Ctx, a: str | None, b: str) -> str:
+    """Ambiguity 35 (13.2, first bullet): the hex whose zone gives the weather of a step from ``a``
+    into ``b`` (movement, the entry of a mobile assault, a retreat). The digest's reading (option
+    boundary_weather = "entered", the default) takes the hex entered; "left" takes the hex left. The
+    two differ only on a step across the NZ/SZ boundary. Combat always uses the defender's hex."""
+    if a is not None and a != b and ctx.options.get("boundary_weather", "entered") == "left":
+        return a
+    return b
+
+
+def _boundary_note(ctx: Ctx, a: str | None, b: str, notes: list[str]) -> None:
+    """The note of a step whose weather came from the hex left, in a zone with other weather than
+    the hex entered's (Ambiguity 35)."""
+    if a is None or move_weather_hex(ctx, a, b) != a:
+        return
+    za = "NZ" if a in OKH_AREAS else ctx.sc.map.hexes[a].zone
+    wa = weather_at(ctx, a)
+    note = (f"{WEATHER_NAMES[wa]} in the {za}, the zone of the hex left, not {WEATHER_NAMES[weather_at(ctx, b)]} "
+            "(13.2, Ambiguity 35, option boundary_weather)")
+    if za != ctx.sc.map.hexes[b].zone and wa != weather_at(ctx, b) and note not in notes:
+        notes.append(note)
+
+
 def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, str, list[str]]:
     """Cost of crossing the hexside a-b: 12.15 rivers (+1/+2), 12.16 Sivash/Kerch ("all"),
     all-sea/all-lake hexsides prohibited ("no"); 5.5: German-side units ignore rivers on GT1.
-    Weather of the zone of the hex entered (Ambiguity 35): F ignores rivers (13.6); S ignores
-    rivers, the Sivash and the Kerch, and lets units cross all-lake hexsides (13.7)."""
+    Weather of the zone of the hex entered (Ambiguity 35; option boundary_weather = "left": of the
+    hex left, move_weather_hex): F ignores rivers (13.6); S ignores rivers, the Sivash and the Kerch,
+    and lets units cross all-lake hexsides (13.7)."""
     total: int | str = 0
     rule = ""
     notes: list[str] = []
+    wx = move_weather_hex(ctx, a, b)
     for feat in sorted(ctx.sc.map.side_features(a, b)):
         if feat == "river" and ctx.turn == 1 and unit.side == "german":
             notes.append("river ignored on GT1 (5.5)")
             continue
-        ignored = weather_ignores(ctx, feat, b)
-        if not ignored and feat == "lake" and weather_at(ctx, b) == "S":
+        ignored = weather_ignores(ctx, feat, wx)
+        if not ignored and feat == "lake" and weather_at(ctx, wx) == "S":
             ignored = "all-lake hexside crossed in snow (13.7)"
         if ignored:
             notes.append(ignored)
@@ -934,6 +1006,8 @@ def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, s
         if int(c):
             notes.append(f"{feat} +{c} ({row.get('rule', '')})")
             rule = str(row.get("rule", ""))
+    if ctx.sc.map.side_features(a, b):
+        _boundary_note(ctx, a, b, notes)
     return total, rule, notes
 
 
@@ -949,11 +1023,11 @@ def along_highway(ctx: Ctx, a: str | None, b: str) -> bool:
 def hex_cost(ctx: Ctx, unit: UnitSpec, b: str, a: str | None = None) -> tuple[int | str, str, list[str]]:
     """Cost of entering hex b (from a, if given) by its natural terrain (12.10-12.14; a city counts
     as clear, 12.10). 12.20: a mechanized unit entering a forest hex along the highway from a pays 1.
-    Weather of b's zone (Ambiguity 35): F and S make swamp Dry clear (13.6, 13.7); M and S double
-    the Dry in-hex cost (13.5, 13.7; Ambiguity 37); in S an all-lake hex may be crossed (13.7), at
-    the cost of clear (the rules give none)."""
+    Weather of b's zone (Ambiguity 35; option boundary_weather = "left": of a's, move_weather_hex):
+    F and S make swamp Dry clear (13.6, 13.7); M and S double the Dry in-hex cost (13.5, 13.7;
+    Ambiguity 37); in S an all-lake hex may be crossed (13.7), at the cost of clear (the rules give none)."""
     h = ctx.sc.map.hexes[b]
-    w = weather_at(ctx, b)
+    w = weather_at(ctx, move_weather_hex(ctx, a, b))
     terrain = "clear" if h.settlement == "city" else h.terrain
     notes: list[str] = []
     if terrain == "swamp" and w in ("F", "S"):
@@ -973,6 +1047,7 @@ def hex_cost(ctx: Ctx, unit: UnitSpec, b: str, a: str | None = None) -> tuple[in
     if w in ("M", "S"):
         cost *= 2
         notes.append(f"in-hex costs doubled in {WEATHER_NAMES[w]} ({WEATHER_RULES[w]})")
+    _boundary_note(ctx, a, b, notes)
     return cost, str(row.get("rule", "")), notes
 
 
@@ -1280,8 +1355,16 @@ COUNTRY_ADJECTIVES = {"hungary": "Hungarian", "romania": "Romanian"}
 
 
 def unit_stacking(ctx: Ctx, unit: str) -> Fraction:
-    """A unit's stacking value: 1 (6.1), or the 6.3/6.4 value with the option stacking_details."""
-    return stacking_value(ctx.spec(unit), bool(ctx.options.get("stacking_details", False)))
+    """A unit's stacking value: 1 (6.1), or the 6.3/6.4 value with the option stacking_details.
+
+    Ambiguity 12 (7.3 with 6.3): Romanians stack "up to 5 units as defined in 6.3". The digest's
+    reading (option romanian_stacking = "fractional", the default) gives a Romanian brigade 1/2 and a
+    regiment or battalion 1/4 like every German-side unit; "per-counter" counts every Romanian
+    counter as 1 unit, as 6.4 does for the Soviets (the 4-battalion cap of 6.3 still applies)."""
+    spec = ctx.spec(unit)
+    if spec.nat == "romanian" and ctx.options.get("romanian_stacking", "fractional") == "per-counter":
+        return Fraction(1)
+    return stacking_value(spec, bool(ctx.options.get("stacking_details", False)))
 
 
 def _count(v: Fraction) -> str:
@@ -1885,6 +1968,17 @@ def crt_outcome(ctx: Ctx, final: Odds, target: str, label: str) -> tuple[
     return auto, face, label, result, provisional, att_loss, def_loss, doubling
 
 
+def arko_before_doubling(result: Result, doubling: dict[str, Any]) -> int:
+    """Ambiguity 41 (14.23 with 14.41), option arko_order = "arko-first": in a city the ArKo's +1 is
+    added to the table's defender number first and the sum is then doubled (14.23): 1/1 becomes 2/4,
+    not 2/3 as with the digest's "doubling-first" (double, then +1). The sum is at least 1, so
+    14.23's "0 becomes 1" has nothing left to do. Returns the defender's loss; ``doubling`` records it."""
+    loss = 2 * (int(result.defender or 0) + 1)
+    doubling["defender"] = loss
+    doubling["arko_first"] = True
+    return loss
+
+
 def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any]) -> None:
     """One prepared assault, fully resolved before the next (14.5): totals, odds (14.8-14.10),
     shifts (14.11), the CRT roll (14.31) or automatic result, city doubling (14.23), losses with the
@@ -1940,7 +2034,11 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
     h = ctx.sc.map.hexes[target]
     arko = arko_bonus(ctx, attackers + supporting, target)
-    if arko:  # 14.41: the defender's result +1, after the city doubling (Ambiguity 41); E stays E
+    if arko and doubling and def_loss is not None and ctx.options.get("arko_order", "doubling-first") == "arko-first":
+        def_loss = arko_before_doubling(result, doubling)  # Ambiguity 41, the other reading
+        extra["arko"] = {"units": arko, "from": result.defender, "to": int(result.defender or 0) + 1, "before_doubling": True,
+                         **({"supporting": True} if supporting else {})}
+    elif arko:  # 14.41: the defender's result +1, after the city doubling (Ambiguity 41); E stays E
         extra["arko"] = {"units": arko, "from": "E" if def_loss is None else def_loss,
                          "to": "E" if def_loss is None else def_loss + 1,
                          **({"supporting": True} if supporting else {})}
@@ -2005,10 +2103,16 @@ def german_sources(ctx: Ctx, soviet: set[str], units: Collection[str] = ()) -> l
 def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> tuple[int, int]:
     """Ambiguity 45: how far ``start`` is from the nearest German supply source (9.11), as (0, the
     cheapest legal German movement path in MP for the whole stack), else (1, hex distance), else
-    (2, 0) when there is no source at all. Smaller is closer."""
+    (2, 0) when there is no source at all. Smaller is closer.
+
+    Option retreat_distance: "path" (the default) is the digest's reading above; "hex-distance"
+    measures plain hex distance to the nearest source, through Soviet units, water and all: (1, hexes)."""
     src = set(sources)
     if not src:
         return (2, 0)
+    if ctx.options.get("retreat_distance", "path") == "hex-distance":
+        n = ctx.sc.map.numbering
+        return (1, min(hex_distance(n.parse(start), n.parse(s)) for s in src))
     if start in src:
         return (0, 0)
 
@@ -2038,7 +2142,9 @@ def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], 
     return (1, min(hex_distance(n.parse(start), n.parse(s)) for s in src))
 
 
-def _distance_text(d: tuple[int, int]) -> str:
+def _distance_text(ctx: Ctx, d: tuple[int, int]) -> str:
+    if ctx.options.get("retreat_distance", "path") == "hex-distance" and d[0] == 1:
+        return f"{d[1]} hex{'es' if d[1] != 1 else ''} (hex distance, option retreat_distance)"
     return ("no German supply source" if d[0] == 2 else f"{d[1]} MP" if d[0] == 0 else f"{d[1]} hexes (no path)")
 
 
@@ -2095,7 +2201,7 @@ def retreat_choice(ctx: Ctx, units: list[str], origin: str, legal: list[str],
     pool = closer if closer else (list(legal) if ctx.options.get("retreat_if_none_closer") == "any-legal" else [])
     rank = {h: k for k, h in enumerate(prefs)}
     pool.sort(key=lambda h: (rank.get(h, len(rank)), h))
-    info = {"from_distance": _distance_text(here), "distances": {b: _distance_text(d) for b, d in dist.items()},
+    info = {"from_distance": _distance_text(ctx, here), "distances": {b: _distance_text(ctx, d) for b, d in dist.items()},
             "none_closer": none_closer}
     return pool, info
 
