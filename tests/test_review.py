@@ -4,7 +4,9 @@ file, the place and the rule, the documented exit code, and nothing written."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,10 +116,26 @@ def test_the_mr_template_offers_no_all_sea_hex_next_to_a_military_district_city(
 
 # --- a loss reply's template says what the rules allow -----------------------------------------
 
+def tank_loss_question() -> tuple[Path, dict[str, Any]]:
+    """The first state of the golden campaign that awaits an attacker's loss with tanks among the
+    participants (14.35 exception 1)."""
+    for path in sorted(GOLDEN_CAMPAIGN.glob("*.state.toml")):
+        q = tomllib.loads(path.read_text(encoding="utf-8")).get("pending", {}).get("question", {})
+        if q.get("kind") == "losses" and q.get("role") == "attacker" and q.get("constraints", {}).get("first_from"):
+            return path, q
+    raise AssertionError("the golden campaign has no attacker's loss question with tanks")
+
+
 def test_the_loss_reply_template_names_the_step_loss_exceptions(tmp_path: Path) -> None:
-    state = GOLDEN_CAMPAIGN / "0018.state.toml"  # awaits the Soviet attacker's loss among 3 tanks and an airborne brigade
+    state, q = tank_loss_question()
+    tanks = ", ".join(q["constraints"]["first_from"])
+    among = ", ".join(f"{u} (1 step)" if s == 1 else f"{u} ({s} steps)" for u, s in q["units"].items())
+    assert set(q["units"]) - set(q["constraints"]["first_from"]), "other units than tanks take part"
     text = run(["template", state, "--side", "soviet"]).output
-    assert "among 15TD (1 step), 212AB (1 step), 29TD (1 step), 37TD (1 step) (14.35)." in text
-    assert "# The rules: the first step from a tank unit: 15TD, 29TD, 37TD (14.35 exception 1)." in text
+    assert f"among {among} (14.35)." in text
+    assert f"# The rules: the first step from a tank unit: {tanks} (14.35 exception 1)." in text
     status = run(["status", state]).output
-    assert "among 15TD, 29TD, 37TD (14.35)" in status  # the same three units the status names
+    assert f"among {tanks} (14.35)" in status  # the same units the status names
+    report = state.with_name(state.name.replace(".state.toml", ".report.md")).read_text(encoding="utf-8")
+    assert re.search(rf"\*\*Decision needed from soviet\*\*: .*; the first step from a tank unit: {re.escape(tanks)} "
+                     r"\(14\.35 exception 1\).*The adjudication stops here\.", report)
