@@ -1556,6 +1556,11 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
             for u in a.get(key, []):
                 if u not in units:
                     problems.append(Problem(f"{where}.{key}", f"{u} is not one of this attack's units", "14.35" if key == "losses" else "14.39"))
+        listed = list(a.get("losses", []))
+        for u in dict.fromkeys(listed):
+            if u in units and u in ctx.units and listed.count(u) > ctx.steps(u):
+                problems.append(Problem(f"{where}.losses", f"{u} is listed {listed.count(u)} times but has "
+                                        f"{ctx.steps(u)} step(s); one entry per step it may lose", "14.35"))
         pol = a.get("loss_policy")
         if pol is not None and pol not in LOSS_POLICIES:
             problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
