@@ -2167,8 +2167,10 @@ def retreat_open(ctx: Ctx, units: list[str], origin: str) -> tuple[list[str], di
             spec = ctx.spec(u)
             hc, hrule, _ = hex_cost(ctx, spec, b)
             sc_, srule, _ = hexside_cost(ctx, spec, origin, b)
-            if hc == "no" or h.terrain == "lake":
-                reason = f"it is an all-{h.terrain} hex ({hrule or '13.7'}, 14.33)"
+            if hc == "no":
+                reason = f"it is an all-{h.terrain} hex ({hrule}, 14.33)"
+            elif h.terrain == "lake":  # crossed in snow at the cost of clear, but never a hex to stop in
+                reason = "it is an all-lake hex: in snow units may cross lakes but not stop in them (13.7, 14.33)"
             elif sc_ == "no":
                 reason = f"the hexside is all-sea or all-lake ({srule}, 14.33)"
             elif sc_ == "all":
