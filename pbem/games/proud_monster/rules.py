@@ -2046,7 +2046,8 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
     elif supporting:  # Ambiguity 49: an ArKo that only supports, to no effect here
         extra["arko"] = {"units": supporting, "supporting": True, "idle": True}
     if fort_state(ctx, target):
-        extra["fort"] = {"kind": h.fort, "state": fort_state(ctx, target), "line": h.line}
+        extra["fort"] = {"kind": h.fort, "state": fort_state(ctx, target), "line": h.line,
+                         **(_spat_data(ctx, h.line) if h.line else {})}
     if ctx.options.get("fortifications") and h.stalin:
         extra["stalin"] = ctx.position.get("stalin", {}).get(target, "")
     if ctx.options.get("weather", False):  # the weather of the defender's zone (Ambiguity 35)
