@@ -61,7 +61,7 @@ def _fort_line(d: dict[str, Any]) -> str:
     spat = ""
     if d.get("spat_turn") is not None:  # what the cancellation rests on: the line is not active yet
         spat = f" at the start of GT{d['spat_turn']} (SPAT{', provisional value' if d.get('provisional') else ''}, 17.3)"
-    why = (f"with the {d['via']} line (14.25)" if d.get("via")
+    why = (f"with the {d['via']} line" if d.get("via")
            else f"a German unit entered {d['by']} by {d['how']} before the line's activation{spat}")
     return f"- Fort line {d['line']} is cancelled for good: {why}; its forts {', '.join(d['hexes'])} never complete (14.25)."
 
