@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pbem.games.proud_monster.render import event_lines
 from tests.pmcase import CATALOG, load_case, run_case
 
 CASES = sorted(CATALOG.glob("PM-*.toml"))
@@ -104,6 +105,10 @@ def test_case(path: Path) -> None:
         kind = ee["kind"]
         matches = [e for e in events if e.kind == kind and all(e.data.get(k) == v for k, v in ee.items() if k != "kind")]
         assert matches, f"no {kind} event with {ee}"
+    if "report" in exp:  # words the report's lines for the events must contain, each on one line
+        lines = [line for e in events for line in event_lines(e)]
+        for words in exp["report"]:
+            assert any(words in line for line in lines), f"no report line with {words!r}:\n" + "\n".join(lines)
 
 
 HEADER = {"format": 1, "kind": "orders", "game": "catalog", "side": "german", "answers": "sha256:" + "0" * 64, "step": "x"}

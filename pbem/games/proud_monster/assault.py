@@ -20,6 +20,7 @@ from .rules import (
     attack_restriction_problems,
     attack_shifts,
     attack_strength,
+    combat_notes,
     combat_terrain,
     crt_outcome,
     defense_rows,
@@ -163,7 +164,7 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     att_total, def_total = att_total + gs.attack, def_total + gs.defense
     odds = Odds.of(att_total, def_total)
     shifts = ma_shifts(ctx, attackers, launch, target) + gs.shifts  # 10.3
-    extra: dict[str, Any] = dict(gs.data)
+    extra: dict[str, Any] = {**gs.data, **combat_notes(ctx, attackers, target)}  # works, weather (15.14)
     if ctx.options.get("supply"):  # 9.6, 15.4: the GAST by the attackers' supply at the start of their move
         shifts, gast_data = gast(ctx, f"move {index + 1}", attackers, target, shifts, rnd=rnd, mobile=True)
         extra.update(gast_data)

@@ -58,8 +58,34 @@ def _fort_line(d: dict[str, Any]) -> str:
     if d["state"] == "intact":
         return (f"- Fort line {d['line']} activates at the start of GT{d['turn']} (SPAT GT{d['spat_turn']}{prov}): "
                 f"{', '.join(d['hexes'])} are intact forts (14.25, 17.3).")
-    why = f"with the {d['via']} line (14.25)" if d.get("via") else f"a German unit entered {d['by']} by {d['how']} before its activation"
-    return f"- Fort line {d['line']} is cancelled for good: {why} ({', '.join(d['hexes'])}; 14.25)."
+    spat = ""
+    if d.get("spat_turn") is not None:  # what the cancellation rests on: the line is not active yet
+        spat = f" at the start of GT{d['spat_turn']} (SPAT{', provisional value' if d.get('provisional') else ''}, 17.3)"
+    why = (f"with the {d['via']} line" if d.get("via")
+           else f"a German unit entered {d['by']} by {d['how']} before the line's activation{spat}")
+    return f"- Fort line {d['line']} is cancelled for good: {why}; its forts {', '.join(d['hexes'])} never complete (14.25)."
+
+
+def works_lines(d: dict[str, Any]) -> list[str]:
+    """For an attack on a fort or Stalin Line hex whose works give nothing: why (an intact work's
+    effect is its shift, 14.27-14.28, or the defense rows' +1, 14.30)."""
+    lines = []
+    f = d.get("fort")
+    if f and f["state"] != "intact":
+        what = f"the {'heavy fort' if f['kind'] == 'heavy' else 'fort'} in {d['target']}" + (
+            f" ({f['line']} line)" if f.get("line") else "")
+        if f["state"] == "uncompleted":
+            prov = ", provisional" if f.get("provisional") else ""
+            when = f" until the start of GT{f['spat_turn']} (SPAT{prov}, 17.3)" if f.get("spat_turn") else ""
+            lines.append(f"  - Works: {what} is uncompleted{when}: no combat effect before its line activates (14.25).")
+        elif f["state"] == "cancelled":
+            lines.append(f"  - Works: {what} was cancelled with its line: no combat effect (14.25).")
+        else:
+            lines.append(f"  - Works: {what} is destroyed: only its natural terrain counts (14.26).")
+    if d.get("stalin") == "destroyed":
+        lines.append(f"  - Works: the Stalin Line in {d['target']} is destroyed: no +1 to the Soviet defense factors "
+                     "(14.30, Ambiguity 44).")
+    return lines
 
 
 FORT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -296,6 +322,7 @@ def event_lines(e: Event) -> list[str]:
             w = d["weather"]
             ignored = f"; {', '.join(w['ignored'])}" if w["ignored"] else ""
             lines.append(f"  - Weather in the defender's zone ({w['zone']}, Ambiguity 35): {WEATHER_TEXT[w['weather']]}{ignored}.")
+        lines += works_lines(d)  # 14.25, 14.26, 14.30: works that have no effect, and why
         ground = d.get("ground_totals") or [d["attack_total"], d["defense_total"]]  # before ground support (10.2)
         lines.append(f"  - Attackers: {_units(d['attackers'])}; total {ground[0]} (14.8).")
         lines.append(f"  - Defenders: {_units(d['defenders'])}; total {ground[1]}.")

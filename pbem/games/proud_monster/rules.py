@@ -922,6 +922,24 @@ def works_shifts(ctx: Ctx, target: str) -> list[Shift]:
     return shifts
 
 
+def combat_notes(ctx: Ctx, attackers: list[str], target: str) -> dict[str, Any]:
+    """What a combat's report says about the defender's hex (a PA's or an MA's, 15.14): the state
+    of its fort or Stalin Line (14.24-14.30, option fortifications) and the weather of its zone,
+    with the hexside features the weather removes (13.6, 13.7, Ambiguity 35; option weather)."""
+    h = ctx.sc.map.hexes[target]
+    out: dict[str, Any] = {}
+    if fort_state(ctx, target):
+        out["fort"] = {"kind": h.fort, "state": fort_state(ctx, target), "line": h.line,
+                       **(_spat_data(ctx, h.line) if h.line else {})}
+    if ctx.options.get("fortifications") and h.stalin:
+        out["stalin"] = ctx.position.get("stalin", {}).get(target, "")
+    if ctx.options.get("weather", False):  # the weather of the defender's zone (Ambiguity 35)
+        out["weather"] = {"zone": h.zone, "weather": weather_at(ctx, target),
+                          "ignored": sorted({n for u in attackers for f in ctx.sc.map.side_features(ctx.at(u), target)
+                                             if (n := weather_ignores(ctx, f, target))})}
+    return out
+
+
 def defense_rows(ctx: Ctx, defenders: list[str], target: str, oos: Collection[str] = frozenset()) -> list[dict[str, Any]]:
     """Defense factors (14.8); 14.30: each Soviet unit defending an intact Stalin Line hex adds 1.
     9.7 (option supply): the ``oos`` units are marked, halved together by defense_total."""
@@ -2050,14 +2068,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         def_loss = None if def_loss is None else def_loss + 1
     elif supporting:  # Ambiguity 49: an ArKo that only supports, to no effect here
         extra["arko"] = {"units": supporting, "supporting": True, "idle": True}
-    if fort_state(ctx, target):
-        extra["fort"] = {"kind": h.fort, "state": fort_state(ctx, target), "line": h.line}
-    if ctx.options.get("fortifications") and h.stalin:
-        extra["stalin"] = ctx.position.get("stalin", {}).get(target, "")
-    if ctx.options.get("weather", False):  # the weather of the defender's zone (Ambiguity 35)
-        extra["weather"] = {"zone": h.zone, "weather": weather_at(ctx, target),
-                            "ignored": sorted({n for u in attackers for f in ctx.sc.map.side_features(ctx.at(u), target)
-                                               if (n := weather_ignores(ctx, f, target))})}
+    extra.update(combat_notes(ctx, attackers, target))
     ctx.emit("attack", "14.31", index=i, target=target, place=h.place, terrain=h.terrain, settlement=h.settlement,
              attackers=att_rows, defenders=def_rows, attack_total=att_total, defense_total=def_total,
              odds=odds.label, shifts=[{"label": s.label, "rule": s.rule, "reason": s.reason} for s in shifts],
@@ -2172,8 +2183,10 @@ def retreat_open(ctx: Ctx, units: list[str], origin: str) -> tuple[list[str], di
             spec = ctx.spec(u)
             hc, hrule, _ = hex_cost(ctx, spec, b)
             sc_, srule, _ = hexside_cost(ctx, spec, origin, b)
-            if hc == "no" or h.terrain == "lake":
-                reason = f"it is an all-{h.terrain} hex ({hrule or '13.7'}, 14.33)"
+            if hc == "no":
+                reason = f"it is an all-{h.terrain} hex ({hrule}, 14.33)"
+            elif h.terrain == "lake":  # crossed in snow at the cost of clear, but never a hex to stop in
+                reason = "it is an all-lake hex: in snow units may cross lakes but not stop in them (13.7, 14.33)"
             elif sc_ == "no":
                 reason = f"the hexside is all-sea or all-lake ({srule}, 14.33)"
             elif sc_ == "all":
