@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -175,3 +176,18 @@ def test_a_german_set_up_breaking_3_7_on_the_campaign_map_is_refused(tmp_path: P
                                                    "OKH area (") and found[0].endswith("; at most 7 [3.7]")
     assert problems(st, "german", moved(table, "1Pz", "1201S")) == [
         "setup.1201S[1]: 1Pz: only the Hungarian Fast Corps sets up in Hungary [3.7]"]
+
+
+def test_the_demo_plays_the_players_set_up_and_gt1(tmp_path: Path) -> None:
+    """`pbem demo --scenario campaign-setup --auto --turns 1`: both set-up steps by the built-in
+    player (the templates' proposals), then GT1, and the replay verifies."""
+    out = run(["demo", "--scenario", SCENARIO, "--auto", "--turns", "1", "--out", tmp_path / "demo"]).output
+    steps = [line.split("awaits orders for ")[1] for line in out.splitlines() if "awaits orders for " in line]
+    assert steps == ["setup/soviet from soviet", "setup/german from german", "GT1/1/german from german",
+                     "GT1/1/soviet from soviet", "GT2/MR/soviet from soviet"]
+    assert "ok: 6 states, 5 transitions replayed, 5 reports" in out
+    report = (tmp_path / "demo" / "game" / "0003.report.md").read_text(encoding="utf-8")
+    assert "- **German set-up** (3.6-3.7): 160 units." in report
+    lines = out.splitlines()
+    gt1 = re.search(r"(\d+) attack\(s\)", lines[next(i for i, x in enumerate(lines) if "adjudicate game/0003" in x) + 1])
+    assert gt1 is not None and int(gt1.group(1)) >= 5  # the German GT1: the army sets up at the border
