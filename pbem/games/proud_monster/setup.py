@@ -830,6 +830,22 @@ def _label(ctx: Ctx, u: str) -> str:
     return f"{u} {shown_values(ctx.spec(u), ctx.units[u], ctx.options)}"
 
 
+def _wrapped(head: str, items: list[str], width: int = 110) -> list[str]:
+    """Comment lines listing ``items`` after ``head``, comma-separated, continued on indented
+    comment lines so that none is much longer than ``width`` (a full-size pool has 168 units)."""
+    indent = "#       "
+    out = [head]
+    for i, item in enumerate(items):
+        text = item + ("," if i < len(items) - 1 else "")
+        if out[-1] in (head, indent):
+            out[-1] += text
+        elif len(out[-1]) + 1 + len(text) > width:
+            out.append(indent + text)
+        else:
+            out[-1] += " " + text
+    return out
+
+
 def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
     sc = ctx.sc
     sut = sc.sut
@@ -840,14 +856,15 @@ def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
     prov = ", provisional" if sut and sut.provisional else ""
     lines.append(f"# The Soviet Unit Table (17.6{prov}): of each kind, the units for the Frontier Zone (column "
                  f"{FRONTIER_LAST_COLUMN} and west, 3.3)")
-    lines.append("# and the Interior Zone (column 23 and east, 3.4); the units you do not set up go to the Turn Record "
-                 "Track (3.5).")
+    lines.append("# and the Interior Zone (column 23 and east, 3.4); " + (
+        "the units you do not set up go to the Turn Record Track (3.5)." if sut and sut.schedule else
+        "it schedules no unit for the Turn Record Track (3.5): set up every one."))
     by_kind: dict[str, list[str]] = {}
     for u in units:
         by_kind.setdefault(sut_type(ctx.spec(u)), []).append(u)
     for k in sorted(by_kind):
         fz, iz = (sut.fz.get(k, 0), sut.iz.get(k, 0)) if sut else (0, 0)
-        lines.append(f"#   {k}: FZ {fz}, IZ {iz}, of {len(by_kind[k])}: {', '.join(_label(ctx, u) for u in by_kind[k])}")
+        lines += _wrapped(f"#   {k}: FZ {fz}, IZ {iz}, of {len(by_kind[k])}: ", [_label(ctx, u) for u in by_kind[k]])
     if sut and sut.schedule:
         lines.append("#   Turn Record Track: " + "; ".join(
             f"GT{gt} " + ", ".join(f"{n} {k}" for k, n in sorted(row.items())) for gt, row in sorted(sut.schedule.items())))
@@ -901,7 +918,7 @@ def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
              "# ZOMO hexes:"]
     for c in ("germany", "hungary", "romania"):
         if c in zomo:
-            lines.append(f"#   {COUNTRY_NAMES[c]}: {', '.join(zomo[c])}")
+            lines += _wrapped(f"#   {COUNTRY_NAMES[c]}: ", zomo[c])
     soviet: dict[str, list[str]] = {}
     for u, st in sorted(ctx.units.items()):
         if ctx.spec(u).side == "soviet" and st["at"] in sc.map.hexes:
