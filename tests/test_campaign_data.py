@@ -89,17 +89,23 @@ def test_the_campaign_loads_in_reasonable_time_with_no_validation_problem() -> N
     assert "not the published map" in sc.map.note and "invented" in sc.map.note
 
 
-def test_the_generator_is_deterministic(tmp_path: Path) -> None:
+GENERATED = ("campaign/map.toml", "campaign/units.toml", "campaign/scenario.toml", "campaign-setup/scenario.toml")
+
+
+def test_the_generator_is_deterministic_and_wrote_the_committed_files(tmp_path: Path) -> None:
     outs = []
     for name in ("a", "b"):
         out = tmp_path / name
         r = subprocess.run([sys.executable, str(ROOT / "tools" / "make_campaign_map.py"), str(out)],
                            capture_output=True, text=True, check=False, cwd=ROOT)
         assert r.returncode == 0, r.stderr
-        outs.append({f: (out / f).read_bytes() for f in ("map.toml", "units.toml", "scenario.toml")})
+        outs.append({f: (out / f).read_bytes() for f in GENERATED})
     assert outs[0] == outs[1]
-    gen = load_scenario(str(tmp_path / "a" / "scenario.toml"))
-    assert validate_scenario(gen) == []
+    for f in GENERATED:  # the committed scenarios are the generator's output, byte for byte
+        assert outs[0][f] == (ROOT / "scenarios" / "proud-monster" / f).read_bytes(), f"{f} differs from the generator's output"
+    for name in ("campaign", "campaign-setup"):
+        gen = load_scenario(str(tmp_path / "a" / name / "scenario.toml"))
+        assert validate_scenario(gen) == []
 
 
 # --------------------------------------------------------------------------- the map

@@ -135,12 +135,13 @@ def test_a_players_set_up_through_the_cli(tmp_path: Path, monkeypatch: pytest.Mo
     assert all("tried" not in u for u in state["position"]["units"].values())  # 2.15: nobody knows the values
     assert "to arrive: C4 (GT3), G1, R19 (GT2)" in run(["show", "game/0002.state.toml"]).output
 
-    # the German: the template as written holds every unit back (legal); he sets up in the ZOMO
+    # the German: the template proposes a legal set-up in the ZOMO (3.7); he sets up his own
     gorders = tmp_path / "game" / "0002-german.orders.toml"
     run(["template", "game/0002.state.toml", "--side", "german", "-o", gorders])
     gtext = gorders.read_text(encoding="utf-8")
     assert "#   2006N: R1 ?-?-5" in gtext  # the Soviet set-up as untried counters (2.15)
-    assert 'okh-south = ["Ro1", "Ro2", "Hu1", "It1"]' in gtext
+    assert '"1603S" = ["Hu1"]' in gtext and '"1706S" = ["Ro1", "Ro2"]' in gtext and 'okh-south = ["It1"]' in gtext
+    assert '"1704S" = ["Inf1", "Inf2", "Inf3", "Inf4", "Inf5"]' in gtext  # 3.7(3): 7 divisions, 1 assault gun
     assert run(["check", "game/0002.state.toml", gorders]).output.endswith("legal for step setup/german (not sealed yet: `pbem sign`)\n")
     bad = dict(GERMAN, **{"1603S": ["Inf1"]})
     bad["1906N"] = ["Pz1", "Pz2", "Mot1", "Inf2"]

@@ -22,9 +22,10 @@ the joins: the Soviet first (step ``setup/soviet``: his units of each SUT kind f
 Interior Zones, 3.2-3.4; the units not set up go to the Turn Record Track by the SUT's schedule,
 3.5, and arrive in the MR phase like other Soviet reinforcements without a fixed hex), then the
 German (``setup/german``, 3.6-3.7), each order file checked with every problem at once; then GT1
-begins (``ProudMonster.begin``). ``proposal`` gives each side a set-up for the template, the
-built-in player and a referee's `--no-orders`: the Soviet's meets every minimum the SUT's units
-allow, the German's holds every unit back in its OKH area.
+begins (``ProudMonster.begin``). ``proposal`` gives each side a set-up for the template and the
+built-in player: the Soviet's meets every minimum the SUT's units allow, the German's spreads his
+units over the ZOMO by 3.7. A referee's `--no-orders` uses ``missing_orders``: the Soviet's
+proposal, or every German unit held back in its OKH area.
 """
 
 from __future__ import annotations
@@ -516,8 +517,8 @@ def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Pr
     """Every problem of a set-up order file (3.2-3.8, 6.x, 7.x), all at once."""
     side = submission.side
     body = submission.body
-    if not submission.digest and not body:  # no orders by the deadline (referee): the proposal (see proposal)
-        body = {"setup": proposal(ctx, side)}
+    if not submission.digest and not body:  # no orders by the deadline (referee): see missing_orders
+        body = {"setup": missing_orders(ctx, side)}
     problems = [Problem(k, f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
                 for k in OTHER_KEYS if k in body]
     placements = read_placements(ctx, side, body, problems)
@@ -624,9 +625,72 @@ def soviet_proposal(ctx: Ctx) -> dict[str, list[str]]:
     return placed
 
 
+def german_proposal(ctx: Ctx) -> dict[str, list[str]]:
+    """A German set-up in the ZOMO that 3.7 allows, the same every time (the template's proposal and
+    the built-in player's): the Hungarian units into the Hungarian ZOMO hexes (3.7(1)), the Romanian
+    ones into the Romanian hexes (3.7(2)), then up to 7 German non-mechanized divisions and 1
+    assault-gun battalion (3.7(3)) into the Romanian hexes; every other German-side unit over the
+    Greater-German ZOMO hexes taken north to south (3.7(4)), each type and size spread evenly along
+    the strip (units.toml order): each unit to the hex at its share of the strip, or the nearest one
+    with room under stacking (6.1-6.5, 7.1-7.3); a unit with no room anywhere, and every Italian
+    unit, is held back in its OKH area (8.4, 8.5)."""
+    m = ctx.sc.map
+    n = m.numbering
+    strip: dict[str, list[str]] = {}
+    for h in sorted((h for h in m.hexes.values() if h.zomo and not h.water),
+                    key=lambda h: (n.parse(h.id).row, n.parse(h.id).col)):
+        strip.setdefault(h.country, []).append(h.id)
+    placed: dict[str, list[str]] = {}
+
+    def fits(u: str, h: str) -> bool:
+        return not german_placement(ctx, u, h) and not stack_problems(ctx, h, placed.get(h, []) + [u])
+
+    def put(u: str, hexes: list[str], first: int = 0) -> bool:
+        order = sorted(range(len(hexes)), key=lambda i: (abs(i - first), i))
+        for i in order:
+            if fits(u, hexes[i]):
+                placed.setdefault(hexes[i], []).append(u)
+                return True
+        return False
+
+    south = dict.fromkeys(SOUTH_LIMITS, 0)
+    held: list[str] = []
+    rest: list[str] = []
+    for u in pool(ctx, "german"):
+        spec = ctx.spec(u)
+        kind = south_kind(spec)
+        if spec.nat in ("hungarian", "romanian"):
+            if not put(u, strip.get("hungary" if spec.nat == "hungarian" else "romania", [])):
+                held.append(u)
+        elif spec.nat in SOUTH_OKH_NATIONS:
+            held.append(u)
+        elif kind and south[kind] < SOUTH_LIMITS[kind] and put(u, strip.get("romania", [])):
+            south[kind] += 1
+        else:
+            rest.append(u)
+    germany = strip.get("germany", [])
+    kinds: dict[tuple[str, str], list[str]] = {}
+    for u in rest:
+        kinds.setdefault((ctx.spec(u).type, ctx.spec(u).size), []).append(u)
+    for us in kinds.values():
+        for i, u in enumerate(us):
+            if not germany or not put(u, germany, (2 * i + 1) * len(germany) // (2 * len(us))):
+                held.append(u)
+    for u in held:
+        placed.setdefault("okh-south" if ctx.spec(u).nat in SOUTH_OKH_NATIONS else "okh-north", []).append(u)
+    return dict(sorted(placed.items(), key=_order))
+
+
 def proposal(ctx: Ctx, side: str) -> dict[str, list[str]]:
-    """The set-up the template writes and the built-in player and a referee's `--no-orders` use:
-    the Soviet's ``soviet_proposal``, the German's ``default_setup`` (every unit held back)."""
+    """The set-up the template writes and the built-in player uses: the Soviet's
+    ``soviet_proposal``, the German's ``german_proposal``."""
+    return soviet_proposal(ctx) if side == "soviet" else german_proposal(ctx)
+
+
+def missing_orders(ctx: Ctx, side: str) -> dict[str, list[str]]:
+    """The set-up of a referee's adjudication without a side's orders (`--no-orders`): the Soviet's
+    ``soviet_proposal`` (the minimums must be met), the German's ``default_setup`` (every unit held
+    back in its OKH area, which 3.7 allows)."""
     return soviet_proposal(ctx) if side == "soviet" else default_setup(ctx)
 
 
@@ -657,7 +721,7 @@ def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: 
     problems = module.check(state, sub)
     if problems:
         raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
-    body = sub.body if sub.body or sub.digest else {"setup": proposal(ctx, sub.side)}
+    body = sub.body if sub.body or sub.digest else {"setup": missing_orders(ctx, sub.side)}
     placements = read_placements(ctx, sub.side, body, [])
     for p in placements:
         ctx.units[p.unit]["at"] = p.at
@@ -766,6 +830,22 @@ def _label(ctx: Ctx, u: str) -> str:
     return f"{u} {shown_values(ctx.spec(u), ctx.units[u], ctx.options)}"
 
 
+def _wrapped(head: str, items: list[str], width: int = 110) -> list[str]:
+    """Comment lines listing ``items`` after ``head``, comma-separated, continued on indented
+    comment lines so that none is much longer than ``width`` (a full-size pool has 168 units)."""
+    indent = "#       "
+    out = [head]
+    for i, item in enumerate(items):
+        text = item + ("," if i < len(items) - 1 else "")
+        if out[-1] in (head, indent):
+            out[-1] += text
+        elif len(out[-1]) + 1 + len(text) > width:
+            out.append(indent + text)
+        else:
+            out[-1] += " " + text
+    return out
+
+
 def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
     sc = ctx.sc
     sut = sc.sut
@@ -776,14 +856,15 @@ def _soviet_template(ctx: Ctx, units: list[str]) -> list[str]:
     prov = ", provisional" if sut and sut.provisional else ""
     lines.append(f"# The Soviet Unit Table (17.6{prov}): of each kind, the units for the Frontier Zone (column "
                  f"{FRONTIER_LAST_COLUMN} and west, 3.3)")
-    lines.append("# and the Interior Zone (column 23 and east, 3.4); the units you do not set up go to the Turn Record "
-                 "Track (3.5).")
+    lines.append("# and the Interior Zone (column 23 and east, 3.4); " + (
+        "the units you do not set up go to the Turn Record Track (3.5)." if sut and sut.schedule else
+        "it schedules no unit for the Turn Record Track (3.5): set up every one."))
     by_kind: dict[str, list[str]] = {}
     for u in units:
         by_kind.setdefault(sut_type(ctx.spec(u)), []).append(u)
     for k in sorted(by_kind):
         fz, iz = (sut.fz.get(k, 0), sut.iz.get(k, 0)) if sut else (0, 0)
-        lines.append(f"#   {k}: FZ {fz}, IZ {iz}, of {len(by_kind[k])}: {', '.join(_label(ctx, u) for u in by_kind[k])}")
+        lines += _wrapped(f"#   {k}: FZ {fz}, IZ {iz}, of {len(by_kind[k])}: ", [_label(ctx, u) for u in by_kind[k]])
     if sut and sut.schedule:
         lines.append("#   Turn Record Track: " + "; ".join(
             f"GT{gt} " + ", ".join(f"{n} {k}" for k, n in sorted(row.items())) for gt, row in sorted(sut.schedule.items())))
@@ -828,8 +909,8 @@ def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
         if h.zomo and not h.water:
             zomo.setdefault(h.country, []).append(h.id)
     lines = ["# German set-up (3.6-3.7): in [setup], each ZOMO hex (or OKH area) lists the units that set up there.",
-             "# As written below, every unit is held back in its OKH area (8.4, 8.5): a legal set-up. Move them into",
-             "# ZOMO hexes as you wish:",
+             "# As written below, a legal set-up: the units spread over the ZOMO, those with no room held back in an",
+             "# OKH area (8.4, 8.5); holding every unit back is legal too. Edit it as you wish:",
              "#   only the Hungarian Fast Corps in Hungary (3.7(1)); Romanian units in Romania or okh-south (3.7(2));",
              f"#   at most {SOUTH_LIMITS['division']} German non-mechanized divisions and {SOUTH_LIMITS['assault gun']} "
              "assault-gun battalion in Romania and okh-south (3.7(3));",
@@ -837,7 +918,7 @@ def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
              "# ZOMO hexes:"]
     for c in ("germany", "hungary", "romania"):
         if c in zomo:
-            lines.append(f"#   {COUNTRY_NAMES[c]}: {', '.join(zomo[c])}")
+            lines += _wrapped(f"#   {COUNTRY_NAMES[c]}: ", zomo[c])
     soviet: dict[str, list[str]] = {}
     for u, st in sorted(ctx.units.items()):
         if ctx.spec(u).side == "soviet" and st["at"] in sc.map.hexes:
@@ -849,11 +930,10 @@ def _german_template(ctx: Ctx, units: list[str]) -> list[str]:
                                                                else "") + ":")
         lines += [f"#   {h}: {', '.join(soviet[h])}" for h in near]
     lines += ["", "[setup]"]
-    default = default_setup(ctx)
-    for box in OKH_AREAS:
-        if box in default:
-            lines.append(f"{box} = [" + ", ".join(f'"{u}"' for u in default[box]) + "]")
-    lines += ["# Example: \"1906N\" = [\"UNIT\", \"UNIT\"]", "",
+    for key, us in german_proposal(ctx).items():
+        lines.append(f'"{key}" = [' + ", ".join(f'"{u}"' for u in us) + "]" if key not in OKH_AREAS else
+                     f"{key} = [" + ", ".join(f'"{u}"' for u in us) + "]")
+    lines += ["",
               "# Standing instructions for the Soviet's player turns, committed before his dice.",
               "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
               "loss_order = []", '# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex', ""]
