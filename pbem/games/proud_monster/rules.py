@@ -8,7 +8,6 @@ copy of the position, the events so far and the dice.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -2297,16 +2296,32 @@ def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: in
     enter_hex(ctx, "german", to, "retreat")  # 3.9; 14.26 with Ambiguity 42: an empty intact work is destroyed
 
 
+_PRINTED_POOLS: dict[str, dict[tuple[str, str, int], dict[str, int]]] = {}  # by the scenario's data digest
+
+
+def printed_pools(sc: Scenario) -> dict[tuple[str, str, int], dict[str, int]]:
+    """2.15: of each kind of untried counter (pool_key), how many counters of the scenario show each
+    attack-defense; worked out once per scenario's data."""
+    pools = _PRINTED_POOLS.get(sc.digest)
+    if pools is None:
+        if len(_PRINTED_POOLS) >= 16:
+            _PRINTED_POOLS.clear()
+        pools = {}
+        for spec in sc.units.values():
+            if can_be_untried(spec):
+                row = pools.setdefault(pool_key(spec), {})
+                row[counter_values(spec)] = row.get(counter_values(spec), 0) + 1
+        _PRINTED_POOLS[sc.digest] = pools
+    return pools
+
+
 def counter_pool(ctx: Ctx, unit: str) -> list[str]:
     """2.15: the counters an untried unit may turn out to be: the printed attack-defense of every
     Soviet 1-step counter of the scenario of its type, size and MF (what its back shows), less those
     already drawn for tried units, eliminated ones included (each counter enters play once).
     Sorted by attack, then defense."""
     key = pool_key(ctx.spec(unit))
-    left: dict[str, int] = {}
-    for spec in ctx.sc.units.values():
-        if can_be_untried(spec) and pool_key(spec) == key:
-            left[counter_values(spec)] = left.get(counter_values(spec), 0) + 1
+    left = dict(printed_pools(ctx.sc).get(key, {}))
     for u, st in ctx.units.items():
         drawn = st.get("tried")
         if drawn is not None and pool_key(ctx.spec(u)) == key and left.get(drawn, 0) > 0:
@@ -2396,7 +2411,18 @@ def victory_check(ctx: Ctx, turn: int) -> None:
 
 
 def snapshot(ctx: Ctx) -> dict[str, Any]:
-    return copy.deepcopy(ctx.position)
+    """A copy of the working position, to go back to when an attack awaits a decision."""
+    copied: dict[str, Any] = copy_tree(ctx.position)
+    return copied
+
+
+def copy_tree(x: Any) -> Any:
+    """A deep copy of TOML-shaped data (tables, arrays, scalars), as copy.deepcopy makes it, faster."""
+    if isinstance(x, dict):
+        return {k: copy_tree(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [copy_tree(v) for v in x]
+    return x
 
 
 def unit_direction(ctx: Ctx, a: str, b: str) -> int | None:

@@ -118,6 +118,8 @@ class _MapLines:
         self.lakes = tuple(h for h in hexes if m.hexes[h].terrain == "lake")
         self.forts = tuple(h for h in hexes if m.hexes[h].fort)
         self.links = {h: tuple((n, m.side_features(h, n)) for n in m.neighbours(h)) for h in hexes}
+        self.plain = {h: tuple(n for n, f in links if not f) for h, links in self.links.items()}  # no hexside feature
+        self.featured = {h: tuple((n, f) for n, f in links if f) for h, links in self.links.items()}
         self.has_lakes = bool(self.lakes) or any("lake" in f for f in m.hexsides.values())
         self.east = gas_sides(m).east
         self.hungary_romania = frozenset(h for h in hexes if m.hexes[h].country in ("hungary", "romania"))  # 5.3
@@ -140,42 +142,46 @@ def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str
     reached from the sources not enemy-occupied, through hexes and hexsides a line may use; with
     ``overland`` (Soviet lines, 9.16) never through an all-lake hex or across an all-lake hexside.
 
-    The hexes a line may not enter are gathered first; the result depends only on them
-    and on the weather (all-lake hexsides), so it is kept for the transition (``ctx.supply_cache``)
-    and worked out again only when one of them changes."""
+    The result depends only on the enemy-occupied hexes, the intact forts, the weather (all-lake
+    hexes and hexsides) and the GT1 restriction besides the map, so it is kept for the transition
+    under those (``ctx.supply_cache``) and worked out again only when one of them changes."""
     side = _side(kind)
     enemy = _enemy_hexes(ctx, side)
     lines = _map_lines(ctx)
     overland = overland and lines.has_lakes  # without lakes every line is overland
+    weather = tuple(zone_weather(ctx, z) for z in ZONES)
+    forts = tuple(h for h in lines.forts if intact_fort(ctx, h)) if side != "soviet" else ()
+    gt1 = side == "soviet" and ctx.turn == 1 and bool(ctx.options.get("gt1_restrictions"))
+    key = (kind, frozenset(enemy), forts, weather, overland, gt1)
+    found = ctx.supply_cache.get(key)
+    if found is not None:
+        return found
     # the hexes a line may not enter: enemy-occupied (9.4), all-sea (9.4), for German-side lines
     # all-lake except in snow (9.14) and an intact fort or heavy fort (14.29)
     closed = set(enemy) | lines.sea
     if side != "soviet":
         closed.update(h for h in lines.lakes if weather_at(ctx, h) != "S")
-        closed.update(h for h in lines.forts if intact_fort(ctx, h))
+        closed.update(forts)
     else:
         if overland:
             closed.update(lines.lakes)
-        if ctx.turn == 1 and ctx.options.get("gt1_restrictions"):  # 5.3: no Soviet line through them on GT1
+        if gt1:  # 5.3: no Soviet line through them on GT1
             closed.update(lines.hungary_romania)
-    weather = tuple(zone_weather(ctx, z) for z in ZONES)
-    key = (kind, frozenset(closed), weather, overland)
-    found = ctx.supply_cache.get(key)
-    if found is not None:
-        return found
     start = [h for h in lines.sources[kind] if h not in closed]
-    seen = set(start)
+    visited = closed | set(start)  # the hexes reached, and those no line may enter
     queue = deque(start)
+    plain, featured = lines.plain, lines.featured
     while queue:
         here = queue.popleft()
-        for n, feats in lines.links[here]:
-            if n in seen or n in closed:
-                continue
-            if feats and not _side_open(ctx, here, n, side, overland):
-                continue
-            seen.add(n)
-            queue.append(n)
-    found = ctx.supply_cache[key] = frozenset(seen)
+        for n in plain[here]:
+            if n not in visited:
+                visited.add(n)
+                queue.append(n)
+        for n, _ in featured[here]:
+            if n not in visited and _side_open(ctx, here, n, side, overland):
+                visited.add(n)
+                queue.append(n)
+    found = ctx.supply_cache[key] = frozenset(visited - closed)
     return found
 
 
