@@ -8,6 +8,7 @@ copy of the position, the events so far and the dice.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -2118,43 +2119,61 @@ def german_sources(ctx: Ctx, soviet: set[str], units: Collection[str] = ()) -> l
 def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> tuple[int, int]:
     """Ambiguity 45: how far ``start`` is from the nearest German supply source (9.11), as (0, the
     cheapest legal German movement path in MP for the whole stack), else (1, hex distance), else
-    (2, 0) when there is no source at all. Smaller is closer.
+    (2, 0) when there is no source at all. Smaller is closer (supply_distances)."""
+    return supply_distances(ctx, units, [start], sources, soviet)[start]
+
+
+def supply_distances(ctx: Ctx, units: list[str], starts: list[str], sources: list[str],
+                     soviet: set[str]) -> dict[str, tuple[int, int]]:
+    """supply_distance for each of ``starts``, from one search: the cheapest cost from every hex to
+    the nearest source, found backward from the sources (Dijkstra on the steps reversed), entering
+    no hex in ``soviet``; a step costs the most any unit of the stack pays (hex_cost, hexside_cost;
+    a Sivash/Kerch crossing its whole MF).
 
     Option retreat_distance: "path" (the default) is the digest's reading above; "hex-distance"
     measures plain hex distance to the nearest source, through Soviet units, water and all: (1, hexes)."""
     src = set(sources)
+    n = ctx.sc.map.numbering
     if not src:
-        return (2, 0)
-    if ctx.options.get("retreat_distance", "path") == "hex-distance":
-        n = ctx.sc.map.numbering
-        return (1, min(hex_distance(n.parse(start), n.parse(s)) for s in src))
-    if start in src:
-        return (0, 0)
+        return {s: (2, 0) for s in starts}
 
-    def nbrs(h: str) -> list[str]:
-        out = list(ctx.sc.map.neighbours(h))
-        return out + ["*"] if h in src else out
+    def hexes_away(h: str) -> tuple[int, int]:
+        return (1, min(hex_distance(n.parse(h), n.parse(s)) for s in src))
+
+    if ctx.options.get("retreat_distance", "path") == "hex-distance":
+        return {s: hexes_away(s) for s in starts}
+    specs = [(ctx.spec(u), ctx.mf(u)) for u in units]
 
     def step(a: str, b: str) -> int | None:
-        if b == "*":
-            return 0
+        """The cost of entering b from a, or None."""
         if b in soviet:
             return None
         worst = 0
-        for u in units:
-            spec = ctx.spec(u)
+        for spec, mf in specs:
             hc = hex_cost(ctx, spec, b, a)[0]
             sc_ = hexside_cost(ctx, spec, a, b)[0]
             if hc == "no" or sc_ == "no":
                 return None
-            worst = max(worst, ctx.mf(u) if sc_ == "all" else int(hc) + int(sc_))
+            worst = max(worst, mf if sc_ == "all" else int(hc) + int(sc_))
         return worst
 
-    found = cheapest(start, "*", nbrs, step)
-    if found is not None:
-        return (0, found[0])
-    n = ctx.sc.map.numbering
-    return (1, min(hex_distance(n.parse(start), n.parse(s)) for s in src))
+    best: dict[str, int] = {s: 0 for s in src}
+    queue = [(0, s) for s in sorted(src)]
+    heapq.heapify(queue)
+    wanted, done = set(starts), set[str]()
+    while queue and not wanted <= done:
+        cost, here = heapq.heappop(queue)
+        if here in done:
+            continue
+        done.add(here)
+        for prev in sorted(ctx.sc.map.neighbours(here)):
+            if prev in done or prev not in ctx.sc.map.hexes:
+                continue
+            c = step(prev, here)
+            if c is not None and cost + c < best.get(prev, cost + c + 1):
+                best[prev] = cost + c
+                heapq.heappush(queue, (cost + c, prev))
+    return {s: (0, best[s]) if s in done else hexes_away(s) for s in starts}
 
 
 def _distance_text(ctx: Ctx, d: tuple[int, int]) -> str:
@@ -2211,8 +2230,9 @@ def retreat_choice(ctx: Ctx, units: list[str], origin: str, legal: list[str],
     preference, then the lowest hex id. Also what was measured, for the report."""
     soviet = {ctx.at(u) for u in ctx.units if ctx.on_map(u) and ctx.spec(u).side == "soviet"}
     sources = german_sources(ctx, soviet, units)
-    here = supply_distance(ctx, units, origin, sources, soviet)
-    dist = {b: supply_distance(ctx, units, b, sources, soviet) for b in legal}
+    found = supply_distances(ctx, units, [origin, *legal], sources, soviet)
+    here = found[origin]
+    dist = {b: found[b] for b in legal}
     closer = [b for b in legal if dist[b] < here]
     none_closer = not closer
     pool = closer if closer else (list(legal) if ctx.options.get("retreat_if_none_closer") == "any-legal" else [])
