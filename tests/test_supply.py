@@ -234,3 +234,61 @@ def test_a_soviet_turn_keeps_the_measures_and_the_next_german_turn_reconfirms_co
 
 def test_the_supply_map_is_a_catalog_file() -> None:
     assert (CATALOG / SUPPLY).is_file() and (CATALOG / "supply-map.toml").is_file()
+
+
+# --- 14.32, Ambiguity 45: the backward search gives what a forward search per hex gives ---------
+
+def forward_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> int | None:
+    """The cheapest legal path in MP from ``start`` to any source, searched forward (paths.cheapest)."""
+    from pbem.games.proud_monster.rules import hex_cost, hexside_cost
+    from pbem.mechanics.paths import cheapest
+
+    src = set(sources)
+    if start in src:
+        return 0
+
+    def nbrs(h: str) -> list[str]:
+        return [*ctx.sc.map.neighbours(h), *(["*"] if h in src else [])]
+
+    def step(a: str, b: str) -> int | None:
+        if b == "*":
+            return 0
+        if b in soviet:
+            return None
+        worst = 0
+        for u in units:
+            hc, sc_ = hex_cost(ctx, ctx.spec(u), b, a)[0], hexside_cost(ctx, ctx.spec(u), a, b)[0]
+            if hc == "no" or sc_ == "no":
+                return None
+            worst = max(worst, ctx.mf(u) if sc_ == "all" else int(hc) + int(sc_))
+        return worst
+
+    found = cheapest(start, "*", nbrs, step)
+    return None if found is None else found[0]
+
+
+def test_retreat_distances_match_a_forward_search_per_hex() -> None:
+    from pathlib import Path
+
+    from pbem.exchange.files import read_toml
+    from pbem.games.proud_monster.rules import german_sources, supply_distances
+
+    golden = Path(__file__).parent / "golden" / "campaign"
+    state = read_toml(golden / "0040.state.toml")  # GT7, the MR step: both armies deep in the map
+    ctx = M._ctx(state, None)
+    soviet = {ctx.at(u) for u in ctx.units if ctx.on_map(u) and ctx.spec(u).side == "soviet"}
+    stacks = sorted(ctx.stacks("german").items())[::5][:8]
+    assert len(stacks) == 8
+    compared = 0
+    for hex_id, units in stacks:
+        sources = german_sources(ctx, soviet, units)
+        starts = [hex_id, *sorted(h for h in ctx.sc.map.neighbours(hex_id) if h in ctx.sc.map.hexes)]
+        got = supply_distances(ctx, units, starts, sources, soviet)
+        for s in starts:
+            want = forward_distance(ctx, units, s, sources, soviet)
+            if want is None:
+                assert got[s][0] == 1, (hex_id, s, got[s])
+            else:
+                assert got[s] == (0, want), (hex_id, s, got[s], want)
+                compared += 1
+    assert compared > 30
