@@ -1,47 +1,18 @@
 """Proud Monster: the options for the digest's ambiguities 7, 12, 35, 41 and 45 where a catalog case
-does not fit: the option plumbing (defaults, values, the rule of a bad value, the README), the report
-lines the other readings add, and the readings of Ambiguities 18 and 50 that need no option."""
+does not fit: the report lines the other readings add, and the readings of Ambiguities 18 and 50
+that need no option (their plumbing is tested with the others in test_readings.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from pbem.errors import IllegalOrdersError
 from pbem.games.proud_monster import render
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
 from tests.pmcase import CATALOG, load_case, run_case
 
 M = ProudMonster()
 ROOT = Path(__file__).resolve().parent.parent
-
-# option, ambiguity, rule, the digest's reading (the default), the other reading
-READINGS = [
-    ("moscow_vp_victory", 7, "4.6/4.1", "next-check", "at-capture"),
-    ("romanian_stacking", 12, "7.3/6.3", "fractional", "per-counter"),
-    ("boundary_weather", 35, "13.2", "entered", "left"),
-    ("arko_order", 41, "14.23/14.41", "doubling-first", "arko-first"),
-    ("retreat_distance", 45, "14.32", "path", "hex-distance"),
-]
-
-
-@pytest.mark.parametrize(("name", "amb", "rule", "default", "other"), READINGS, ids=[r[0] for r in READINGS])
-def test_each_reading_is_an_option_with_the_digest_default(name: str, amb: int, rule: str, default: Any, other: Any) -> None:
-    assert DEFAULT_OPTIONS[name] == default
-    assert OPTION_VALUES[name] == (default, other)
-    assert OPTION_NOTES[name].startswith(f"Ambiguity {amb} ({rule}):")
-    assert M.new_game("training", {})["options"][name] == default
-    assert M.new_game("training", {"ruleset": "full"})["options"][name] == default  # the full game keeps the default
-    assert M.new_game("training", {name: other})["options"][name] == other
-    with pytest.raises(IllegalOrdersError) as e:
-        M.new_game("training", {name: "neither"})
-    assert [(p.where, p.rule) for p in e.value.problems] == [(f"option {name}", rule)]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"| `{name}` |" in readme and f"Ambiguity {amb} (" in readme
-
 
 def case(name: str) -> dict[str, Any]:
     return load_case(next(CATALOG.glob(f"{name}-*.toml")))

@@ -1,4 +1,5 @@
-"""Proud Monster: the options for the digest's ambiguities 28, 30, 39, 42, 46-49 and 59 where a
+"""Proud Monster: the options for the digest's ambiguities (the plumbing of those named in READINGS;
+the report lines of 28, 30, 39, 42, 46-49 and 59) where a
 catalog case does not fit: the option plumbing (defaults, values, the rule of a bad value), the
 allocation mechanics of 14.35 exception 2 read "once", and the report lines the other readings add."""
 
@@ -30,6 +31,11 @@ READINGS = [
     ("hedgehog_movement", 48, "14.40", "may-move", "stay"),
     ("arko_participates", 49, "14.41", True, False),
     ("rain_zone", 59, "13.4", "start", "entered"),
+    ("moscow_vp_victory", 7, "4.6/4.1", "next-check", "at-capture"),
+    ("romanian_stacking", 12, "7.3/6.3", "fractional", "per-counter"),
+    ("boundary_weather", 35, "13.2", "entered", "left"),
+    ("arko_order", 41, "14.23/14.41", "doubling-first", "arko-first"),
+    ("retreat_distance", 45, "14.32", "path", "hex-distance"),
 ]
 
 
