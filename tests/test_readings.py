@@ -1,7 +1,7 @@
-"""Proud Monster: the options for the digest's ambiguities (the plumbing of those named in READINGS;
-the report lines of 28, 30, 39, 42, 46-49 and 59) where a
-catalog case does not fit: the option plumbing (defaults, values, the rule of a bad value), the
-allocation mechanics of 14.35 exception 2 read "once", and the report lines the other readings add."""
+"""Proud Monster: the options for the digest's ambiguities where a catalog case does not fit: the
+plumbing of every option in READINGS (defaults, values, the rule of a bad value, the README), the
+allocation mechanics of 14.35 exception 2 read "once", and the report lines the other readings of
+Ambiguities 28, 30, 39, 42, 46-49 and 59 add."""
 
 from __future__ import annotations
 
