@@ -337,7 +337,11 @@ def test_module_check_exits_0_on_the_bundled_data() -> None:
     assert "problem" not in r.output and "provisional" in r.output
     r = CliRunner().invoke(cli, ["module", "check", "proud-monster", "--json"])
     assert r.exit_code == 0, r.output
-    assert all(row["status"] != "problem" for row in json.loads(r.output))
+    rows = json.loads(r.output)
+    assert all(row["status"] != "problem" for row in rows)
+    items = [row["item"] for row in rows]  # a map or counters two scenarios share are listed once
+    assert items.count("map (campaign, campaign-setup)") == 1 and items.count("counters (campaign, campaign-setup)") == 1
+    assert not any(i in ("map (campaign)", "map (campaign-setup)") for i in items)
 
 
 @pytest.fixture

@@ -642,13 +642,16 @@ class ProudMonster:
             out += [{"item": f"scenario {name}", "status": st, "note": note} for st, note in setup.minimum_report(sc)]
         for item, note in render.MISSING_DATA:
             out.append({"item": item, "status": "missing", "note": note})
-        seen = set()
-        uniq = []
-        for r in out:  # the shared charts are listed once, not once per scenario
-            if (r["item"], r["note"]) not in seen:
-                seen.add((r["item"], r["note"]))
-                uniq.append(r)
-        return uniq
+        uniq: dict[tuple[str, str, str], tuple[dict[str, Any], list[str]]] = {}
+        for r in out:  # shared charts, maps and counters are listed once, naming every scenario using them
+            kind, _, name = r["item"].partition(" (")
+            per_scenario = kind in ("counters", "map")
+            key = (kind if per_scenario else r["item"], r["status"], r["note"])
+            row, names = uniq.setdefault(key, (r, []))
+            if per_scenario and name.rstrip(")") not in names:
+                names.append(name.rstrip(")"))
+                row["item"] = f"{kind} ({', '.join(names)})"
+        return [row for row, _ in uniq.values()]
 
     def step_name(self, turn: int, pts: int, side: str) -> str:
         return step_name(turn, pts, side)
