@@ -438,8 +438,9 @@ def event_lines(e: Event) -> list[str]:
         if d["none_closer"]:
             dist += "; no hex is closer, so any legal hex (Ambiguity 45)"
         verb = "retreats" if len(d["units"]) == 1 else "retreat"
+        across = "".join(f"; across the {f.capitalize()} hexside, which snow opens to it (13.7, 12.16)" for f in d.get("straits", []))
         return [f"  - German retreat: {', '.join(d['units'])} {verb} from {d['hex']} into {d['to']} for 1 point of {d['result']} "
-                f"(14.32, 14.33){dist}; stacking respected (6.2)."]
+                f"(14.32, 14.33){dist}{across}; stacking respected (6.2)."]
     if k == "retreat-caught":
         verb = "is" if len(d["units"]) == 1 else "are"
         return [f"  - {', '.join(d['units'])} retreated into {d['hex']} this phase and {verb} eliminated; this does not count "

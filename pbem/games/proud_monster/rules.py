@@ -2311,8 +2311,10 @@ def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: in
     for u in left:
         ctx.units[u]["at"] = to
         ctx.position.setdefault("retreated", {})[u] = to  # 14.34
+    straits = sorted(ctx.sc.map.side_features(target, to) & {"sivash", "kerch"})  # open to a retreat in snow only (13.7)
     ctx.emit("retreat", "14.32", **base, retreated=True, to=to, refused=shut, overstacked=full, **info,
-             stacking=not stack_problems(ctx, to, ctx.occupants(to, "german")))  # 6.2: always true here
+             stacking=not stack_problems(ctx, to, ctx.occupants(to, "german")),  # 6.2: always true here
+             **({"straits": straits} if straits else {}))
     enter_hex(ctx, "german", to, "retreat")  # 3.9; 14.26 with Ambiguity 42: an empty intact work is destroyed
 
 
