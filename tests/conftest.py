@@ -107,3 +107,14 @@ def keyfiles(tmp_path: Path) -> dict[str, Path]:
         key, _ = write_key_files(k, tmp_path / f"{s}-keys")
         out[s] = key
     return out
+
+
+def start_cli_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """start_game in ``tmp_path/game``, run from ``tmp_path`` as the CLI tests do: each side's key
+    files in ``tmp_path/SIDE``, no passphrase in the environment."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    g = start_game(tmp_path / "game")
+    for side, key in g.keys.items():
+        write_key_files(key, tmp_path / side)
+    return g

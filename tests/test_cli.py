@@ -24,7 +24,7 @@ from pbem.errors import MalformedFileError
 from pbem.exchange.canonical import seal, unsealed
 from pbem.exchange.keys import KeyPair, write_key_files
 from tests.clihelpers import fails, run, snapshot
-from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game, start_game
+from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game, start_cli_game, start_game
 
 ATTACK = GERMAN_GT1.split("[standing]")[0]  # the [[attack]] table alone
 
@@ -60,12 +60,7 @@ class Cli:
 
 @pytest.fixture
 def cg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
-    g = start_game(tmp_path / "game")
-    for side, key in g.keys.items():
-        write_key_files(key, tmp_path / side)
-    return Cli(tmp_path, g)
+    return Cli(tmp_path, start_cli_game(tmp_path, monkeypatch))
 
 
 # --- help --------------------------------------------------------------------------------------

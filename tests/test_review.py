@@ -11,21 +11,14 @@ from typing import Any
 import pytest
 
 from tests.clihelpers import fails, run
-from tests.conftest import GERMAN_GT1, Game, start_game
+from tests.conftest import GERMAN_GT1, Game, start_cli_game
 
 ATTACK = GERMAN_GT1.split("[standing]")[0]
 
 
 @pytest.fixture
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Game:
-    from pbem.exchange.keys import write_key_files
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
-    g = start_game(tmp_path / "game")
-    for side, key in g.keys.items():
-        write_key_files(key, tmp_path / side)
-    return g
+    return start_cli_game(tmp_path, monkeypatch)
 
 
 # --- a file of another kind where a state (or an order file) is expected -----------------------
