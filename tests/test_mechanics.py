@@ -120,3 +120,30 @@ def test_cheapest_path_prefers_low_cost_and_respects_prohibitions_and_limits() -
     assert cheapest("a", "x", graph.__getitem__, step) is None
     assert cheapest("a", "d", graph.__getitem__, step, limit=2) is None
     assert cheapest("a", "a", graph.__getitem__, step) == (0, [])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 6), st.integers(0, 6)), st.integers(0, 5) | st.none(), max_size=30),
+       st.sets(st.integers(0, 6), min_size=1, max_size=3))
+def test_costs_to_gives_what_a_forward_search_gives_from_each_place(costs: dict[tuple[int, int], int | None],
+                                                                     goals: set[int]) -> None:
+    """paths.costs_to (one backward search) agrees with paths.cheapest from every place to the goals."""
+    from pbem.mechanics.paths import cheapest, costs_to
+
+    places = [str(i) for i in range(7)]
+    edges = {(str(a), str(b)): c for (a, b), c in costs.items() if a != b}
+    nbrs = {p: sorted({b for a, b in edges if a == p} | {a for a, b in edges if b == p}) for p in places}
+
+    def step(a: str, b: str) -> int | None:
+        return edges.get((a, b))
+
+    back = costs_to([str(g) for g in goals], nbrs.__getitem__, step, places)
+    for p in places:
+        def fwd_nbrs(h: str) -> list[str]:
+            return [*nbrs[h], *(["*"] if int(h) in goals else [])]
+
+        def fwd_step(a: str, b: str) -> int | None:
+            return 0 if b == "*" else step(a, b)
+
+        found = cheapest(p, "*", fwd_nbrs, fwd_step)
+        assert back.get(p) == (None if found is None else found[0]), p

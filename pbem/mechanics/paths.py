@@ -47,3 +47,32 @@ def cheapest(
                 back[nxt] = here
                 heapq.heappush(queue, (total, nxt))
     return None
+
+
+def costs_to(
+    goals: Iterable[str],
+    neighbours: Callable[[str], Iterable[str]],
+    step_cost: Callable[[str, str], int | None],
+    wanted: Iterable[str],
+) -> dict[str, int]:
+    """The cost of the cheapest path from each place of ``wanted`` to the nearest of ``goals``, from
+    one search backward from the goals (Dijkstra on the steps reversed): what ``cheapest`` gives from
+    each place, with every goal entered at no further cost. ``step_cost(a, b)`` is the cost of
+    entering ``b`` from ``a`` (None: prohibited) and ``neighbours`` must be symmetric. A place with
+    no path is left out. The search stops once every wanted place is settled."""
+    best: dict[str, int] = {g: 0 for g in goals}
+    queue = sorted((0, g) for g in best)
+    todo, done = set(wanted), set[str]()
+    while queue and not todo <= done:
+        cost, here = heapq.heappop(queue)
+        if here in done:
+            continue
+        done.add(here)
+        for prev in sorted(neighbours(here)):
+            if prev in done:
+                continue
+            step = step_cost(prev, here)
+            if step is not None and cost + step < best.get(prev, cost + step + 1):
+                best[prev] = cost + step
+                heapq.heappush(queue, (cost + step, prev))
+    return {p: best[p] for p in todo if p in done}

@@ -8,7 +8,6 @@ copy of the position, the events so far and the dice.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,7 +20,7 @@ from pbem.mechanics.dice import Dice
 from pbem.mechanics.hexgrid import direction
 from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Odds, Shift, apply_shifts, halve_round_up
-from pbem.mechanics.paths import cheapest
+from pbem.mechanics.paths import cheapest, costs_to
 from pbem.mechanics.stacking import overstacked
 from pbem.mechanics.steps import Loss, NeedsDecision, allocate
 from pbem.mechanics.tables import Result
@@ -1078,7 +1077,7 @@ def supply_mf(ctx: Ctx, unit: str) -> tuple[int, str]:
     unit (9.18). Also why, or ""."""
     mf = ctx.mf(unit)
     if ctx.move_oos.get(unit):
-        return -(-mf // 2), f"movement factor {mf} halved out of supply, 9.7"
+        return halve_round_up(mf), f"movement factor {mf} halved out of supply, 9.7"
     if ctx.move_supply.get(unit, ("", False))[0] == "air" and ctx.spec(unit).mechanized and mf > AIR_SUPPLY_MF:
         return AIR_SUPPLY_MF, f"movement factor {mf}: {AIR_SUPPLY_MF} for an air-supplied mechanized unit, 9.18"
     return mf, ""
@@ -1105,8 +1104,8 @@ def _allowance(ctx: Ctx, unit: str, rain_hex: str, rain_note: str) -> tuple[int,
     mf = ctx.mf(unit)
     notes: list[str] = []
     if ctx.move_oos.get(unit):
-        notes.append(f"out of supply at the start of its move: movement factor {mf} halved to {-(-mf // 2)} (9.7, 9.8)")
-        mf = -(-mf // 2)
+        notes.append(f"out of supply at the start of its move: movement factor {mf} halved to {halve_round_up(mf)} (9.7, 9.8)")
+        mf = halve_round_up(mf)
     elif supply_mf(ctx, unit)[0] < mf:
         notes.append(f"air-supplied at the start of its move: mechanized movement factor {mf} limited to "
                      f"{AIR_SUPPLY_MF} (9.18)")
@@ -1764,7 +1763,7 @@ def halving_groups(groups: dict[tuple[str, ...], list[tuple[dict[str, Any], int]
         value = sum(b for _, b in members)
         start = value
         for _ in cuts:
-            value = -(-value // 2)
+            value = halve_round_up(value)
         value = max(value, 1) if start else 0  # a factor of 0 (the ArKo) is not reduced to 1
         total += value
         who = "+".join(r["unit"] for r, _ in members)
@@ -2126,7 +2125,7 @@ def supply_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], 
 def supply_distances(ctx: Ctx, units: list[str], starts: list[str], sources: list[str],
                      soviet: set[str]) -> dict[str, tuple[int, int]]:
     """supply_distance for each of ``starts``, from one search: the cheapest cost from every hex to
-    the nearest source, found backward from the sources (Dijkstra on the steps reversed), entering
+    the nearest source, found backward from the sources (paths.costs_to), entering
     no hex in ``soviet``; a step costs the most any unit of the stack pays (hex_cost, hexside_cost;
     a Sivash/Kerch crossing its whole MF).
 
@@ -2157,23 +2156,11 @@ def supply_distances(ctx: Ctx, units: list[str], starts: list[str], sources: lis
             worst = max(worst, mf if sc_ == "all" else int(hc) + int(sc_))
         return worst
 
-    best: dict[str, int] = {s: 0 for s in src}
-    queue = [(0, s) for s in sorted(src)]
-    heapq.heapify(queue)
-    wanted, done = set(starts), set[str]()
-    while queue and not wanted <= done:
-        cost, here = heapq.heappop(queue)
-        if here in done:
-            continue
-        done.add(here)
-        for prev in sorted(ctx.sc.map.neighbours(here)):
-            if prev in done or prev not in ctx.sc.map.hexes:
-                continue
-            c = step(prev, here)
-            if c is not None and cost + c < best.get(prev, cost + c + 1):
-                best[prev] = cost + c
-                heapq.heappush(queue, (cost + c, prev))
-    return {s: (0, best[s]) if s in done else hexes_away(s) for s in starts}
+    def nbrs(h: str) -> list[str]:
+        return [p for p in ctx.sc.map.neighbours(h) if p in ctx.sc.map.hexes]
+
+    found = costs_to(src, nbrs, step, starts)
+    return {s: (0, found[s]) if s in found else hexes_away(s) for s in starts}
 
 
 def _distance_text(ctx: Ctx, d: tuple[int, int]) -> str:

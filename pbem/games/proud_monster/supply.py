@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pbem.errors import ModuleDataError, Problem
-from pbem.mechanics.odds import Shift
+from pbem.mechanics.odds import Shift, halve_round_up
 
 from .data import gas_sides
 from .rules import AIR_SUPPLY_MF, OFF_MAP_BOXES, Ctx, MoveTracker, intact_fort, weather_at, zone_weather
@@ -389,7 +389,7 @@ def check_move(ctx: Ctx, index: int, units: list[str], moved: set[str]) -> None:
 
 def halve(value: int) -> int:
     """9.7: halved, fractions rounded up (half of 5 is 3)."""
-    return -(-value // 2)
+    return halve_round_up(value)
 
 
 def combat_oos(ctx: Ctx, index: int, attackers: list[str], defenders: list[str], what: str) -> set[str]:
