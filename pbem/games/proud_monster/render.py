@@ -241,6 +241,18 @@ SUPPLY_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
+def steps_list(units: dict[str, int]) -> str:
+    """Units with their steps, for a loss decision: "15TD (1 step), 3Pz (4 steps)" (14.35)."""
+    return ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in units.items())
+
+
+def _arko_part(a: dict[str, Any]) -> str:
+    """What the ArKo of an attack is, for its line: taking part (":"), or only supporting (Ambiguity 49)."""
+    if a.get("supporting"):
+        return " supports the attack without taking part in it: no factor, no loss, no advance (Ambiguity 49);"
+    return ":"
+
+
 def pool_runs(pool: list[str]) -> str:
     """The counters left in an untried pool, numbered from 1 as the die counts them, as runs of one
     value with its count and numbers: "1-1 ×1 (#1), 1-2 ×8 (#2-9), 2-3 ×1 (#10)" (2.15)."""
@@ -353,9 +365,7 @@ def event_lines(e: Event) -> list[str]:
             lines.append(f"  - Die `{d['label']}` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
         if d["city"] and d["city"].get("arko_first"):  # Ambiguity 41, option arko_order = "arko-first"
             c, a = d["city"], d["arko"]
-            part = (" supports the attack without taking part in it: no factor, no loss, no advance (Ambiguity 49);"
-                    if a.get("supporting") else ":")
-            lines.append(f"  - ArKo ({', '.join(a['units'])}){part} the defender's result {a['from']} becomes {a['to']} "
+            lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
                          "before city doubling (14.41, Ambiguity 41, option arko_order).")
             lines.append(f"  - City: {c['from']} with the ArKo's +1 becomes {c['attacker']}/{c['defender']} "
                          f"(losses doubled, 0 becomes 1, 14.23); outcome {d['outcome']}.")
@@ -370,9 +380,7 @@ def event_lines(e: Event) -> list[str]:
                          "fort does it raise the defender's result (14.41).")
         elif "arko" in d:
             a = d["arko"]
-            part = (" supports the attack without taking part in it: no factor, no loss, no advance (Ambiguity 49);"
-                    if a.get("supporting") else ":")
-            lines.append(f"  - ArKo ({', '.join(a['units'])}){part} the defender's result {a['from']} becomes {a['to']} "
+            lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
                          f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
         return lines
     if k in FORT_TEXT:
@@ -453,7 +461,7 @@ def event_lines(e: Event) -> list[str]:
         return [f"- {d['side'].capitalize()}'s reply: " + ("no retreat" if ans == "no" else f"retreat into {ans}")
                 + f" in attack {d['question']['attack'] + 1} (14.32)."]
     if k == "decision-needed":
-        units = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in d["units"].items())
+        units = steps_list(d["units"])
         bound = "".join(f"; {b}" for b in loss_constraints_text(list(d["units"]), d.get("constraints", {})))
         return [f"- **Decision needed from {d['side']}**: {d['steps']} step loss(es) as {d['role']} in attack {d['attack'] + 1} "
                 f"among {units}{bound}; the standing instructions do not decide it ({d['rule']}). The adjudication stops here."]
@@ -588,7 +596,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                      f"{q['loss']} (14.32), or \"no\" to take it as a step loss.",
                      "[reply]", f'retreat = "{q["hexes"][0]}"', ""]
             return "\n".join(head)
-        among = ", ".join(f"{u} ({s} step{'s' if s > 1 else ''})" for u, s in q["units"].items())
+        among = steps_list(q["units"])
         bound = loss_constraints_text(list(q["units"]), q.get("constraints", {}))
         head += [f"# Decision: {q['steps']} step loss(es) as {q['role']} in attack {q['attack'] + 1}, among {among} ({q['rule']}).",
                  *(f"# The rules: {b}." for b in bound),
