@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pbem.demo import order_text
+from pbem.demo import demo_salt, order_text
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
 from pbem.exchange.keys import KeyPair
@@ -148,7 +148,7 @@ def build_long_game(root: Path, echo: Callable[[str], None] = lambda _l: None) -
         joins = []
         for side in ("german", "soviet"):
             p = game / f"0000-{side}.join.toml"
-            write_new(p, dumps(make_join(st, side, keys[side])))
+            write_new(p, dumps(make_join(st, side, keys[side], salt=demo_salt(side))))
             joins.append(p)
         st = _adjudicate(game, st, joins, keys)
         while st.data["awaits"]["kind"] != "none":
@@ -158,7 +158,7 @@ def build_long_game(root: Path, echo: Callable[[str], None] = lambda _l: None) -
             p = game / f"{seq:04d}-{side}.{aw['kind']}.toml"
             write_new(p, order_text(st.data, side, orders_for(st.data)))
             d = load_doc(p, "orders")
-            p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), d.data, keys[side]), encoding="utf-8")
+            p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), d.data, keys[side], st), encoding="utf-8")
             st = _adjudicate(game, st, [p], keys)
             if seq % 25 == 0:
                 echo(f"  built {seq + 1} transitions ({aw['step']})")

@@ -10,6 +10,7 @@ import datetime as _dt
 import functools
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -336,7 +337,8 @@ def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
 @cli.command()
 @click.argument("orders", type=click.Path(path_type=Path))
 @click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
-@click.option("--state", "state_path", type=click.Path(path_type=Path), help="Check against this state first (recommended).")
+@click.option("--state", "state_path", type=click.Path(path_type=Path),
+              help="The state (or view) the file answers (default: found in the file's folder).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Write the sealed file here (default: seal ORDERS in place).")
 @click.option("--force", is_flag=True, help="Seal again a file that already has a seal.")
 @click.option("--passphrase", "ask", is_flag=True)
@@ -353,18 +355,37 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
 
     from pbem.errors import IllegalOrdersError
     from pbem.exchange.files import parse_toml, validate, write_new
-    from pbem.exchange.game import check_orders, load_doc, load_state, sign_orders
+    from pbem.exchange.game import (
+        check_orders,
+        check_state_seal,
+        find_state_for,
+        load_doc,
+        load_state,
+        sign_orders,
+    )
 
     doc = load_doc(orders, "orders")
     key = _key(key_path, ask)
     if state_path:
         st = load_state(state_path)
-        c = check_orders(st, doc)
-        if c.problems:
-            raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
-        if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
-            raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
-    text = sign_orders(orders, orders.read_text(encoding="utf-8"), doc.data, key, force)
+    else:
+        found = find_state_for(doc, orders.parent)
+        if found is None:
+            raise UsageError(f"{orders}: the state it answers is not in {orders.parent}",
+                             hint="Give it with --state STATE: your dice secret for this game is derived from it.")
+        check_state_seal(found)
+        st = found
+    unsealed_doc = doc
+    if force and ("seal" in doc.data or "dice" in doc.data):
+        from pbem.exchange.game import Doc
+
+        unsealed_doc = Doc(doc.path, {k: v for k, v in doc.data.items() if k not in ("seal", "dice")})
+    c = check_orders(st, unsealed_doc)
+    if c.problems:
+        raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
+    if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
+        raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
+    text = sign_orders(orders, orders.read_text(encoding="utf-8"), doc.data, key, st, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
         write_new(out, text)
@@ -430,14 +451,21 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @click.option("--github", is_flag=True, help="A failure as GitHub Actions annotations (docs/git.md).")
+@click.option("--from", "anchor", metavar="DIGEST",
+              help="Trust the history from the state of this digest (one you hold), not from the game's first state.")
 @guarded
-def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) -> None:
+def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, anchor: str | None) -> None:
     """Signatures, chain, commitments and a deterministic replay of every transition.
-    Progress goes to standard error: at most one line a second, and the last transition.
+
+    The history is trusted from the game's first state (0000, re-derived from its scenario) or from
+    the state named with --from. Two different files signed by one party for one step are an
+    equivocation (exit 3), shown with both files. Progress goes to standard error: at most one line
+    a second, and the last transition.
 
     \b
     Example:
       pbem verify game/
+      pbem verify game/ --from sha256:9f2c...
       pbem verify --github games/demo/
     """
     import time
@@ -456,7 +484,10 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) ->
             click.echo(f"checking transition {n} of {last} ({100 * n // max(last, 1)}%)", err=True)
 
     try:
-        res = run(list(paths), progress)
+        if anchor is not None and not re.fullmatch(r"sha256:[0-9a-f]{64}", anchor):
+            raise UsageError(f"--from {anchor[:80]}: a state's digest is 'sha256:' and 64 lower-case hex digits",
+                             hint="`pbem status STATE` prints a state's digest.")
+        res = run(list(paths), progress, anchor)
     except PbemError as e:
         if github:
             click.echo("\n".join(error_lines("pbem verify", e, None)))
@@ -466,6 +497,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) ->
         raise
     if as_json:
         _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "pictures": res.pictures, "views": res.views, "dice": res.dice, "last": res.last,
+                    "trusted_from": {"file": res.anchor, "digest": res.anchor_digest, "how": res.anchor_how} if res.anchor else None,
                     "notes": res.notes})
     else:
         for note in res.notes:
@@ -477,6 +509,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) ->
             views = f", {res.views} views" if res.views else ""
             click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "
                        f"{res.pictures} pictures match{views}; last {res.last}")
+            click.echo(f"trusted from {res.anchor} ({res.anchor_how}; {res.anchor_digest})")
 
 
 @cli.command()

@@ -9,12 +9,14 @@ adjudicated by the other player, reported. The folder is verified at the end.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pbem import FILE_FORMAT
 from pbem.engine.registry import find_module
 from pbem.errors import IllegalOrdersError, UsageError
 from pbem.exchange.canonical import digest
@@ -39,6 +41,12 @@ GAME_ID = "pm-demo-training"
 SIDES = ("german", "soviet")
 
 
+def demo_salt(side: str) -> str:
+    """The demo's salt for a side's secret chain: fixed, so that the demo is reproducible byte for
+    byte (a real `pbem join` draws a fresh random salt: docs/protocol.md, Dice)."""
+    return hashlib.sha256(f"pbem demo salt {side}".encode()).hexdigest()[:32]
+
+
 def example_path(step: str, scenario: str = SCENARIO) -> Path:
     return examples_dir() / "proud-monster" / scenario / (step.replace("/", "-") + ".toml")
 
@@ -47,7 +55,7 @@ def order_text(state: dict[str, Any], side: str, body: str) -> str:
     aw = state["awaits"]
     head = [
         "[pbem]",
-        "format = 1",
+        f"format = {FILE_FORMAT}",
         f'kind = "{aw["kind"]}"',
         f'game = "{state["pbem"]["game"]}"',
         f'side = "{side}"',
@@ -105,7 +113,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         ex = example_path(f"join-{side}", scenario)
         standing = read_toml(ex).get("standing") if ex.exists() and not auto else autoplay.standing(side) if auto else None
         jp = game / f"0000-{side}.join.toml"
-        write_new(jp, dumps(make_join(st, side, keys[side], standing)))
+        write_new(jp, dumps(make_join(st, side, keys[side], standing, salt=demo_salt(side))))
         joins.append(jp)
         echo(f"$ pbem join game/0000.state.toml --side {side} --key {side}.key")
     st = _adjudicate(game, st, joins, keys, echo)
@@ -136,7 +144,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         write_new(op, order_text(st.data, side, body))
         echo(f"$ pbem check game/{seq:04d}.state.toml {op.name}      -> legal")
         doc = load_doc(op, "orders")
-        text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side])
+        text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side], st)
         parse_toml(text.encode("utf-8"), str(op))
         op.write_text(text, encoding="utf-8")
         echo(f"$ pbem sign {op.name} --key {side}.key")

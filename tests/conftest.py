@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from pbem.demo import order_text
+from pbem.exchange import dice as proto
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
@@ -28,6 +30,11 @@ loss_policy = "fewest-steps-first"
 SOVIET_STANDING = '\n[standing]\nloss_policy = "most-steps-first"\n'
 
 
+def fixed_salt(side: str, seed: str = "test") -> str:
+    """A fixed salt for a side's secret chain, so that test games are reproducible byte for byte."""
+    return hashlib.sha256(f"{seed} salt {side}".encode()).hexdigest()[:32]
+
+
 @dataclass
 class Game:
     folder: Path
@@ -41,6 +48,11 @@ class Game:
     def state(self) -> Doc:
         return load_state(self.state_path)
 
+    def secret(self, side: str, index: int) -> str:
+        """Secret number ``index`` of ``side``'s chain in this game (docs/protocol.md, Dice)."""
+        origin = load_state(self.folder / "0000.state.toml").digest
+        return proto.secret(self.keys[side], origin, str(self.state().data["parties"][side]["salt"]), index)
+
     def write_orders(self, body: str, side: str | None = None, sign: bool = True, name: str | None = None) -> Path:
         st = self.state()
         side = side or st.data["awaits"]["from"][0]
@@ -49,7 +61,7 @@ class Game:
         write_new(p, order_text(st.data, side, body))
         if sign:
             d = load_doc(p, "orders")
-            p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), d.data, self.keys[side]), encoding="utf-8")
+            p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), d.data, self.keys[side], st), encoding="utf-8")
         return p
 
     def adjudicate(self, *orders: Path) -> Path:
@@ -78,7 +90,7 @@ def start_game(folder: Path, scenario: str = EXCHANGE_SCENARIO, game_id: str = "
     joins = []
     for side, standing in (("german", {"loss_policy": "fewest-steps-first"}), ("soviet", {"loss_policy": soviet_policy})):
         p = folder / f"0000-{side}.join.toml"
-        write_new(p, dumps(make_join(st, side, keys[side], standing)))
+        write_new(p, dumps(make_join(st, side, keys[side], standing, salt=fixed_salt(side, seed))))
         joins.append(p)
     g.adjudicate(*joins)
     return g

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from pbem import FILE_FORMAT
 from pbem.demo import order_text
 from pbem.engine.model import Submission
 from pbem.errors import Problem
@@ -220,6 +221,6 @@ def test_the_built_in_player_commits_its_air_units_next_to_the_enemy() -> None:
     state["position"]["units"] = {"Pz1": {"at": "4716N", "steps": 4}, "Inf1": {"at": "4612N", "steps": 2},
                                   "R1": {"at": "4717N", "steps": 1}}
     body = propose(M, state, "german")
-    orders = tomllib.loads('[pbem]\nformat = 1\n' + body)
+    orders = tomllib.loads(f'[pbem]\nformat = {FILE_FORMAT}\n' + body)
     assert orders["support"] == [{"air": "VIII", "hex": "4716N"}] and set(orders["pbem"]) == {"format"}
     assert not M.check(state, Submission("orders", "german", {k: v for k, v in orders.items() if k != "pbem"}, "sha256:x"))

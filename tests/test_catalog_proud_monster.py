@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pbem import FILE_FORMAT
 from pbem.games.proud_monster.render import event_lines
 from tests.pmcase import CATALOG, load_case, run_case
 
@@ -111,7 +112,7 @@ def test_case(path: Path) -> None:
             assert any(words in line for line in lines), f"no report line with {words!r}:\n" + "\n".join(lines)
 
 
-HEADER = {"format": 1, "kind": "orders", "game": "catalog", "side": "german", "answers": "sha256:" + "0" * 64, "step": "x"}
+HEADER = {"format": FILE_FORMAT, "kind": "orders", "game": "catalog", "side": "german", "answers": "sha256:" + "0" * 64, "step": "x"}
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

@@ -21,7 +21,9 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.errors import MalformedFileError
+from pbem.exchange import dice as proto
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.game import load_state
 from pbem.exchange.keys import KeyPair, write_key_files
 from tests.clihelpers import fails, run, snapshot
 from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game, start_cli_game, start_game
@@ -146,8 +148,13 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
     run(["adjudicate", "game/0002.state.toml", sov, "--key", "alice.key"])
 
     v = json.loads(run(["verify", "game", "--json"]).output)
-    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "views": 0, "dice": 0, "last": "game/0003.state.toml", "notes": []}
-    assert run(["verify", "game", "--quiet"]).output == "ok: 4 states, 3 transitions replayed, 3 reports and 1 pictures match; last game/0003.state.toml\n"
+    start = load_state(Path("game/0000.state.toml")).digest
+    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "views": 0, "dice": 0, "last": "game/0003.state.toml", "notes": [],
+                 "trusted_from": {"file": "game/0000.state.toml", "digest": start,
+                                  "how": f"the game's start, re-derived from scenario '{EXCHANGE_SCENARIO}'"}}
+    assert run(["verify", "game", "--quiet"]).output == (
+        "ok: 4 states, 3 transitions replayed, 3 reports and 1 pictures match; last game/0003.state.toml\n"
+        f"trusted from game/0000.state.toml (the game's start, re-derived from scenario '{EXCHANGE_SCENARIO}'; {start})\n")
 
     a = json.loads(run(["audit", "game/0002.state.toml", "--json"]).output)
     assert a["sequence"] == 2 and len(a["dice"]) >= 1
@@ -214,15 +221,16 @@ def bad_state(cg: Cli, kind: str) -> tuple[str, int, list[str]]:
     if kind == "not-utf8":
         p.write_bytes(b'[pbem]\nkind = "\xff\xfe"\n')
         return str(p), 2, [f"{p}: not UTF-8 text"]
-    if kind == "schema":
+    signer = str(data["seal"]["signer"])
+    if kind == "schema":  # sealed by its signer as it is: malformed, not changed (a changed file is tampering)
         data["pbem"]["sequence"] = "one"
         data["clock"]["turn"] = "first"
-        write(p, data)
+        write(p, seal(unsealed(data), signer, cg.game.keys[signer]))
         return str(p), 2, [f"{p}: 2 schema violation(s)", f"{p}: clock.turn: 'first' is not of type 'integer'",
                            f"{p}: pbem.sequence: 'one' is not of type 'integer'"]
     if kind == "float":
         data["options"]["weight"] = 1.5
-        write(p, data)
+        write(p, seal(unsealed(data), signer, cg.game.keys[signer]))
         return str(p), 2, [f"{p}: options.weight: floating-point values are not allowed in signed files"]
     if kind == "missing":
         return str(cg.folder / "nothere.state.toml"), 2, [f"{cg.folder / 'nothere.state.toml'}: "]
@@ -293,7 +301,14 @@ def test_verify_detects_a_fork_and_a_changed_report(cg: Cli) -> None:
     other = start_game(cg.root / "other")
     other.play('\n[standing]\nloss_policy = "fewest-steps-first"\n')
     (cg.folder / "0002-alt.state.toml").write_bytes((other.folder / "0002.state.toml").read_bytes())
-    fails(cg.root, 3, ["verify", "game"], "fork:", "sequence number 2")
+    # the soviet adjudicated both: he signed two states for one step
+    needles = ("equivocation: 'soviet' signed two different files for one step, state 0002",
+               "game/0002-alt.state.toml: sealed by soviet", "game/0002.state.toml: sealed by soviet", "[equivocation]")
+    fails(cg.root, 3, ["verify", "game"], *needles)
+    # the proof is the two files: anyone can check it with nothing else
+    fails(cg.root, 3, ["verify", "game/0002.state.toml", "game/0002-alt.state.toml"], *needles)
+    out = json.loads(fails(cg.root, 3, ["verify", "game", "--json"]).output)
+    assert out["exit"] == 3 and [p["rule"] for p in out["problems"]] == ["equivocation", "equivocation"]
     (cg.folder / "0002-alt.state.toml").unlink()
     rep = cg.folder / "0002.report.md"
     rep.write_text(rep.read_text(encoding="utf-8") + "\nGerman wins.\n", encoding="utf-8")
@@ -345,7 +360,7 @@ def test_missing_order_file(cg: Cli) -> None:
 def test_schema_violations_are_all_listed_with_their_paths(cg: Cli) -> None:
     p = cg.game.write_orders(ATTACK, sign=False)
     data = read(p)
-    data["pbem"]["format"] = 2
+    data["pbem"]["format"] = 3
     data["attack"][0]["target"] = 4916
     data["attack"][0]["units"] = "Pz1"
     data["colour"] = "red"
@@ -354,7 +369,7 @@ def test_schema_violations_are_all_listed_with_their_paths(cg: Cli) -> None:
         r = fails(cg.root, 2, args, f"{p}: 4 schema violation(s) (orders.schema.json)",
                   f"{p}: attack[0].target: 4916 is not of type 'string'",
                   f"{p}: attack[0].units: 'Pz1' is not of type 'array'",
-                  f"{p}: pbem.format: 1 was expected",
+                  f"{p}: pbem.format: 2 was expected",
                   f"{p}: (top level): Additional properties are not allowed ('colour' was unexpected)")
         assert r.output.count("[schema orders]") == 4
 
@@ -389,16 +404,28 @@ def test_wrong_side_step_or_kind_is_illegal(cg: Cli, change: tuple[str, str], ne
     draft.write_text(text, encoding="utf-8")
     fails(cg.root, 1, ["check", cg.state, draft], needle, "not the awaited submission")
     fails(cg.root, 1, ["sign", draft, "--key", "german.key", "--state", cg.state], needle)
-    # sealed by the side it names, it is still not awaited
+    fails(cg.root, 1, ["sign", draft, "--key", "german.key"], needle)  # the state is found in the file's folder
+    # sealed by the side it names (without `pbem sign`, which checks first), it is still not awaited
     side = "soviet" if "soviet" in change[1] else "german"
-    run(["sign", draft, "--key", f"{side}.key"])
+    sign_unchecked(cg, draft, side)
     fails(cg.root, 1, ["check", cg.state, draft], needle)
     fails(cg.root, 1, ["adjudicate", cg.state, draft, "--key", "soviet.key"], needle)
 
 
+def sign_unchecked(cg: Cli, p: Path, side: str) -> None:
+    """Seal ``p`` with ``side``'s key and secret as `pbem sign` would, without checking it first."""
+    from pbem.exchange.game import load_doc, sign_orders
+
+    p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p, "orders").data, cg.game.keys[side], cg.game.state()),
+                 encoding="utf-8")
+
+
 def test_forged_seal_on_orders(cg: Cli) -> None:
     p = cg.game.write_orders(ATTACK, sign=False)
-    run(["sign", p, "--key", "soviet.key"])  # the soviet signs in the german's name
+    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], "--key is not german's key in this game")
+    # the soviet seals it in the german's name all the same
+    body = {**read(p), "dice": {"reveal": cg.game.secret("german", 0), "commit": proto.commitment(cg.game.secret("german", 1))}}
+    write(p, seal(body, "german", cg.game.keys["soviet"]))
     for args in orders_readers(cg.state, str(p)):
         fails(cg.root, 3, args, f"{p}: sealed by key", "but the game expects", "signer 'german'")
 
@@ -489,7 +516,8 @@ def test_illegal_orders_list_every_problem_with_its_rule(cg: Cli) -> None:
     assert out["ok"] is False and [x["where"] for x in out["problems"]] == ["move[0].path[0] 4816N->4916N", "move[1]"]
     assert out["problems"][0]["rule"] == "12.4" and re.fullmatch(r"\d+(\.\d+)+", out["problems"][1]["rule"])
     fails(cg.root, 1, ["sign", p, "--key", "german.key", "--state", cg.state], f"{p}: not signed: 2 problem(s)", *needles)
-    run(["sign", p, "--key", "german.key"])  # signed without checking it first
+    fails(cg.root, 1, ["sign", p, "--key", "german.key"], f"{p}: not signed: 2 problem(s)", *needles)
+    sign_unchecked(cg, p, "german")  # sealed without `pbem sign`, which checks first
     fails(cg.root, 1, ["adjudicate", cg.state, p, "--key", "soviet.key"], "2 problem(s) in the orders; nothing was adjudicated",
           *needles)
 
@@ -637,7 +665,9 @@ def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
         (["--option", "ruleset=weird"], ["invalid option value(s)", "option ruleset: 'weird' is not one of 'basic', 'full' [A.4]"]),
         (["--option", "mixed_water_shift=2L"], ["option mixed_water_shift: '2L' is not one of '1L', 'none' [14.19/14.20]"]),
         (["--option", "ruleset"], ["--option ruleset: write NAME=VALUE"]),
-        (["--game-id", "x" * 81], ["new game: pbem.game: '" + "x" * 81 + "' is too long"]),
+        (["--game-id", "x" * 81], ["new game: pbem.game: '" + "x" * 81 + "' does not match"]),
+        (["--game-id", "game\x1b[2J"], ["new game: pbem.game: ", "does not match", "at most 80 letters, digits"]),
+        (["--game-id", "ｇａｍｅ１"], ["new game: pbem.game: ", "does not match"]),
     ],
 )
 def test_new_never_writes_a_state_it_could_not_read_back(cg: Cli, extra: list[str], needles: list[str]) -> None:

@@ -28,7 +28,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.exchange import dice as proto
-from pbem.exchange.canonical import canonical, check_seal, seal, unsealed
+from pbem.exchange.canonical import canonical, check_seal, content_digest, seal, unsealed
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -183,8 +183,11 @@ def test_a_state_sealed_by_an_outsider_is_rejected(played: Game) -> None:
 def test_orders_sealed_with_another_key_are_a_forgery(game: Game) -> None:
     p = game.write_orders(GERMAN_GT1, sign=False)
     d = load_doc(p, "orders")
-    # the soviet writes orders in the german's name
-    p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), d.data, game.keys["soviet"]), encoding="utf-8")
+    # the soviet writes orders in the german's name (`pbem sign` refuses: the key is not the german's)
+    with pytest.raises(UsageError, match="--key is not german's key in this game"):
+        sign_orders(p, p.read_text(encoding="utf-8"), d.data, game.keys["soviet"], game.state())
+    body = {**d.data, "dice": {"reveal": game.secret("german", 0), "commit": proto.commitment(game.secret("german", 1))}}
+    write(p, seal(body, "german", game.keys["soviet"]))
     with pytest.raises(TamperError) as e:
         check_orders(game.state(), load_doc(p, "orders"))
     assert "but the game expects" in e.value.message and "signer 'german'" in e.value.message
@@ -217,7 +220,7 @@ def test_orders_answering_an_older_state_digest_are_rejected(game: Game) -> None
     p = game.folder / "0001-german.orders.toml"
     write_new(p, text)
     d = load_doc(p, "orders")
-    p.write_text(sign_orders(p, text, d.data, game.keys["german"]), encoding="utf-8")
+    p.write_text(sign_orders(p, text, d.data, game.keys["german"], st), encoding="utf-8")
     with pytest.raises(TamperError) as e:
         game.adjudicate(p)
     assert f"answers state {old.digest[:19]}..., not {st.path}" in e.value.message
@@ -277,7 +280,7 @@ def test_a_reveal_that_does_not_match_the_commitment_is_tampering(game: Game) ->
     write_new(p, order_text(st.data, "german", GERMAN_GT1))
     body = load_doc(p, "orders").data
     # dice_index 0 as awaited, but the reveal is another secret of the chain
-    body["dice"] = {"reveal": proto.secret(key, "pm-test", 5), "commit": proto.commitment(proto.secret(key, "pm-test", 1))}
+    body["dice"] = {"reveal": game.secret("german", 5), "commit": proto.commitment(game.secret("german", 1))}
     write(p, seal(body, "german", key))
     with pytest.raises(TamperError) as e:
         game.adjudicate(p)
@@ -289,7 +292,7 @@ def test_a_wrong_dice_index_is_tampering(game: Game) -> None:
     p = game.folder / "0001-german.orders.toml"
     text = order_text(st.data, "german", GERMAN_GT1).replace("dice_index = 0", "dice_index = 1")
     write_new(p, text)
-    p.write_text(sign_orders(p, text, load_doc(p, "orders").data, game.keys["german"]), encoding="utf-8")
+    p.write_text(sign_orders(p, text, load_doc(p, "orders").data, game.keys["german"], st), encoding="utf-8")
     with pytest.raises(TamperError) as e:
         game.adjudicate(p)
     assert "dice_index 1 but german's next secret is number 0" in e.value.message
@@ -299,17 +302,16 @@ def test_the_adjudicator_cannot_use_another_reveal(game: Game) -> None:
     st = game.state()
     p = game.write_orders(GERMAN_GT1)
     sub = envelope(st, load_doc(p, "orders")).submission
-    soviet = game.keys["soviet"]
-    wrong = proto.secret(soviet, "pm-test", 1)  # not the committed secret number 0
+    wrong = game.secret("soviet", 1)  # not the committed secret number 0
     with pytest.raises(TamperError) as e:
-        next_state(st, [sub], wrong, proto.commitment(proto.secret(soviet, "pm-test", 2)))
+        next_state(st, [sub], wrong, proto.commitment(game.secret("soviet", 2)))
     assert "the adjudicator's (soviet) dice reveal does not match its commitment" in e.value.message
 
 
 def test_verify_catches_an_adjudicator_that_changed_its_reveal(played: Game) -> None:
     p = played.folder / "0002.state.toml"
     data = read(p)
-    data["transition"]["reveals"]["soviet"] = proto.secret(played.keys["soviet"], "pm-test", 7)
+    data["transition"]["reveals"]["soviet"] = played.secret("soviet", 7)
     write(p, resealed(data, "soviet", played.keys["soviet"]))
     with pytest.raises(TamperError) as e:
         verify([played.folder])
@@ -317,30 +319,33 @@ def test_verify_catches_an_adjudicator_that_changed_its_reveal(played: Game) -> 
 
 
 def test_secret_chain_and_commitments(played: Game) -> None:
-    game_id = "pm-test"
     k = played.keys["german"]
-    s0 = proto.secret(k, game_id, 0)
+    origin = load_state(played.folder / "0000.state.toml").digest
+    salt = str(played.state().data["parties"]["german"]["salt"])
+    s0 = proto.secret(k, origin, salt, 0)
     assert len(s0) == 64 and int(s0, 16) >= 0
-    assert proto.secret(k, game_id, 0) == s0  # derived, nothing stored
-    assert proto.secret(k, game_id, 1) != s0
-    assert proto.secret(k, "pm-other", 0) != s0
-    assert proto.secret(played.keys["soviet"], game_id, 0) != s0
+    assert proto.secret(k, origin, salt, 0) == s0 == played.secret("german", 0)  # derived, nothing stored
+    assert proto.secret(k, origin, salt, 1) != s0
+    assert proto.secret(k, "sha256:" + "ab" * 32, salt, 0) != s0  # bound to the game's first state
+    assert proto.secret(k, origin, "cd" * 16, 0) != s0  # and to the party's salt
+    assert proto.secret(played.keys["soviet"], origin, salt, 0) != s0
     assert proto.commitment(s0) == "sha256:" + hashlib.sha256(bytes.fromhex(s0)).hexdigest()
     assert proto.reveal_matches(s0, proto.commitment(s0))
-    assert not proto.reveal_matches(proto.secret(k, game_id, 1), proto.commitment(s0))
+    assert not proto.reveal_matches(proto.secret(k, origin, salt, 1), proto.commitment(s0))
     assert not proto.reveal_matches("not hex", proto.commitment(s0))
     # every state records, for each party, the commitment to its secret number `index`
     states = [load_state(p) for p in sorted(played.folder.glob("*.state.toml"))]
     assert [int(s.data["pbem"]["sequence"]) for s in states] == [0, 1, 2, 3]
     for st in states[1:]:
+        assert st.data["pbem"]["origin"] == origin
         for side, party in st.data["parties"].items():
-            assert party["commit"] == proto.commitment(proto.secret(played.keys[side], game_id, int(party["index"])))
+            assert party["commit"] == proto.commitment(played.secret(side, int(party["index"])))
     # each reveal in a transition is secret number `index` of the previous state, hashing to its commitment
     seen = 0
     for prev, cur in zip(states, states[1:], strict=False):
         for side, rev in cur.data["transition"]["reveals"].items():
             pp = prev.data["parties"][side]
-            assert rev == proto.secret(played.keys[side], game_id, int(pp["index"]))
+            assert rev == played.secret(side, int(pp["index"]))
             assert proto.commitment(rev) == pp["commit"]
             assert int(cur.data["parties"][side]["index"]) == int(pp["index"]) + 1
             seen += 1
@@ -354,8 +359,11 @@ def test_the_adjudicators_reveal_matches_its_earlier_commitment(played: Game) ->
         assert prev.data["awaits"]["adjudicator"] == adj == cur.data["seal"]["signer"]
         rev = cur.data["transition"]["reveals"][adj]
         assert proto.commitment(rev) == prev.data["parties"][adj]["commit"]
-        assert cur.data["parties"][adj]["commit"] == proto.commitment(proto.secret(played.keys[adj], "pm-test", int(prev.data["parties"][adj]["index"]) + 1))
-        seed = proto.transition_seed(prev.digest, cur.data["pbem"]["inputs"], cur.data["transition"]["reveals"])
+        assert cur.data["parties"][adj]["commit"] == proto.commitment(played.secret(adj, int(prev.data["parties"][adj]["index"]) + 1))
+        # the seed: the previous state's digest, each input's signed content (without its seal), the reveals
+        signed = [content_digest(load_doc(p).data) for p in sorted(played.folder.glob(f"{n - 1:04d}-*.orders.toml"))]
+        assert cur.data["transition"]["signed_inputs"] == signed
+        seed = proto.transition_seed(prev.digest, signed, cur.data["transition"]["reveals"])
         assert cur.data["transition"]["seed"] == seed.hex()
 
 
@@ -372,8 +380,10 @@ def test_a_fork_is_detected(played: Game, tmp_path: Path) -> None:
     with pytest.raises(TamperError) as e:
         verify([played.folder])
     assert e.value.exit_code == 3
-    assert e.value.message.startswith("fork: ") and "sequence number 2" in e.value.message
+    # both are sealed by the soviet, who adjudicated that step: he signed two states for one step
+    assert e.value.message.startswith("equivocation: 'soviet' signed two different files for one step, state 0002")
     assert "0002.state.toml" in e.value.message and "0002-alt.state.toml" in e.value.message
+    assert [p.rule for p in e.value.problems] == ["equivocation", "equivocation"]
 
 
 def test_the_same_state_twice_is_not_a_fork(played: Game) -> None:
@@ -610,7 +620,7 @@ def test_audit_rederives_every_die(played: Game) -> None:
 def test_audit_refuses_a_reveal_that_does_not_match(played: Game) -> None:
     p = played.folder / "0002.state.toml"
     data = read(p)
-    data["transition"]["reveals"]["german"] = proto.secret(played.keys["german"], "pm-test", 9)
+    data["transition"]["reveals"]["german"] = played.secret("german", 9)
     write(p, resealed(data, "soviet", played.keys["soviet"]))
     with pytest.raises(TamperError) as e:
         audit(p)

@@ -23,7 +23,7 @@ from pbem.demo import order_text
 from pbem.errors import Problem, TamperError
 from pbem.exchange.canonical import seal, unsealed
 from pbem.exchange.files import dumps
-from pbem.exchange.game import load_doc, sign_orders
+from pbem.exchange.game import load_doc, load_state, sign_orders
 from pbem.exchange.keys import KeyPair
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +151,7 @@ def write_orders(repo: Repo, body: str) -> str:
     p = st.parent / f"{st.name[:4]}-{side}.orders.toml"
     p.write_text(order_text(data, side, body), encoding="utf-8")
     key = KeyPair.from_seed(f"pbem demo {side}".encode())  # the demo's keys (pbem demo)
-    p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p, "orders").data, key), encoding="utf-8")
+    p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p, "orders").data, key, load_state(st)), encoding="utf-8")
     return f"games/demo/{p.name}"
 
 

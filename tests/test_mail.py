@@ -30,7 +30,7 @@ from click.testing import CliRunner, Result
 
 from pbem.cli import cli
 from pbem.demo import order_text
-from pbem.exchange.files import write_new
+from pbem.exchange.files import parse_toml, write_new
 from pbem.exchange.game import load_doc, load_state, sign_orders
 from pbem.exchange.mail import MAX_FILE_BYTES, MAX_MESSAGE_BYTES, extract, inline_blocks, split_mbox, unflow
 from tests.clihelpers import fails, run, snapshot
@@ -392,11 +392,15 @@ def test_a_replayed_old_order_file(ex: Exchange) -> None:
     text = order_text(st1.data, "german", '\n[standing]\nloss_policy = "most-steps-first"\n')
     tmp = ex.root / "old.toml"
     write_new(tmp, text)
-    sealed = sign_orders(tmp, text, load_doc(tmp, "orders").data, ex.game.keys["german"])
+    sealed = sign_orders(tmp, text, load_doc(tmp, "orders").data, ex.game.keys["german"], st1)
     p = save(ex.root, "in.eml", message(("0001-german.orders.toml", sealed)))
     read(ex, p, 3, "answers state 0001, which was already adjudicated without it", "replayed or out of date")
-    # orders answering a state that is not in the folder at all
-    fake = sealed.replace(st1.digest, "sha256:" + "ab" * 32)
+    # the same file with its answers changed: its seal is checked first
+    changed = sealed.replace(st1.digest, "sha256:" + "ab" * 32)
+    read(ex, save(ex.root, "changed.eml", message(("o.toml", changed))), 3, "the signature does not match the content")
+    # orders sealed for a state that is not in the folder at all
+    fake_text = text.replace(st1.digest, "sha256:" + "ab" * 32)
+    fake = sign_orders(tmp, fake_text, parse_toml(fake_text.encode(), "fake"), ex.game.keys["german"], st1)
     read(ex, save(ex.root, "fake.eml", message(("o.toml", fake))), 3, "which is neither in")
 
 

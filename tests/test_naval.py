@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pbem import FILE_FORMAT
 from pbem.engine.model import Submission
 from pbem.exchange.files import schema_problems
 from pbem.exchange.game import verify
@@ -80,7 +81,7 @@ def test_only_the_soviet_moves_by_sea() -> None:
 
 
 def test_the_order_schema_takes_sea_entries_and_refuses_other_keys() -> None:
-    head = {"format": 1, "kind": "orders", "game": "g", "side": "soviet", "answers": "sha256:" + "0" * 64, "step": "x"}
+    head = {"format": FILE_FORMAT, "kind": "orders", "game": "g", "side": "soviet", "answers": "sha256:" + "0" * 64, "step": "x"}
     ok = {"pbem": head, "sea": [{"units": ["R1"], "to": "ports-box"}, {"units": ["R2"], "invade": "3119S"}]}
     assert schema_problems(ok, "orders", "o.toml") == []
     bad = {"pbem": head, "sea": [{"units": ["R1"], "path": ["2919S"]}]}

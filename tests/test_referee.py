@@ -16,7 +16,7 @@ from pbem.exchange.canonical import seal, unsealed
 from pbem.exchange.files import dumps, read_toml, write_all_new, write_new
 from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
 from pbem.exchange.keys import KeyPair
-from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1
+from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, fixed_salt
 
 PARTIES = ("german", "soviet", "referee")
 
@@ -33,7 +33,7 @@ class Refereed:
         for p in PARTIES:
             j = folder / f"0000-{p}.join.toml"
             standing = {"loss_policy": "fewest-steps-first"} if p != "referee" else None
-            write_new(j, dumps(make_join(self.state(), p, self.keys[p], standing)))
+            write_new(j, dumps(make_join(self.state(), p, self.keys[p], standing, salt=fixed_salt(p))))
             joins.append(j)
         self.adjudicate(joins)
 
@@ -45,7 +45,7 @@ class Refereed:
         seq = int(st.data["pbem"]["sequence"])
         p = self.folder / f"{seq:04d}-{side}.orders.toml"
         write_new(p, order_text(st.data, side, body))
-        p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p).data, self.keys[side]), encoding="utf-8")
+        p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p).data, self.keys[side], st), encoding="utf-8")
         return p
 
     def adjudicate(self, files: list[Path], defaulted: list[str] | None = None) -> None:

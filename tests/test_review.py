@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.clihelpers import fails, run
-from tests.conftest import GERMAN_GT1, Game, start_cli_game
+from tests.conftest import GERMAN_GT1, Game, start_cli_game, start_game
 
 ATTACK = GERMAN_GT1.split("[standing]")[0]
 
@@ -109,18 +109,63 @@ def test_the_mr_template_offers_no_all_sea_hex_next_to_a_military_district_city(
 
 # --- a loss reply's template says what the rules allow -----------------------------------------
 
-def tank_loss_question() -> tuple[Path, dict[str, Any]]:
-    """The first state of the golden campaign that awaits an attacker's loss with tanks among the
-    participants (14.35 exception 1)."""
-    for path in sorted(GOLDEN_CAMPAIGN.glob("*.state.toml")):
+TANK_SCENARIO = """
+# A Soviet attack with two tank divisions and a rifle division on a German infantry division (test data).
+[scenario]
+id = "tank-losses"
+game = "proud-monster"
+title = "Attacker's losses with tanks (test data)"
+ruleset = "basic"
+first_turn = 2
+last_turn = 3
+map = "{catalog}/map.toml"
+units = "{catalog}/units.toml"
+charts = "{charts}"
+free_setup = true
+
+[options]
+untried_units = false
+step_loss_exceptions = true     # 14.35 exceptions 1 and 2
+
+[[setup]]
+unit = "Inf1"
+hex = "4916N"
+
+[[setup]]
+unit = "T1"
+hex = "5016N"
+
+[[setup]]
+unit = "T2"
+hex = "5016N"
+
+[[setup]]
+unit = "R1"
+hex = "5016N"
+"""
+SOVIET_ATTACK = '[[attack]]\ntarget = "4916N"\nunits = ["T1", "T2", "R1"]\nadvance = []\n'
+
+
+def tank_loss_question(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A state that awaits the Soviet attacker's losses with tanks and a rifle division among the
+    participants (14.35 exception 1: the first step from a tank unit). The dice come from the
+    committed seed, so the first of a few fixed game ids whose roll costs the attacker a step."""
+    catalog = Path(__file__).parent / "catalog" / "proud-monster"
+    scenario = tmp_path / "tank-losses.toml"
+    scenario.write_text(TANK_SCENARIO.format(catalog=catalog, charts=catalog.parent.parent.parent / "scenarios" / "proud-monster" / "charts.toml"),
+                        encoding="utf-8")
+    for n in range(40):
+        g = start_game(tmp_path / f"tanks-{n}", str(scenario), game_id=f"pm-tanks-{n}", soviet_policy="ask")
+        g.play("")  # the German's GT2 player turn: nothing
+        path = g.play(SOVIET_ATTACK)
         q = tomllib.loads(path.read_text(encoding="utf-8")).get("pending", {}).get("question", {})
         if q.get("kind") == "losses" and q.get("role") == "attacker" and q.get("constraints", {}).get("first_from"):
             return path, q
-    raise AssertionError("the golden campaign has no attacker's loss question with tanks")
+    raise AssertionError("no game id of 40 gave the Soviet attacker a loss")
 
 
 def test_the_loss_reply_template_names_the_step_loss_exceptions(tmp_path: Path) -> None:
-    state, q = tank_loss_question()
+    state, q = tank_loss_question(tmp_path)
     tanks = ", ".join(q["constraints"]["first_from"])
     among = ", ".join(f"{u} (1 step)" if s == 1 else f"{u} ({s} steps)" for u, s in q["units"].items())
     assert set(q["units"]) - set(q["constraints"]["first_from"]), "other units than tanks take part"

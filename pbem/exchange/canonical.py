@@ -11,29 +11,76 @@ import base64
 import datetime
 import hashlib
 import json
+import unicodedata
 from typing import Any
 
 from pbem.errors import MalformedFileError, TamperError
 
-from .keys import KeyPair, public_key_from_text
+from .keys import KeyPair, public_key_from_text, strict_b64decode
+
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # TOML integers are 64-bit
+_REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character",
+                       "Cs": "a surrogate", "Co": "a private-use character"}
 
 
-def check_no_floats(data: Any, where: str = "document", path: str = "") -> None:
-    """Signed documents contain no floats (docs/protocol.md): their canonical form must be exact (nor TOML
-    dates and times, which JSON cannot hold).
+def _string_problem(text: str) -> str | None:
+    """Why a string of a signed file has more than one spelling (or none readable), if it has."""
+    if not text.isascii():
+        if unicodedata.normalize("NFC", text) != text:
+            return "is not in Unicode normal form NFC (the same text can be spelled with other code points)"
+        for c in text:
+            cat = unicodedata.category(c)
+            if cat in _REFUSED_CATEGORIES:
+                return f"contains {_REFUSED_CATEGORIES[cat]} (U+{ord(c):04X})"
+    else:
+        for c in text:
+            if c < " " or c == "\x7f":
+                return f"contains a control character (U+{ord(c):04X})"
+    return None
+
+
+def check_signed_values(data: Any, where: str = "document", path: str = "") -> None:
+    """Every value of a signed document has exactly one spelling (docs/protocol.md: one spelling):
+    no floats, dates or times (their JSON form is not exact), integers within 64 bits, every string
+    and key in NFC without control, formatting, surrogate or private-use characters.
 
     ``where`` names the file, ``path`` the field within it.
     """
+    if isinstance(data, bool):
+        return
+    if isinstance(data, int):
+        if not INT_MIN <= data <= INT_MAX:
+            raise MalformedFileError(f"{where}: {path or '(top level)'}: the integer does not fit in 64 bits")
+        return
+    if isinstance(data, str):
+        why = _string_problem(data)
+        if why:
+            raise MalformedFileError(f"{where}: {path or '(top level)'}: the text {why}",
+                                     hint="Write it with plain characters; pbem files hold ids and names, not formatted text.")
+        return
     if isinstance(data, float):
         raise MalformedFileError(f"{where}: {path or '(top level)'}: floating-point values are not allowed in signed files")
     if isinstance(data, (datetime.date, datetime.time)):  # TOML dates and times have no canonical JSON form
         raise MalformedFileError(f"{where}: {path or '(top level)'}: dates and times are not allowed in signed files")
     if isinstance(data, dict):
         for key, value in data.items():
-            check_no_floats(value, where, f"{path}.{key}" if path else str(key))
+            here = f"{path}.{key}" if path else str(key)
+            why = _string_problem(str(key))
+            if why:
+                raise MalformedFileError(f"{where}: {display_path(here)}: the key {why}")
+            check_signed_values(value, where, here)
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            check_no_floats(value, where, f"{path}[{i}]")
+            check_signed_values(value, where, f"{path}[{i}]")
+
+
+def display_path(path: str, limit: int = 120) -> str:
+    """A field path safe to print: control characters shown as ?, the length bounded."""
+    out = "".join(c if c.isprintable() else "?" for c in path)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+check_no_floats = check_signed_values  # the former name
 
 
 def canonical(data: Any) -> bytes:
@@ -46,12 +93,22 @@ def sha256_hex(data: bytes) -> str:
 
 
 def digest(document: dict[str, Any]) -> str:
-    """The document's digest: SHA-256 of its canonical form including the seal."""
+    """The document's digest: SHA-256 of its canonical form including the seal. The chain and the
+    file names refer to documents by it."""
     return "sha256:" + sha256_hex(canonical(document))
+
+
+def content_digest(document: dict[str, Any]) -> str:
+    """The digest of the document's signed content (its canonical form without the seal): what a
+    transition's seed is made of, so that no spelling or re-making of a signature changes a die."""
+    return "sha256:" + sha256_hex(canonical(unsealed(document)))
 
 
 def unsealed(document: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in document.items() if k != "seal"}
+
+
+SIGNATURE_BYTES = 64
 
 
 def seal(document: dict[str, Any], signer: str, key: KeyPair) -> dict[str, Any]:
@@ -84,7 +141,7 @@ def check_seal(document: dict[str, Any], where: str, expected_key: str | None = 
         )
     try:
         public = public_key_from_text(key_text)
-        signature = base64.b64decode(str(s["signature"]), validate=True)
+        signature = strict_b64decode(str(s["signature"]), SIGNATURE_BYTES, "the signature")
     except (ValueError, TypeError) as e:
         raise TamperError(f"{where}: the seal's key or signature is not readable ({e})") from e
     from cryptography.exceptions import InvalidSignature

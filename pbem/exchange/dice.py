@@ -1,41 +1,86 @@
-"""The dice protocol (docs/protocol.md): secret chains, commitments, reveals and transition seeds.
+"""The dice protocol (docs/protocol.md, "Dice"): secret chains, commitments, reveals and transition seeds.
 
-Each party's secrets are derived from its private key and the game id, so nothing extra needs
-storing: ``secret(n) = HMAC-SHA-256(private key, "pbem/dice-secret/v1" | game | n)``. The state
-holds each party's commitment ``sha256(secret(n))`` and the index ``n``. A submission reveals
-``secret(n)`` and commits to ``secret(n+1)``; the adjudicator does the same in the state it writes.
+Each party's secrets are derived from its private key, the game's first state and a salt the party
+chose when it joined, so nothing extra needs storing and no two games share secrets, even when
+game ids or keys repeat::
 
-The seed of a transition is SHA-256 of the canonical JSON of
-``{"algorithm", "previous", "inputs", "reveals"}``; rolls are made by ``pbem.mechanics.dice``.
+    secret(n) = HMAC-SHA-256(K, "pbem/dice-secret/v2" 0x00 | origin (32 bytes) | salt (16 bytes) | n (8 bytes, big-endian))
+
+The state holds each party's ``salt``, its commitment ``sha256(secret(n))`` and the index ``n``. A
+submission reveals ``secret(n)`` and commits to ``secret(n+1)``; the adjudicator does the same in
+the state it writes.
+
+Every value that reaches a seed has one spelling: a reveal is exactly 64 lower-case hex digits, a
+commitment ``sha256:`` and 64 of them, a salt 32 of them (``check_hex``). The seed of a transition
+is made of the digests of the *signed content* (``content_digest``) of the previous state and of
+each input, never of their seals: nobody can change a die by re-encoding or re-making a signature.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 
 from pbem.mechanics.dice import ALGORITHM
 
 from .canonical import canonical
 from .keys import KeyPair
 
+SECRET_TAG = b"pbem/dice-secret/v2\x00"
+SECRET_HEX = re.compile(r"[0-9a-f]{64}")
+SALT_HEX = re.compile(r"[0-9a-f]{32}")
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+SALT_BYTES = 16
 
-def secret(key: KeyPair, game: str, index: int) -> str:
-    msg = b"pbem/dice-secret/v1\x00" + game.encode("utf-8") + b"\x00" + str(index).encode("ascii")
+
+def is_reveal(text: object) -> bool:
+    """A reveal (a secret) is written in exactly one way: 64 lower-case hex digits."""
+    return isinstance(text, str) and SECRET_HEX.fullmatch(text) is not None
+
+
+def is_digest(text: object) -> bool:
+    """A digest or commitment is written ``sha256:`` and 64 lower-case hex digits, nothing else."""
+    return isinstance(text, str) and DIGEST.fullmatch(text) is not None
+
+
+def is_salt(text: object) -> bool:
+    return isinstance(text, str) and SALT_HEX.fullmatch(text) is not None
+
+
+def secret(key: KeyPair, origin: str, salt: str, index: int) -> str:
+    """Secret number ``index`` of ``key``'s chain in the game whose first state has digest ``origin``."""
+    if not is_digest(origin):
+        raise ValueError(f"not a digest: {origin!r}")
+    if not is_salt(salt):
+        raise ValueError(f"not a salt: {salt!r}")
+    if not 0 <= index < 2**63:
+        raise ValueError(f"secret index out of range: {index}")
+    msg = SECRET_TAG + bytes.fromhex(origin[len("sha256:"):]) + bytes.fromhex(salt) + index.to_bytes(8, "big")
     return key.prf(msg).hex()
 
 
 def commitment(secret_hex: str) -> str:
+    """``sha256:`` + SHA-256 of the secret's 32 bytes; ValueError if the secret is not spelled as one."""
+    if not is_reveal(secret_hex):
+        raise ValueError("a secret is 64 lower-case hex digits")
     return "sha256:" + hashlib.sha256(bytes.fromhex(secret_hex)).hexdigest()
 
 
-def reveal_matches(reveal: str, commit: str) -> bool:
-    try:
-        return commitment(reveal) == commit
-    except ValueError:
-        return False
+def reveal_matches(reveal: object, commit: object) -> bool:
+    """The reveal is spelled as the one valid spelling of a secret and hashes to the commitment."""
+    return is_reveal(reveal) and is_digest(commit) and commitment(str(reveal)) == commit
 
 
 def seed_material(previous: str, inputs: list[str], reveals: dict[str, str]) -> dict[str, object]:
+    """What a transition's seed is made of: the content digests of the previous state and of the
+    inputs (in the state's order of inputs) and every reveal, by party. ValueError if any of them is
+    not in its one spelling."""
+    for d in [previous, *inputs]:
+        if not is_digest(d):
+            raise ValueError(f"not a digest: {d!r}")
+    for party, r in reveals.items():
+        if not is_reveal(r):
+            raise ValueError(f"{party}'s reveal is not 64 lower-case hex digits")
     return {"algorithm": ALGORITHM, "previous": previous, "inputs": list(inputs), "reveals": dict(sorted(reveals.items()))}
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import tomli_w
@@ -55,11 +56,48 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema ``pattern`` compiled with its ECMA-262 meaning: ``$`` is the end of the text
+    (Python's ``$`` also matches before a final newline) and ``\\d``, ``\\w``, ``\\s`` are ASCII only (Python's
+    match any script's digits). So "2817N\\n" or a hex id in full-width digits does not pass a
+    pattern written for "2817N"."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class:
+            in_class = False
+        elif c == "$" and not in_class:
+            c = r"\Z"
+        out.append(c)
+        i += 1
+    return re.compile("".join(out), re.ASCII)
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _strict_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "string"):
+        return
+    compiled = _PATTERNS.get(pattern)
+    if compiled is None:
+        compiled = _PATTERNS[pattern] = ecma_pattern(pattern)
+    if not compiled.search(instance):
+        yield jsonschema.exceptions.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     schema = load_schema(name)
-    cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)
+    base = jsonschema.validators.validator_for(schema)
+    cls = jsonschema.validators.extend(base, {"pattern": _strict_pattern})  # type: ignore[no-untyped-call]
+    return cast(jsonschema.protocols.Validator, cls(schema))
 
 
 def _path_text(path: Any) -> str:

@@ -7,12 +7,13 @@ chain and the dice commitments; the rules are the engine's and the game module's
 from __future__ import annotations
 
 import copy
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import __version__
+from pbem import FILE_FORMAT, __version__
 from pbem.engine.core import transition
 from pbem.engine.model import Event, Submission
 from pbem.engine.registry import find_module
@@ -28,12 +29,22 @@ from pbem.errors import (
 from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice, face_from_seed
 
 from . import dice as proto
-from .canonical import canonical, check_no_floats, check_seal, digest, seal, unsealed
+from .canonical import (
+    canonical,
+    check_seal,
+    check_signed_values,
+    content_digest,
+    digest,
+    display_path,
+    seal,
+    unsealed,
+)
 from .files import dumps, read_toml, schema_problems, validate
-from .keys import KeyPair
+from .keys import KeyPair, key_id
 from .report import render_report, report_version
 from .views import check_view_against_state, make_views, verify_views
 
+FORMAT = FILE_FORMAT
 MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
 
 STATE_NAME = re.compile(r"^(\d{4,})\.state\.toml$")
@@ -79,10 +90,17 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     """Validate a parsed document (read from a file, or found in an e-mail): schema, no floats, a
     state's seal present. ``path`` names where it came from in messages."""
     kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
+    fmt = data.get("pbem", {}).get("format") if isinstance(data.get("pbem"), dict) else None
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt < FORMAT:
+        raise MalformedFileError(
+            f"{path}: file format {fmt}, written by an earlier pbem; this pbem reads format {FORMAT}",
+            hint="Format 2 changed the dice protocol (docs/protocol.md): finish a game with the pbem that started it, "
+                 "or start it again with this one.")
     if schema is None:
         schema = kind if kind in ("state", "view") else "orders"
     elif isinstance(kind, str) and kind in KIND_NAMES and kind not in SCHEMA_KINDS.get(schema, (kind,)):
         raise _wrong_kind(path, kind, schema)
+    _seal_first(data, path)
     problems = schema_problems(data, schema, str(path))
     # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
     # something else is wrong with it too.
@@ -92,11 +110,25 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
         if not rest:
             problems = []
     validate(data, schema, str(path), problems)
-    check_no_floats(data, str(path))
+    check_signed_values(data, str(path))
     if unsealed_state:
         raise TamperError(f"{path}: the state has no seal",
                           hint="A state is sealed by the party that adjudicated it; ask for the signed file.")
     return Doc(path, data)
+
+
+def _seal_first(data: dict[str, Any], path: Path) -> None:
+    """A sealed file's seal is checked before anything else looks at it, against the key it names:
+    a signed file changed afterwards is tampering (exit 3), whatever the change broke besides (its
+    schema, a spelling). Whether the key is the right party's is checked where the game is known."""
+    s = data.get("seal")
+    if not isinstance(s, dict) or not all(isinstance(s.get(k), str) for k in ("signer", "key", "signature")):
+        return
+    try:
+        canonical(unsealed(data))
+    except (TypeError, ValueError):
+        return  # not JSON (a date): malformed, reported by the value checks
+    check_seal(data, str(path))
 
 
 def load_state(path: Path, check: bool = True, views: bool = True) -> Doc:
@@ -117,6 +149,11 @@ def answered(state: Doc) -> str:
     return str(state.data["pbem"]["of"]) if state.kind == "view" else state.digest
 
 
+def origin_of(state: Doc) -> str:
+    """The digest of the game's first state: what every party's secret chain is bound to."""
+    return str(state.data["pbem"]["origin"]) or state.digest
+
+
 def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
     """A state is sealed by the party that adjudicated it (its creator for state 0)."""
     s = doc.data
@@ -131,9 +168,10 @@ def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
 
 # --- new and join ------------------------------------------------------------------------------
 
-def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, key: KeyPair,
-             game_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    """State 0: the game, its parties' keys, awaiting every party's join (docs/protocol.md)."""
+def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, creator: str,
+               game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The unsealed state 0 of a game: its parties' keys, the scenario's start, awaiting every
+    party's join. `pbem verify` re-derives it to trust a history from its start."""
     module = find_module(module_name)
     if sorted(sides) != sorted(module.sides):
         raise UsageError(f"{module.name} needs --side for each of: {', '.join(module.sides)}",
@@ -141,32 +179,52 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
     parties = {s: {"key": k, "index": 0} for s, k in sorted(sides.items())}
     if referee:
         parties["referee"] = {"key": referee, "index": 0}
-    creator = next((p for p, v in parties.items() if v["key"] == key.public_text), None)
-    if creator is None:
-        raise UsageError("--key is not the key of any party of the new game",
-                         hint="The creator must be one of the players or the referee.")
     try:
         game = module.new_game(scenario, options)
     except IllegalOrdersError as e:  # no orders exist yet: a bad option is a usage error (exit 2)
         raise UsageError(e.message, e.problems, e.hint) from e
-    state = {
-        "pbem": {"format": 1, "kind": "state", "game": game_id, "module": module.name, "ruleset": module.ruleset,
-                 "scenario": scenario, "data": module.data_digest(scenario), "sequence": 0, "previous": "",
+    return {
+        "pbem": {"format": FORMAT, "kind": "state", "game": game_id, "module": module.name, "ruleset": module.ruleset,
+                 "scenario": scenario, "data": module.data_digest(scenario), "sequence": 0, "origin": "", "previous": "",
                  "inputs": [], "dice_algorithm": ALGORITHM, "creator": creator},
         "parties": parties,
         **game,
         "awaits": {"kind": "join", "step": "join", "from": sorted(parties), "adjudicator": creator},
     }
-    check_no_floats(state)
-    sealed = seal(state, creator, key)
-    problems = schema_problems(sealed, "state", "new game")
+
+
+def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, key: KeyPair,
+             game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """State 0: the game, its parties' keys, awaiting every party's join (docs/protocol.md)."""
+    keys = {**sides, **({"referee": referee} if referee else {})}
+    creator = next((p for p, k in sorted(keys.items()) if k == key.public_text), None)
+    if creator is None:
+        raise UsageError("--key is not the key of any party of the new game",
+                         hint="The creator must be one of the players or the referee.")
+    if len(set(keys.values())) != len(keys):
+        raise UsageError("two parties of the game have the same public key",
+                         hint="Each side (and the referee) has a key of its own: one signature must name one party.")
+    state = state_zero(module_name, scenario, sides, referee, creator, game_id, options)
+    problems = schema_problems(state, "state", "new game")
+    problems = [p for p in problems if p.message != "'seal' is a required property"]
     if problems:  # never write a state that no command could read back
         raise UsageError("the options or the game id do not make a valid game state", problems,
-                         hint="Fix the --option or --game-id values listed (a game id has at most 80 characters).")
-    return sealed
+                         hint="Fix the --option or --game-id values listed (a game id has at most 80 letters, digits, '.', '_' or '-').")
+    check_signed_values(state, "new game")
+    return seal(state, creator, key)
 
 
-def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | None = None) -> dict[str, Any]:
+def new_salt() -> str:
+    """A fresh salt for a party's secret chain: the one input of the protocol that must be random, so
+    that a party's secrets differ even in a game whose first state is replayed byte for byte."""
+    return os.urandom(proto.SALT_BYTES).hex()
+
+
+def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | None = None, salt: str | None = None,
+              used: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A party's signed join: its first dice commitment, bound to this game's first state and a
+    fresh salt (docs/protocol.md, Dice). ``used``: commitments already seen (in the folder); a join
+    never repeats one."""
     s = state.data
     if s["awaits"]["kind"] != "join":
         raise IllegalOrdersError(f"{state.path}: the game does not await joins (it awaits {s['awaits']['kind']})")
@@ -174,14 +232,36 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
         raise UsageError(f"'{side}' is not a party of this game", hint=f"Parties: {', '.join(s['parties'])}.")
     if s["parties"][side]["key"] != key.public_text:
         raise UsageError(f"--key is not {side}'s key in this game (key id {key.key_id})")
+    salt = salt if salt is not None else new_salt()
+    commit = proto.commitment(proto.secret(key, origin_of(state), salt, 0))
+    if commit in used:
+        raise TamperError(f"{state.path}: your first dice commitment for this game was already used in a game of this folder",
+                          hint="The game's first state replays one you joined before: your secrets there are known. Do not join it.")
     doc: dict[str, Any] = {
-        "pbem": {"format": 1, "kind": "join", "game": s["pbem"]["game"], "side": side, "answers": state.digest, "step": "join",
-                 "dice_index": 0},
-        "dice": {"commit": proto.commitment(proto.secret(key, s["pbem"]["game"], 0))},
+        "pbem": {"format": FORMAT, "kind": "join", "game": s["pbem"]["game"], "side": side, "answers": state.digest,
+                 "step": "join", "dice_index": 0},
+        "dice": {"salt": salt, "commit": commit},
     }
     if standing:
         doc["standing"] = standing
     return seal(doc, side, key)
+
+
+def commitments_in(folder: Path) -> set[str]:
+    """Every dice commitment recorded in the game files of a folder (joins, orders, states)."""
+    out: set[str] = set()
+    for p in sorted(folder.glob("*.toml")):
+        try:
+            d = load_doc(p)
+        except PbemError:
+            continue
+        if d.kind in ("join", "orders", "reply"):
+            c = d.data.get("dice", {}).get("commit")
+            if isinstance(c, str):
+                out.add(c)
+        elif d.kind in ("state", "view"):
+            out |= {str(v["commit"]) for v in d.data["parties"].values() if "commit" in v}
+    return out
 
 
 # --- submissions -------------------------------------------------------------------------------
@@ -194,16 +274,36 @@ class Checked:
     sealed: bool = True
 
 
+def check_submission_seal(state: Doc, doc: Doc) -> None:
+    """The seal of a submission, checked before anything else looks at the file: sealed by a party
+    of the game, in the name of the side it speaks for, with the key the state records. A changed
+    side, step, answers or anything else breaks it: tampering (exit 3)."""
+    o, where = doc.data, str(doc.path)
+    signer = str(o["seal"]["signer"])
+    party = state.data["parties"].get(signer)
+    if party is None:
+        raise TamperError(f"{where}: sealed by '{signer}', who is not a party of this game")
+    check_seal(o, where, str(party["key"]))
+    if signer != o["pbem"]["side"]:
+        raise TamperError(f"{where}: sealed by '{signer}' for side '{o['pbem']['side']}'")
+
+
 def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
-    """Check that an order/join/reply file answers this state: game, state digest, step, side,
-    seal and dice reveal. Chain/seal/commitment failures raise TamperError; a wrong step or side
-    raises IllegalOrdersError."""
+    """Check that an order/join/reply file answers this state: game, seal, state digest, step, side
+    and dice reveal. Seal, chain and commitment failures raise TamperError (the seal first: a
+    signed file whose fields were changed is tampering, whatever else is wrong); a wrong step or
+    side raises IllegalOrdersError."""
     s, o = state.data, doc.data
     h = o["pbem"]
     where = str(doc.path)
     if h["game"] != s["pbem"]["game"]:
         raise TamperError(f"{where}: belongs to game '{h['game']}', not '{s['pbem']['game']}'",
                           hint="Use the orders written for this game.")
+    sealed = "seal" in o
+    if require_seal and not sealed:
+        raise TamperError(f"{where}: the file is not sealed", hint="Seal it with `pbem sign FILE --key KEY`.")
+    if sealed:
+        check_submission_seal(state, doc)
     if h["answers"] != answered(state):
         raise TamperError(f"{where}: answers state {h['answers'][:19]}..., not {state.path} ({answered(state)[:19]}...)",
                           hint="An order file is bound to one state: it is out of date or replayed. Write new orders with `pbem template`.")
@@ -214,23 +314,23 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     if h["kind"] != aw["kind"]:
         problems.append(Problem(f"{where}: pbem.kind", f"the game awaits {aw['kind']}, this file is {h['kind']}", "5.1"))
     if h["step"] != aw["step"]:
-        problems.append(Problem(f"{where}: pbem.step", f"'{h['step']}' is not the awaited step '{aw['step']}'", "5.1"))
+        problems.append(Problem(f"{where}: pbem.step", f"'{display_path(str(h['step']))}' is not the awaited step '{aw['step']}'", "5.1"))
     if h["side"] not in aw["from"]:
         problems.append(Problem(f"{where}: pbem.side", f"'{h['side']}' is not awaited; the step awaits {', '.join(aw['from'])}", "5.1"))
     if problems:
         raise IllegalOrdersError(f"{where}: not the awaited submission", problems)
     party = s["parties"][h["side"]]
-    sealed = "seal" in o
-    if sealed or require_seal:
-        if not sealed:
-            raise TamperError(f"{where}: the file is not sealed", hint="Seal it with `pbem sign FILE --key KEY`.")
-        if o["seal"]["signer"] != h["side"]:
-            raise TamperError(f"{where}: sealed by '{o['seal']['signer']}' for side '{h['side']}'")
-        check_seal(o, where, str(party["key"]))
+    if sealed:
         d = o.get("dice")
         if d is None:
             raise TamperError(f"{where}: no [dice] commitment", hint="`pbem sign` adds it.")
-        if h["kind"] != "join":
+        if h["kind"] == "join":
+            if "salt" not in d or "reveal" in d or int(h.get("dice_index", -1)) != 0:
+                raise MalformedFileError(f"{where}: a join carries dice.salt and dice.commit, dice_index 0 and no reveal",
+                                         hint="Make the join with `pbem join`.")
+        else:
+            if "salt" in d:
+                raise MalformedFileError(f"{where}: dice.salt belongs in a join only")
             if int(h.get("dice_index", -1)) != int(party["index"]):
                 raise TamperError(f"{where}: dice_index {h.get('dice_index')} but {h['side']}'s next secret is number {party['index']}")
             if "reveal" not in d or not proto.reveal_matches(d["reveal"], party["commit"]):
@@ -252,8 +352,9 @@ def check_orders(state: Doc, doc: Doc) -> Checked:
     return c
 
 
-def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, force: bool = False) -> str:
-    """Seal an order file: add the dice reveal and next commitment, then the seal.
+def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, state: Doc, force: bool = False) -> str:
+    """Seal an order file that answers ``state`` (a state or a view): add the dice reveal and next
+    commitment of the sender's secret chain in this game, then the seal.
 
     The seal and dice tables are appended to the file's own text, so comments stay; the signature
     covers the data (docs/protocol.md).
@@ -266,12 +367,21 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, f
         raw_text = dumps(data)
     if "dice_index" not in h:
         raise MalformedFileError(f"{path}: pbem.dice_index is missing", hint="Start from `pbem template`, which fills it in.")
+    side = str(h["side"])
+    party = state.data["parties"].get(side)
+    if party is None:
+        raise UsageError(f"{path}: '{side}' is not a party of the game of {state.path}")
+    if party["key"] != key.public_text:
+        raise UsageError(f"--key is not {side}'s key in this game (key id {key.key_id})")
+    if "salt" not in party:
+        raise UsageError(f"{state.path}: {side} has not joined the game yet; there is nothing to sign")
     idx = int(h["dice_index"])
-    game = str(h["game"])
-    dice = {"reveal": proto.secret(key, game, idx), "commit": proto.commitment(proto.secret(key, game, idx + 1))}
+    origin = origin_of(state)
+    salt = str(party["salt"])
+    dice = {"reveal": proto.secret(key, origin, salt, idx), "commit": proto.commitment(proto.secret(key, origin, salt, idx + 1))}
     body = dict(data)
     body["dice"] = dice
-    sealed = seal(body, str(h["side"]), key)
+    sealed = seal(body, side, key)
     s = sealed["seal"]
     text = raw_text.rstrip("\n") + "\n\n"
     text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\n\n'
@@ -321,12 +431,19 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
                                  + (f"; not awaited or twice: {', '.join(extra)}" if extra else ""))
     subs = sorted(subs, key=lambda x: x.side)
     inputs = [x.digest for x in subs]
+    origin = origin_of(prev)
     parties = copy.deepcopy(s["parties"])
     adj = adjudicator_of(s)
     reveals: dict[str, str] = {}
+    signed_inputs: list[str] | None = None
     if aw["kind"] == "join":
         for x in subs:
             parties[x.side]["commit"] = x.body["dice"]["commit"]
+            parties[x.side]["salt"] = x.body["dice"]["salt"]
+        commits = [str(v["commit"]) for v in parties.values()]
+        if len(set(commits)) != len(commits):
+            raise TamperError("two parties joined with the same dice commitment",
+                              hint="A join's commitment is made from the party's own key and a fresh salt; a repeated one is copied.")
         dice: Dice = ForcedDice()
         seed = b""
     else:
@@ -341,7 +458,10 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
             raise TamperError(f"the adjudicator's ({adj}) next dice commitment is missing")
         parties[adj]["commit"] = adj_commit
         parties[adj]["index"] = int(parties[adj]["index"]) + 1
-        seed = proto.transition_seed(prev.digest, inputs, reveals)
+        if not proto.is_digest(adj_commit):
+            raise TamperError(f"the adjudicator's ({adj}) next dice commitment is not 'sha256:' and 64 lower-case hex digits")
+        signed_inputs = [content_digest(x.body) for x in subs]
+        seed = proto.transition_seed(prev.digest, signed_inputs, reveals)
         dice = SeededDice(seed=seed)
     played = sorted(subs + [Submission(aw["kind"], d, {}, "") for d in defaulted], key=lambda x: x.side)
     t = transition(module, s, played, dice)
@@ -349,15 +469,16 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     if defaulted:
         events.insert(0, Event("no-orders", "referee", {"sides": defaulted, "step": aw["step"]}))
     nxt: dict[str, Any] = {
-        "pbem": {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "previous": prev.digest, "inputs": inputs},
+        "pbem": {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "origin": origin, "previous": prev.digest,
+                 "inputs": inputs},
         "parties": parties,
         **t.state,
-        "transition": {"seed": seed.hex(), "reveals": dict(sorted(reveals.items())),
+        "transition": {"seed": seed.hex(), **({"signed_inputs": signed_inputs} if signed_inputs is not None else {}), "reveals": dict(sorted(reveals.items())),
                        "dice": [{"label": r.label, "sides": r.sides, "face": r.face} for r in dice.log]},
     }
     if defaulted:
         nxt["transition"]["defaulted"] = defaulted
-    check_no_floats(nxt)
+    check_signed_values(nxt, "the next state")
     return nxt, events
 
 
@@ -435,12 +556,12 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     if problems:
         raise IllegalOrdersError(f"{len(problems)} problem(s) in the orders; nothing was adjudicated", problems,
                                  hint="The sender fixes them (see `pbem check`) and sends new orders.")
-    game = str(s["pbem"]["game"])
     idx = int(s["parties"][adj]["index"])
     reveal = commit = None
     if s["awaits"]["kind"] != "join":
-        reveal = proto.secret(key, game, idx)
-        commit = proto.commitment(proto.secret(key, game, idx + 1))
+        origin, salt = origin_of(prev), str(s["parties"][adj]["salt"])
+        reveal = proto.secret(key, origin, salt, idx)
+        commit = proto.commitment(proto.secret(key, origin, salt, idx + 1))
     body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted)
     sealed = seal(body, adj, key)
     report, picture = derived_files(prev.data, sealed, events)
@@ -458,6 +579,9 @@ class VerifyResult:
     views: int = 0
     dice: int = 0
     last: str = ""
+    anchor: str = ""  # the state the history is trusted from
+    anchor_digest: str = ""
+    anchor_how: str = ""  # why it is trusted: the game's start re-derived, or named with --from
     notes: list[str] = field(default_factory=list)
 
 
@@ -466,7 +590,7 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            files += sorted(x for x in p.iterdir() if x.is_file())
+            files += sorted(x for x in p.iterdir() if x.is_file() and not x.name.startswith("."))
         elif p.is_file():
             files.append(p)
         else:
@@ -483,21 +607,105 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
     return states, others, reports
 
 
-def _check_stray_inputs(prev: Doc, cur: Doc, others: list[Doc]) -> None:
-    """An input of ``cur`` is not in the folder: a file there that answers ``prev`` but is not one
-    of its inputs and whose seal is broken was changed after it was adjudicated (exit 3, naming
-    it), rather than merely missing. A well-sealed one may be a draft its sender replaced."""
-    used = set(cur.data["pbem"]["inputs"])
+@dataclass(frozen=True)
+class Equivocation:
+    """Two different signed contents by one key for one step: the proof is the two files themselves
+    (anyone can check both seals and compare what they answer)."""
+
+    what: str  # "submission" or "state"
+    first: Doc
+    second: Doc
+
+    def error(self) -> TamperError:
+        a, b = self.first, self.second
+        signer = str(a.data["seal"]["signer"])
+        key = str(a.data["seal"]["key"])
+        if self.what == "state":
+            step = f"state {int(a.data['pbem']['sequence']):04d} (after {str(a.data['pbem']['previous'])[:19]}...)"
+        else:
+            h = a.data["pbem"]
+            step = f"{h['kind']} for step {h['step']} answering {str(h['answers'])[:19]}..."
+        problems = [Problem(str(d.path), f"sealed by {signer} (key {key_id(key)}), digest {d.digest}, signed content {content_digest(d.data)}",
+                            "equivocation") for d in (a, b)]
+        return TamperError(
+            f"equivocation: '{signer}' signed two different files for one step, {step}: {a.path} and {b.path}",
+            problems,
+            hint="Both seals are valid: the two files prove that this party signed both (check them with `pbem verify` "
+                 "on the two files alone). Keep them; accept only the first one you received, and see the README (Equivocation).")
+
+
+def find_equivocation(docs: list[Doc]) -> Equivocation | None:
+    """The first pair of well-sealed files by one key for one step with different signed content:
+    two submissions answering one state for one side, or two states with one sequence number (or
+    one previous state). Files with a broken seal are not counted (they are forgeries, reported as
+    such)."""
+    seen: dict[tuple[str, ...], Doc] = {}
+    for d in sorted(docs, key=lambda x: str(x.path)):
+        if "seal" not in d.data:
+            continue
+        h = d.data["pbem"]
+        if d.kind in ("orders", "join", "reply"):
+            keys = [("submission", str(h["game"]), str(h["answers"]), str(h["side"]))]
+        elif d.kind == "state":
+            keys = [("state", str(h["game"]), "seq", str(h["sequence"]))]
+            if h["previous"]:
+                keys.append(("state", str(h["game"]), "prev", str(h["previous"])))
+        else:
+            continue
+        try:
+            check_seal(d.data, str(d.path))
+        except TamperError:
+            continue
+        for k in keys:
+            other = seen.get((*k, str(d.data["seal"]["key"])))
+            if other is None:
+                seen[(*k, str(d.data["seal"]["key"]))] = d
+            elif content_digest(other.data) != content_digest(d.data):
+                return Equivocation(k[0], other, d)
+    return None
+
+
+def _check_own_seals(states: list[Doc], others: list[Doc]) -> None:
+    """Every signed file's seal, checked first against the key its own signer has in it (a state)
+    or that signs it (a submission): a file changed after it was signed is tampering, whatever its
+    changed fields say (a sequence number, a step, a side). Whose key it must be is the chain's
+    question, asked next."""
+    for d in states:
+        check_state_seal(d)
     for d in others:
-        head = d.data.get("pbem", {})
-        if d.kind in ("orders", "join", "reply") and head.get("answers") == prev.digest and d.digest not in used:
-            party = prev.data["parties"].get(str(head.get("side", "")), {})
-            check_seal(d.data, str(d.path), str(party["key"]) if "key" in party else None)
+        if d.kind in ("orders", "join", "reply") and "seal" in d.data:
+            check_seal(d.data, str(d.path))
 
 
-def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
-    """Signatures, the chain, the commitments and a deterministic replay of every transition."""
+def _check_origin(first: Doc) -> str:
+    """State 0 must be exactly the start of a known game: its module's state 0 for its scenario,
+    options, parties and creator (re-derived). Returns how it was trusted."""
+    h = first.data["pbem"]
+    parties = first.data["parties"]
+    sides = {p: str(v["key"]) for p, v in parties.items() if p != "referee"}
+    referee = str(parties["referee"]["key"]) if "referee" in parties else None
+    try:
+        body = state_zero(str(h["module"]), str(h["scenario"]), sides, referee, str(h["creator"]), str(h["game"]),
+                          dict(first.data["options"]))
+    except PbemError as e:
+        raise VerificationError(f"{first.path}: not the start of a game this pbem knows ({e.message})",
+                                hint="A history is trusted from its start (state 0000) or from a state you hold (--from DIGEST).") from e
+    if canonical(body) != canonical(unsealed(first.data)):
+        raise VerificationError(f"{first.path}: is not the state 0 of scenario '{h['scenario']}' with its options and parties "
+                                f"(first difference at {_first_difference(body, unsealed(first.data))})",
+                                hint="A game's first state is what `pbem new` makes; this one was made otherwise: do not trust it.")
+    check_state_seal(first, str(h["creator"]))
+    return f"the game's start, re-derived from scenario '{h['scenario']}'"
+
+
+def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -> VerifyResult:
+    """Signatures, the chain, the commitments and a deterministic replay of every transition,
+    trusted from the game's first state (re-derived) or from the state whose digest is ``anchor``."""
     states, others, reports = collect(paths)
+    _check_own_seals(states, others)
+    eq = find_equivocation(states + others)
+    if eq is not None:
+        raise eq.error()
     views = [d for d in others if d.kind == "view"]
     if not states and views:  # a player's folder in a refereed game
         counts = verify_views([(str(d.path), d.data) for d in views])
@@ -506,6 +714,10 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                             notes=["views only: seals, chain, commitments and dice checked; the hidden part of each "
                                    "transition is the referee's to adjudicate (README: Referee)"])
     if not states:
+        if others:
+            raise VerificationError("no state files found; the order, join and reply files given have good seals "
+                                    "and no two of them conflict",
+                                    hint="Give a game folder or its .state.toml files to check a history.")
         raise MalformedFileError("no state files found", hint="Give a game folder or its .state.toml files.")
     games = {d.data["pbem"]["game"] for d in states}
     if len(games) > 1:
@@ -518,15 +730,29 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
                               hint="Only one of them can be the game; find out who sent which.")
         by_seq[n] = d
     seqs = sorted(by_seq)
+    res = VerifyResult()
+    if anchor is None:
+        first = by_seq[seqs[0]]
+        if seqs[0] != 0:
+            raise VerificationError(f"the history starts at {first.path} (sequence {seqs[0]}), not at the game's first state",
+                                    hint="pbem trusts a history from its start (0000.state.toml), or from a state you hold: "
+                                         "give its digest with --from (`pbem status` prints it).")
+        res.anchor, res.anchor_digest, res.anchor_how = str(first.path), first.digest, _check_origin(first)
+    else:
+        held = [d for d in states if d.digest == anchor]
+        if not held:
+            raise VerificationError(f"--from {anchor[:19]}...: no state among the files given has this digest",
+                                    hint="Give the digest `pbem status` prints for the state you hold (sha256:...).")
+        res.anchor, res.anchor_digest, res.anchor_how = str(held[0].path), anchor, "named with --from"
     # the gaps between the sequence numbers found, as numbers or ranges (an absurd number is one gap)
     gaps = [(a + 1, b - 1) for a, b in zip(seqs, seqs[1:], strict=False) if b - a > 1]
     if gaps:
         missing = ", ".join(str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a}-{b}" for a, b in gaps)
         raise VerificationError(f"states missing from the chain: sequence {missing}")
+    # Each state names the digest of the one before (so a trusted state vouches for every state
+    # before it) and is sealed by the party the state before names as its adjudicator, with the
+    # key the chain carries from the trusted state on; and it must replay.
     inputs = {d.digest: d for d in others}
-    res = VerifyResult()
-    first = by_seq[seqs[0]]
-    check_state_seal(first, str(first.data["pbem"]["creator"]) if seqs[0] == 0 else None)
     res.states = 1
     for n in seqs[1:]:
         prev, cur = by_seq[n - 1], by_seq[n]
@@ -541,7 +767,6 @@ def verify(paths: list[Path], progress: Any = None) -> VerifyResult:
         subs = []
         for dg in cur.data["pbem"]["inputs"]:
             if dg not in inputs:
-                _check_stray_inputs(prev, cur, others)
                 raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
                                         hint="Put every order, join and reply file of the game in the folder.")
             subs.append(envelope(prev, inputs[dg]).submission)
@@ -629,13 +854,35 @@ def audit(state_path: Path) -> dict[str, Any]:
                 "note": "the transition from the joins rolls no dice"}
     rows = []
     commitments = []
+    aw = prev.data["awaits"]
+    expected = (set(aw["from"]) - set(tr.get("defaulted", []))) | {str(aw["adjudicator"])}
+    if set(tr["reveals"]) != expected:
+        raise TamperError(f"{state_path}: reveals recorded for {', '.join(sorted(tr['reveals'])) or 'nobody'}; "
+                          f"the step's seed takes those of {', '.join(sorted(expected))}")
     for party, rev in sorted(tr["reveals"].items()):
         ok = proto.reveal_matches(rev, prev.data["parties"][party].get("commit", ""))
         commitments.append({"party": party, "reveal": rev, "commitment": prev.data["parties"][party].get("commit", ""), "matches": ok})
         if not ok:
             raise TamperError(f"{state_path}: {party}'s reveal does not match its commitment in {prev_path}")
-    seed = proto.transition_seed(prev.digest, list(cur.data["pbem"]["inputs"]), dict(tr["reveals"]))
-    if tr.get("seed") and tr["seed"] != seed.hex():
+    signed = list(tr.get("signed_inputs", []))
+    if len(signed) != len(cur.data["pbem"]["inputs"]):
+        raise TamperError(f"{state_path}: the transition records {len(signed)} signed-content digests for "
+                          f"{len(cur.data['pbem']['inputs'])} inputs")
+    checked_inputs = 0
+    for dg, cd in zip(cur.data["pbem"]["inputs"], signed, strict=True):
+        doc = _input_in(folder, int(n - 1), str(dg))
+        if doc is not None:
+            if content_digest(doc.data) != cd:
+                raise TamperError(f"{state_path}: the recorded signed-content digest of input {doc.path} is not its own")
+            if doc.data.get("dice", {}).get("reveal") != tr["reveals"].get(str(doc.data["pbem"]["side"])):
+                raise TamperError(f"{state_path}: the reveal recorded for {doc.data['pbem']['side']} is not the one in {doc.path}")
+            checked_inputs += 1
+    try:
+        material = proto.seed_material(prev.digest, signed, dict(tr["reveals"]))
+    except ValueError as e:
+        raise TamperError(f"{state_path}: the seed material is not in its one spelling ({e})") from e
+    seed = proto.transition_seed(prev.digest, signed, dict(tr["reveals"]))
+    if tr.get("seed") != seed.hex():
         raise TamperError(f"{state_path}: the recorded seed is not the one derived from the reveals")
     for r in tr["dice"]:
         face, trail = face_from_seed(seed, r["label"], int(r["sides"]))
@@ -646,8 +893,20 @@ def audit(state_path: Path) -> dict[str, Any]:
         if face != r["face"]:
             raise TamperError(f"{state_path}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
     return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-            "seed_material": proto.seed_material(prev.digest, list(cur.data["pbem"]["inputs"]), dict(tr["reveals"])),
+            "seed_material": material, "inputs_checked": checked_inputs,
             "seed": seed.hex(), "commitments": commitments, "dice": rows, "algorithm": ALGORITHM}
+
+
+def _input_in(folder: Path, seq: int, wanted: str) -> Doc | None:
+    """The input file of digest ``wanted`` among the folder's files answering state ``seq``, if there."""
+    for p in sorted(folder.glob(f"{seq:04d}-*.toml")):
+        try:
+            d = load_doc(p)
+        except PbemError:
+            continue
+        if d.digest == wanted:
+            return d
+    return None
 
 
 def proto_hmac_hex(seed: bytes, label: str) -> str:
@@ -657,11 +916,13 @@ def proto_hmac_hex(seed: bytes, label: str) -> str:
 
 
 def find_state_for(doc: Doc, folder: Path) -> Doc | None:
-    for p in sorted(folder.glob("*.state.toml")):
+    """The state (or, in a refereed game, the side's view) in ``folder`` that ``doc`` answers."""
+    wanted = doc.data.get("pbem", {}).get("answers")
+    for p in sorted([*folder.glob("*.state.toml"), *folder.glob("*.view.toml")]):
         try:
-            d = load_doc(p, "state")
+            d = load_doc(p)
         except PbemError:
             continue
-        if d.digest == doc.data.get("pbem", {}).get("answers"):
+        if d.kind in ("state", "view") and answered(d) == wanted:
             return d
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import os
@@ -22,13 +23,93 @@ def public_text_of(public: Ed25519PublicKey) -> str:
     return "ed25519:" + base64.b64encode(raw).decode("ascii")
 
 
+def strict_b64decode(text: str, size: int, what: str) -> bytes:
+    """Decode base64 that must be in its one canonical spelling (padded, no spaces, zero padding
+    bits) and of ``size`` bytes; ValueError otherwise (docs/protocol.md: one spelling)."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError) as e:
+        raise ValueError(f"{what} is not base64") from e
+    if len(raw) != size:
+        raise ValueError(f"{what} has {len(raw)} bytes, not {size}")
+    if base64.b64encode(raw).decode("ascii") != text:
+        raise ValueError(f"{what} is not in canonical base64 (padding bits or padding changed)")
+    return raw
+
+
+# Edwards25519 (RFC 8032, 5.1): enough arithmetic to refuse public keys that are not points of the
+# prime-order subgroup (small-order points, points with a small-order component, non-canonical
+# encodings): such keys let one signature verify for many messages or many spellings.
+_P = 2**255 - 19
+_L = 2**252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+_Point = tuple[int, int, int, int]  # extended coordinates X, Y, Z, T
+
+
+def _add(a: _Point, b: _Point) -> _Point:
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    aa = (y1 - x1) * (y2 - x2) % _P
+    bb = (y1 + x1) * (y2 + x2) % _P
+    cc = 2 * _D * t1 * t2 % _P
+    dd = 2 * z1 * z2 % _P
+    e, f, g, h = bb - aa, dd - cc, dd + cc, bb + aa
+    return e * f % _P, g * h % _P, f * g % _P, e * h % _P
+
+
+def _decode_point(raw: bytes) -> _Point | None:
+    y = int.from_bytes(raw, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    if y >= _P:
+        return None
+    u = (y * y - 1) % _P
+    v = (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if v * x * x % _P == u:
+        pass
+    elif v * x * x % _P == (-u) % _P:
+        x = x * _SQRT_M1 % _P
+    else:
+        return None
+    if x == 0 and sign:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return x, y, 1, x * y % _P
+
+
+def _is_identity(pt: _Point) -> bool:
+    x, y, z, _ = pt
+    return x % _P == 0 and (y - z) % _P == 0
+
+
+def _times(pt: _Point, n: int) -> _Point:
+    out: _Point = (0, 1, 1, 0)
+    while n:
+        if n & 1:
+            out = _add(out, pt)
+        pt = _add(pt, pt)
+        n >>= 1
+    return out
+
+
+def is_strong_point(raw: bytes) -> bool:
+    """The 32 bytes are the canonical encoding of a point of the prime-order subgroup, not the identity."""
+    pt = _decode_point(raw)
+    return pt is not None and not _is_identity(pt) and _is_identity(_times(pt, _L))
+
+
+@functools.lru_cache(maxsize=256)
 def public_key_from_text(text: str) -> Ed25519PublicKey:
-    """Parse ``ed25519:<base64>``; ValueError if it is not one."""
-    if not text.startswith("ed25519:"):
+    """Parse ``ed25519:<base64>`` in its one spelling; ValueError if it is not one, or if it is a weak
+    key (not a point of the prime-order subgroup)."""
+    if not isinstance(text, str) or not text.startswith("ed25519:"):
         raise ValueError("a public key is written 'ed25519:<base64>'")
-    raw = base64.b64decode(text[len("ed25519:"):], validate=True)
-    if len(raw) != 32:
-        raise ValueError("an Ed25519 public key has 32 bytes")
+    raw = strict_b64decode(text[len("ed25519:"):], 32, "an Ed25519 public key")
+    if not is_strong_point(raw):
+        raise ValueError("a weak Ed25519 public key (a small-order or otherwise invalid point); make a new key with `pbem keygen`")
     return Ed25519PublicKey.from_public_bytes(raw)
 
 

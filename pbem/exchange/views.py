@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem import FILE_FORMAT
 from pbem.engine.registry import find_module
 from pbem.errors import TamperError, VerificationError
 from pbem.mechanics.dice import face_from_seed
@@ -32,8 +33,8 @@ def view_body(state: dict[str, Any], side: str) -> dict[str, Any]:
     module = find_module(state["pbem"]["module"])
     h = state["pbem"]
     body: dict[str, Any] = {
-        "pbem": {"format": 1, "kind": "view", "game": h["game"], "module": h["module"], "ruleset": h["ruleset"],
-                 "scenario": h["scenario"], "data": h["data"], "sequence": h["sequence"], "of": digest(state),
+        "pbem": {"format": FILE_FORMAT, "kind": "view", "game": h["game"], "module": h["module"], "ruleset": h["ruleset"],
+                 "scenario": h["scenario"], "data": h["data"], "sequence": h["sequence"], "origin": h["origin"], "of": digest(state),
                  "side": side, "previous": h["previous"], "inputs": list(h["inputs"]),
                  "dice_algorithm": h["dice_algorithm"], "creator": h["creator"]},
         "parties": copy.deepcopy(state["parties"]),
@@ -101,7 +102,14 @@ def verify_views(views: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
             if not proto.reveal_matches(rev, p["parties"][party].get("commit", "")):
                 raise TamperError(f"{where}: {party}'s dice reveal does not match its commitment in {pwhere}")
         if tr.get("reveals"):
-            seed = proto.transition_seed(v["pbem"]["previous"], list(v["pbem"]["inputs"]), dict(tr["reveals"]))
+            signed = tr.get("signed_inputs", [])
+            if len(signed) != len(v["pbem"]["inputs"]):
+                raise TamperError(f"{where}: the transition records {len(signed)} signed-content digests for "
+                                  f"{len(v['pbem']['inputs'])} inputs")
+            try:
+                seed = proto.transition_seed(str(v["pbem"]["previous"]), list(signed), dict(tr["reveals"]))
+            except ValueError as e:
+                raise TamperError(f"{where}: the seed material is not in its one spelling ({e})") from e
             if tr.get("seed") != seed.hex():
                 raise TamperError(f"{where}: the seed does not follow from the reveals and inputs")
             for r in tr.get("dice", []):

@@ -11,7 +11,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass, field
 
-ALGORITHM = "pbem-dice-1"
+ALGORITHM = "pbem-dice-2"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pbem import FILE_FORMAT
 from pbem.engine.model import Event
 
 from . import naval, rwr_text, setup
@@ -580,7 +581,7 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     head = [
         "# Order file skeleton written by `pbem template`. Edit, then `pbem check` and `pbem sign`.",
         "[pbem]",
-        "format = 1",
+        f"format = {FILE_FORMAT}",
         f'kind = "{"reply" if aw["kind"] == "reply" else "orders"}"',
         f'game = "{state["pbem"]["game"]}"',
         f'side = "{side}"',
