@@ -191,10 +191,10 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
       pbem join game/0000.state.toml --side soviet --key bob.key
     """
     from pbem.exchange.files import dumps, write_new
-    from pbem.exchange.game import load_state, make_join
+    from pbem.exchange.game import commitments_in, load_state, make_join
 
     st = load_state(state_path)
-    doc = make_join(st, side, _key(key_path, ask))
+    doc = make_join(st, side, _key(key_path, ask), used=commitments_in(state_path.parent))
     seq = int(st.data["pbem"]["sequence"])
     path = out or state_path.parent / f"{seq:04d}-{side}.join.toml"
     write_new(path, dumps(doc))

@@ -109,12 +109,23 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
         rest = [p for p in problems if p.message != "'seal' is a required property"]
         if not rest:
             problems = []
+    if problems and "seal" in data and all(_CHAIN_FIELD.fullmatch(p.where[len(str(path)) + 2:]) for p in problems):
+        raise TamperError(f"{path}: a sealed file whose dice or chain fields are not in their one spelling "
+                          f"({', '.join(p.where[len(str(path)) + 2:] for p in problems[:5])}): whoever sealed it re-spelled "
+                          "a value that reaches a seed or a digest", problems,
+                          hint="Do not accept it: a reveal, commitment, salt or digest has exactly one spelling (docs/protocol.md).")
     validate(data, schema, str(path), problems)
     check_signed_values(data, str(path))
     if unsealed_state:
         raise TamperError(f"{path}: the state has no seal",
                           hint="A state is sealed by the party that adjudicated it; ask for the signed file.")
     return Doc(path, data)
+
+
+# The fields of the dice protocol and the hash chain: a sealed file with one of them in another
+# spelling than its one valid spelling is tampering (exit 3), not merely malformed.
+_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt)|transition\.(reveals(\.[^.]+)?|seed|signed_inputs(\[\d+\])?)"
+                          r"|parties\.[^.]+\.(commit|salt|key)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
 
 
 def _seal_first(data: dict[str, Any], path: Path) -> None:
