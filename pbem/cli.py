@@ -505,6 +505,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
         if res.states == 0:
             click.echo(f"ok: {res.views} views of the referee's states: seals, chain and commitments hold, {res.dice} dice "
                        f"re-derived; last {res.last}")
+            click.echo(f"trusted from {res.anchor} ({res.anchor_how}; {res.anchor_digest})")
         else:
             views = f", {res.views} views" if res.views else ""
             click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from pbem.cli import cli
 from pbem.demo import order_text
 from pbem.errors import TamperError, UsageError, VerificationError
-from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.canonical import digest, seal, unsealed
 from pbem.exchange.files import dumps, read_toml, write_all_new, write_new
 from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
 from pbem.exchange.keys import KeyPair
@@ -124,9 +124,19 @@ def test_a_players_folder_of_views_verifies_seals_chain_commitments_and_dice(tmp
     mine.mkdir()
     for p in g.folder.glob("*-soviet.view.toml"):
         shutil.copy(p, mine / p.name)
+    # without the game's first state (the one the player joined) the views are not trusted
     r = CliRunner().invoke(cli, ["verify", str(mine), "--quiet"])
+    assert r.exit_code == 1 and "pbem trusts them from the game's first state" in r.output
+    # from a view the player holds
+    anchor = digest(read_toml(mine / "0001-soviet.view.toml"))
+    r = CliRunner().invoke(cli, ["verify", str(mine), "--from", anchor])
+    assert r.exit_code == 0, r.output
+    assert "trusted from" in r.output and "named with --from" in r.output
+    shutil.copy(g.folder / "0000.state.toml", mine / "0000.state.toml")
+    r = CliRunner().invoke(cli, ["verify", str(mine)])
     assert r.exit_code == 0, r.output
     assert "3 views of the referee's states" in r.output and "1 dice re-derived" in r.output
+    assert "trusted from" in r.output and "the game's start" in r.output
     v = read_toml(mine / "0002-soviet.view.toml")
     v["transition"]["dice"][0]["face"] = v["transition"]["dice"][0]["face"] % 6 + 1
     (mine / "0002-soviet.view.toml").write_text(dumps(seal(unsealed(v), "referee", g.keys["referee"])), encoding="utf-8")
@@ -190,9 +200,22 @@ def test_a_view_sealed_by_a_player_is_refused(tmp_path: Path) -> None:
     g.adjudicate([g.orders("german", GERMAN_GT1)])
     mine = tmp_path / "soviet"
     mine.mkdir()
+    for name in ("0000.state.toml", "0001-soviet.view.toml"):
+        shutil.copy(g.folder / name, mine / name)
     v = read_toml(g.folder / "0002-soviet.view.toml")
     (mine / "0002-soviet.view.toml").write_text(dumps(seal(unsealed(v), "soviet", g.keys["soviet"])), encoding="utf-8")
-    with pytest.raises(TamperError):
+    with pytest.raises(TamperError, match="but the game expects"):
+        verify([mine])
+    # a view signed by a stranger who calls himself the referee
+    mallory = KeyPair.from_seed(b"mallory")
+    (mine / "0002-soviet.view.toml").write_text(dumps(seal(unsealed(v), "referee", mallory)), encoding="utf-8")
+    with pytest.raises(TamperError, match="but the game expects"):
+        verify([mine])
+    # views with a gap
+    (mine / "0002-soviet.view.toml").unlink()
+    g.adjudicate([g.orders("soviet", "")])
+    shutil.copy(g.folder / "0003-soviet.view.toml", mine / "0003-soviet.view.toml")
+    with pytest.raises((VerificationError, TamperError)):
         verify([mine])
 
 

@@ -718,12 +718,22 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
     if eq is not None:
         raise eq.error()
     views = [d for d in others if d.kind == "view"]
-    if not states and views:  # a player's folder in a refereed game
-        counts = verify_views([(str(d.path), d.data) for d in views])
+    if views and all(int(d.data["pbem"]["sequence"]) == 0 for d in states):  # a player's folder in a refereed game
+        res = VerifyResult()
+        start = None
+        if states:
+            zero = states[0]
+            res.anchor, res.anchor_digest, res.anchor_how = str(zero.path), zero.digest, _check_origin(zero)
+            start = (str(zero.path), zero.data)
+        counts = verify_views([(str(d.path), d.data) for d in views], start=start, anchor=anchor)
+        if start is None:
+            anchored = next(d for d in views if anchor in (d.digest, d.data["pbem"]["of"]))
+            res.anchor, res.anchor_digest, res.anchor_how = str(anchored.path), str(anchor), "named with --from"
         last = max(views, key=lambda d: int(d.data["pbem"]["sequence"]))
-        return VerifyResult(views=counts["views"], dice=counts["dice"], last=str(last.path),
-                            notes=["views only: seals, chain, commitments and dice checked; the hidden part of each "
-                                   "transition is the referee's to adjudicate (README: Referee)"])
+        res.views, res.dice, res.last = counts["views"], counts["dice"], str(last.path)
+        res.notes = ["views only: seals, chain, commitments and dice checked; the hidden part of each "
+                     "transition is the referee's to adjudicate (README: Referee)"]
+        return res
     if not states:
         if others:
             raise VerificationError("no state files found; the order, join and reply files given have good seals "

@@ -68,8 +68,14 @@ def check_view_against_state(view: dict[str, Any], state: dict[str, Any], where:
         raise VerificationError(f"{where}: is not the view of the state it names for {view['pbem']['side']}")
 
 
-def verify_views(views: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
-    """Check a side's series of views: seals, chain, commitments and every die (module docstring)."""
+def verify_views(views: list[tuple[str, dict[str, Any]]], *, start: tuple[str, dict[str, Any]] | None = None,
+                 anchor: str | None = None) -> dict[str, int]:
+    """Check a side's series of views: seals, chain, commitments and every die (module docstring).
+
+    The series is trusted from ``start``, the game's first state (which the side joined; its keys
+    are the game's), or from the view whose digest, or the digest of whose state, is ``anchor``;
+    from there on every view must follow the one before, with no gap, sealed by the referee's key
+    and carrying the same keys."""
     if not views:
         return {"views": 0, "dice": 0}
     sides = {v["pbem"]["side"] for _, v in views}
@@ -85,14 +91,45 @@ def verify_views(views: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
             raise TamperError(f"fork: {by_seq[n][0]} and {where} are two different views of sequence {n}")
         by_seq[n] = (where, v)
     seqs = sorted(by_seq)
-    referee_key = str(by_seq[seqs[0]][1]["parties"]["referee"]["key"])
+    if start is not None:
+        swhere, s0 = start
+        keys = {p: str(x["key"]) for p, x in s0["parties"].items()}
+        first, prev_of = 1, digest(s0)
+        if "referee" not in keys:
+            raise VerificationError(f"{swhere}: the game has no referee; views are a refereed game's")
+        if int(s0["pbem"]["sequence"]) != 0 or s0["pbem"]["game"] != by_seq[seqs[0]][1]["pbem"]["game"]:
+            raise TamperError(f"{swhere}: is not the first state of the views' game")
+    else:
+        held = [n for n in seqs if anchor in (digest(by_seq[n][1]), by_seq[n][1]["pbem"]["of"])]
+        if anchor is None or not held:
+            raise VerificationError(
+                f"the views start at {by_seq[seqs[0]][0]}; pbem trusts them from the game's first state (0000.state.toml, "
+                "the state you joined) or from a view you hold (--from DIGEST)",
+                hint="Put the game's first state in the folder, or give --from with the digest of a view you trust.")
+        first, prev_of = held[0], None
+        keys = {p: str(x["key"]) for p, x in by_seq[first][1]["parties"].items()}
+    missing = [n for n in range(first, seqs[-1] + 1) if n not in by_seq]
+    if missing:
+        raise VerificationError(f"views missing from the chain: sequence {', '.join(map(str, missing[:10]))}")
+    if seqs[0] < first:
+        seqs = [n for n in seqs if n >= first]  # before a --from anchor: vouched for by the digests that follow
+    referee_key = keys["referee"]
     dice_checked = 0
     for n in seqs:
         where, v = by_seq[n]
         check_seal(v, where, referee_key)
         if v["seal"]["signer"] != "referee":
             raise TamperError(f"{where}: a view is sealed by the referee, not by '{v['seal']['signer']}'")
-        if n - 1 not in by_seq:
+        if {p: str(x["key"]) for p, x in v["parties"].items()} != keys:
+            raise TamperError(f"{where}: the parties' keys are not the game's")
+        tr = v.get("transition", {})
+        if tr.get("dice") and not tr.get("reveals"):
+            raise TamperError(f"{where}: dice recorded without the reveals they come from")
+        if n == first and prev_of is not None:
+            if v["pbem"]["previous"] != prev_of:
+                raise TamperError(f"{where}: does not follow the game's first state {start[0] if start else ''}: the chain is broken")
+            continue  # the joins roll no dice
+        if n == first:
             continue
         pwhere, p = by_seq[n - 1]
         if v["pbem"]["previous"] != p["pbem"]["of"]:
