@@ -47,7 +47,7 @@ from .views import check_view_against_state, make_views, verify_views
 FORMAT = FILE_FORMAT
 MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
 
-STATE_NAME = re.compile(r"^(\d{4,})\.state\.toml$")
+STATE_NAME = re.compile(r"([0-9]{4,})\.state\.toml")
 
 
 @dataclass

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_ID = re.compile(r"^(\d{2})(\d{2})([NS])$")
+_ID = re.compile(r"(\d{2})(\d{2})([NS])", re.ASCII)  # ASCII digits only: no full-width look-alikes
 
 # Direction order used everywhere (concentric assault numbers the six neighbours this way, 14.14).
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
@@ -37,7 +37,7 @@ class Numbering:
 
     def parse(self, hex_id: str) -> Hex:
         """``2817N`` -> Hex; ValueError for anything that is not a hex id."""
-        m = _ID.match(hex_id)
+        m = _ID.fullmatch(hex_id)
         if not m:
             raise ValueError(f"'{hex_id}' is not a hex id (4 digits and N or S, e.g. 2817N)")
         col, row, half = int(m.group(1)), int(m.group(2)), m.group(3)
