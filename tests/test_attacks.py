@@ -25,8 +25,9 @@ from pbem.engine.model import Submission
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, content_digest, seal, unsealed
 from pbem.exchange.files import dumps, read_toml
-from pbem.exchange.game import Doc, load_doc, sign_orders
+from pbem.exchange.game import Doc, load_doc, load_state, next_state, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
+from pbem.mechanics.dice import face_from_seed
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
 from tests.test_referee import Refereed
 
@@ -380,3 +381,205 @@ def test_sender_spells_a_hex_with_full_width_digits(duel: Game, tmp_path: Path) 
     the same attack, another content digest, so another seed. It must be refused as a hex id."""
     p = duel.write_orders(GERMAN_GT1.replace('"4916N"', '"\uff14\uff19\uff11\uff16N"'))
     refused(1, "check", duel.folder / "0001.state.toml", p, says=("is not a hex id",))
+
+
+# ===============================================================================================
+# The adjudicator (the other player in a two-player game), who writes the next state
+# ===============================================================================================
+
+
+def test_adjudicator_reveals_another_secret_than_his_commitment(fought: Game) -> None:
+    """The Soviet adjudicates with a secret other than the one he committed to (his next one), to pick
+    the seed: verify refuses with exit 3."""
+    rewrite(fought.folder / "0002.state.toml", lambda d: d["transition"]["reveals"].__setitem__("soviet", fought.secret("soviet", 1)),
+            "soviet", fought.keys["soviet"])
+    refused(3, "verify", fought.folder, "--quiet", says=("dice reveal does not match its commitment",))
+
+
+def test_adjudicator_spells_his_reveal_in_upper_case(fought: Game) -> None:
+    """The Soviet writes his reveal in upper case in the state he seals (the same secret, another
+    spelling, another seed): a malformed state, exit 2."""
+    rewrite(fought.folder / "0002.state.toml", lambda d: d["transition"]["reveals"].__setitem__(
+        "soviet", d["transition"]["reveals"]["soviet"].upper()), "soviet", fought.keys["soviet"])
+    refused(2, "verify", fought.folder, "--quiet", says=("transition.reveals.soviet",))
+
+
+def _ground_state(g: Game, p: Path, *, keep_inputs: bool) -> int:
+    """The adjudicator grinds made-up signed-content digests (and, unless ``keep_inputs``, made-up
+    input digests) until the die of the attack changes; returns the face he got."""
+    d = read_toml(p)
+    tr = d["transition"]
+    want = tr["dice"][0]["face"] % 6 + 1
+
+    def seed_of(i: int) -> bytes:
+        return proto.transition_seed(d["pbem"]["previous"], [fake_digest(i)], tr["reveals"])
+
+    i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, seed_of)
+    tr["signed_inputs"], tr["seed"], tr["dice"][0]["face"] = [fake_digest(i)], seed_of(i).hex(), want
+    if not keep_inputs:
+        d["pbem"]["inputs"] = [fake_digest(-1)]
+    write(p, resealed(d, "soviet", g.keys["soviet"]))
+    return want
+
+
+def test_adjudicator_lies_in_signed_inputs_and_verify_replays(fought: Game) -> None:
+    """The Soviet grinds transition.signed_inputs (and the seed and the die with it) for a face he
+    likes: verify replays the transition from the German's real file, exit 1."""
+    _ground_state(fought, fought.folder / "0002.state.toml", keep_inputs=True)
+    refused(1, "verify", fought.folder, "--quiet", says=("does not follow",))
+    refused(3, "audit", fought.folder / "0002.state.toml", says=("signed-content digest",))
+
+
+@pytest.mark.xfail(strict=True, reason="pbem audit checks only the inputs it finds in the folder: a state whose pbem.inputs "
+                   "and transition.signed_inputs are made up (so that the sender's own file is not found) gets its seed "
+                   "ground by the adjudicator, and audit re-derives every die from it and says ok (exit 0)")
+def test_adjudicator_grinds_the_seed_with_made_up_inputs_and_audit_accepts(fought: Game) -> None:
+    """The Soviet makes up the input digests of state 0002 and grinds the seed through them; the
+    German, who holds his own orders beside the state, audits it: audit must refuse (an input
+    missing, exit 1), not re-derive the ground dice."""
+    _ground_state(fought, fought.folder / "0002.state.toml", keep_inputs=False)
+    refused(1, "verify", fought.folder, "--quiet", says=("not in the folder",))
+    refused(1, "audit", fought.folder / "0002.state.toml", says=("not in the folder",))
+
+
+@pytest.mark.xfail(strict=True, reason="pbem audit re-derives each recorded die from its recorded label without replaying "
+                   "the transition: an adjudicator who re-spells a die's label (a trailing space) gets another face and "
+                   "audit says ok")
+def test_adjudicator_respells_a_die_label_and_audit_accepts(fought: Game) -> None:
+    """The Soviet records the attack's die under a re-spelled label ('...|CRT' + spaces) that gives a
+    face he likes: verify replays and refuses (exit 1); audit must refuse too."""
+    p = fought.folder / "0002.state.toml"
+    d = read_toml(p)
+    tr = d["transition"]
+    seed = bytes.fromhex(tr["seed"])
+    want = tr["dice"][0]["face"] % 6 + 1
+    n = next(n for n in range(1, 200) if face_from_seed(seed, ATTACK_DIE + " " * n, 6)[0] == want)
+    tr["dice"][0]["label"], tr["dice"][0]["face"] = ATTACK_DIE + " " * n, want
+    write(p, resealed(d, "soviet", fought.keys["soviet"]))
+    refused(1, "verify", fought.folder, "--quiet", says=("does not follow",))
+    refused(1, "audit", p, says=("label",))
+
+
+def _defaulted_two_player_state(g: Game, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The Soviet writes state 0002 as if the German had sent nothing (transition.defaulted, his own
+    reveal only: a seed he knew before the orders came), which only a referee may do. (next_state
+    refuses it, so it is told once that the adjudicator is a referee.)"""
+    import pbem.exchange.game as game_module
+
+    real, asked = game_module.adjudicator_of, []
+
+    def once_a_referee(state: dict[str, Any]) -> str:
+        asked.append(1)
+        return "referee" if len(asked) == 1 else real(state)
+
+    monkeypatch.setattr(game_module, "adjudicator_of", once_a_referee)
+    body, _ = next_state(load_state(g.folder / "0001.state.toml"), [], g.secret("soviet", 0),
+                         proto.commitment(g.secret("soviet", 1)), ["german"])
+    monkeypatch.setattr(game_module, "adjudicator_of", real)
+    p = g.folder / "0002.state.toml"
+    write(p, seal(body, "soviet", g.keys["soviet"]))
+    return p
+
+
+@pytest.mark.xfail(strict=True, reason="verify reports a two-player state that records transition.defaulted as a usage error "
+                   "(exit 2, 'only a referee may adjudicate...'), as if the user had mistyped a command, rather than as a state "
+                   "that does not follow (exit 1); and pbem audit accepts it (exit 0)")
+def test_adjudicator_adjudicates_without_the_senders_orders_in_a_two_player_game(duel: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Soviet ignores the German's orders and writes state 0002 with transition.defaulted =
+    ["german"]: a seed made of his own reveal only, known to him before. verify and audit must
+    refuse it as a state that does not follow (exit 1)."""
+    duel.write_orders(GERMAN_GT1)
+    p = _defaulted_two_player_state(duel, monkeypatch)
+    refused(1, "verify", duel.folder, "--quiet", says=("only a referee",))
+    refused(1, "audit", p, says=("only a referee",))
+
+
+def test_adjudicator_writes_two_next_states_and_verify_shows_the_equivocation(fought: Game, tmp_path: Path) -> None:
+    """The Soviet writes two different states 0002 for one step (say, one per die he would like to
+    show): verify stops with exit 3 and names both."""
+    other = tmp_path / "other-0002.state.toml"
+    d = read_toml(fought.folder / "0002.state.toml")
+    d["position"]["vp"] = d["position"]["vp"] + 1
+    write(other, resealed(d, "soviet", fought.keys["soviet"]))
+    shutil.copy(other, fought.folder / "0002-other.state.toml")
+    refused(3, "verify", fought.folder, "--quiet", says=("equivocation", "0002-other.state.toml"))
+
+
+def test_adjudicator_seals_one_state_twice_and_verify_shows_the_fork(fought: Game) -> None:
+    """The Soviet seals state 0002 twice (another nonce: same content, another digest), so that the
+    German's next orders could answer either: two states with one sequence number, exit 3."""
+    d = read_toml(fought.folder / "0002.state.toml")
+    twin = with_signature(d, other_signature(fought.keys["soviet"], canonical(unsealed(d)), nonce=777))
+    write(fought.folder / "0002-twin.state.toml", twin)
+    refused(3, "verify", fought.folder, "--quiet", says=("fork", "0002-twin.state.toml"))
+
+
+def test_adjudicator_replaces_the_senders_key_in_the_next_state(fought: Game) -> None:
+    """The Soviet records his own key for the German in state 0002, to sign the German's next files:
+    the state does not follow (exit 1)."""
+    rewrite(fought.folder / "0002.state.toml", lambda d: d["parties"]["german"].__setitem__("key", fought.keys["soviet"].public_text),
+            "soviet", fought.keys["soviet"])
+    refused(1, "verify", fought.folder, "--quiet", says=("does not follow", "parties.german.key"))
+
+
+@pytest.mark.xfail(strict=True, reason="verify takes the adjudicator's next commitment as recorded and never checks it is new: "
+                   "a commitment to the secret he has just revealed is accepted, and the sender then knows the adjudicator's "
+                   "next secret (a referee can hand a player the dice this way, with nothing for the other player to see)")
+def test_adjudicator_commits_to_a_secret_already_revealed(fought: Game) -> None:
+    """The Soviet commits, in state 0002, to the secret he reveals in it: his next reveal is then known
+    to everyone before the next orders are written. verify must refuse a commitment to a revealed
+    secret (exit 3)."""
+    prev = load_state(fought.folder / "0001.state.toml")
+    orders = load_doc(fought.folder / "0001-german.orders.toml")
+    reveal = fought.secret("soviet", 0)
+    body, _ = next_state(prev, [submission(orders)], reveal, proto.commitment(reveal))
+    for name in ("0002.state.toml", "0002.report.md", "0002.turn.svg"):
+        (fought.folder / name).unlink()
+    write(fought.folder / "0002.state.toml", seal(body, "soviet", fought.keys["soviet"]))
+    refused(3, "verify", fought.folder, "--quiet", says=("already revealed",))
+
+
+@pytest.mark.parametrize(
+    ("what", "change", "code", "says"),
+    [
+        ("an adjudicator who is not a party", lambda d: d["awaits"].__setitem__("adjudicator", "ghost"), 1, "ghost"),
+        ("no salt for the adjudicator", lambda d: d["parties"]["german"].pop("salt"), 3, "salt"),
+        ("no commitment for the sender", lambda d: d["parties"]["soviet"].pop("commit"), 3, "commit"),
+        ("the adjudicator's index at the end of the 64 bits", lambda d: d["parties"]["german"].__setitem__("index", 2**63 - 1), 3, "index"),
+    ],
+)
+@pytest.mark.xfail(strict=True, reason="pbem adjudicate trusts the fields of the state it is given: a state sealed by the "
+                   "previous adjudicator with an inconsistent party table or awaits makes it fail with an internal error "
+                   "(KeyError, ValueError; exit 2) instead of refusing the state")
+def test_adjudicator_of_the_previous_step_writes_a_state_that_crashes_the_next_adjudication(
+        fought: Game, tmp_path: Path, what: str, change: Any, code: int, says: str) -> None:
+    """The Soviet writes state 0002 (sealed with his key, so the seal holds) with an inconsistent
+    party table, then his orders for it: the German's pbem adjudicate must refuse cleanly."""
+    p = fought.folder / "0002.state.toml"
+    st = rewrite(p, change, "soviet", fought.keys["soviet"])
+    orders = orders_for(st, fought.folder, "soviet", SOVIET_STANDING, fought.keys["soviet"])
+    refused(code, "adjudicate", p, orders, "--key", key(tmp_path, "german"), says=(says,))
+
+
+@pytest.mark.xfail(strict=True, reason="pbem audit asks face_from_seed for a die of the recorded number of sides: a state "
+                   "that records a die of 1 side makes it fail with an internal error (DiceError, exit 2) instead of "
+                   "refusing the recorded die (exit 3)")
+def test_adjudicator_records_a_die_of_one_side(fought: Game) -> None:
+    """The Soviet records the attack's die as a die of 1 side: audit must refuse it cleanly."""
+    p = fought.folder / "0002.state.toml"
+    rewrite(p, lambda d: d["transition"]["dice"][0].__setitem__("sides", 1), "soviet", fought.keys["soviet"])
+    refused(1, "verify", fought.folder, "--quiet", says=("does not follow",))
+    refused(3, "audit", p, says=("sides",))
+
+
+def test_adjudicator_orders_the_joins_otherwise(tmp_path: Path) -> None:
+    """The creator adjudicates the joins given in another order: the inputs are sorted by side, the
+    state is the same byte for byte (no choice there)."""
+    a = start_game(tmp_path / "a")
+    folder = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml", "0000-german.join.toml", "0000-soviet.join.toml"])
+    keys_to_files(a.keys, tmp_path)
+    accepted("adjudicate", folder / "0000.state.toml", folder / "0000-soviet.join.toml", folder / "0000-german.join.toml",
+             "--key", key(tmp_path, "german"))
+    assert (folder / "0001.state.toml").read_bytes() == (a.folder / "0001.state.toml").read_bytes()
+    refused(1, "adjudicate", a.folder / "0001.state.toml", a.write_orders(GERMAN_GT1), a.folder / "0001-german.orders.toml",
+            "--key", key(tmp_path, "soviet"), says=("twice",))
