@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -25,10 +26,10 @@ from pbem.engine.model import Submission
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, content_digest, seal, unsealed
 from pbem.exchange.files import dumps, read_toml
-from pbem.exchange.game import Doc, load_doc, load_state, next_state, sign_orders
+from pbem.exchange.game import Doc, load_doc, load_state, next_state, sign_orders, state_zero
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.mechanics.dice import face_from_seed
-from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
+from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game, start_game
 from tests.test_referee import Refereed
 
 ATTACK_DIE = "14.31|GT1/1/german|attack 1|4916N|CRT"  # the die of GERMAN_GT1's attack
@@ -776,3 +777,147 @@ def test_referee_shows_a_view_that_is_not_the_view_of_his_state(refereed: Refere
 
     reseal_view(g.folder / "0002-soviet.view.toml", change, g)
     refused(1, "verify", g.folder, "--quiet", says=("is not the view of the state it names",))
+
+
+# ===============================================================================================
+# The game's creator (who writes state 0 and adjudicates the joins)
+# ===============================================================================================
+
+
+def _state_zero_folder(folder: Path, sides: dict[str, str], creator: KeyPair, referee: str | None = None) -> Path:
+    folder.mkdir(parents=True)
+    body = state_zero("proud-monster", EXCHANGE_SCENARIO, sides, referee, "german", "pm-made", {})
+    write(folder / "0000.state.toml", seal(body, "german", creator))
+    return folder
+
+
+def test_creator_writes_a_state_0_that_pbem_new_would_not(duel: Game) -> None:
+    """The creator gives himself an extra VP in state 0 (sealed by him): verify re-derives state 0
+    from its scenario and refuses it (exit 1)."""
+    rewrite(duel.folder / "0000.state.toml", lambda d: d["position"].__setitem__("vp", 5), "german", duel.keys["german"])
+    refused(1, "verify", duel.folder / "0000.state.toml", says=("is not the state 0", "position.vp"))
+
+
+def test_creator_state_0_sealed_by_another_party(tmp_path: Path) -> None:
+    """State 0 names the German as creator but is sealed by the Soviet: exit 3."""
+    g, s = KeyPair.from_seed(b"c german"), KeyPair.from_seed(b"c soviet")
+    folder = _state_zero_folder(tmp_path / "g", {"german": g.public_text, "soviet": s.public_text}, g)
+    write(folder / "0000.state.toml", resealed(read_toml(folder / "0000.state.toml"), "soviet", s))
+    refused(3, "verify", folder, says=("'german' adjudicates this step",))
+
+
+@pytest.mark.xfail(strict=True, reason="verify re-derives state 0 with state_zero, which does not refuse what pbem new "
+                   "refuses: two parties with one key pass as 'the game's start' (exit 0)")
+def test_creator_gives_two_sides_one_key(tmp_path: Path) -> None:
+    """A state 0 whose German and Soviet have one key (one person plays both; a seal's signer, which
+    the signature does not cover, can then be swapped between them): verify must refuse (exit 1)."""
+    k = KeyPair.from_seed(b"one key")
+    folder = _state_zero_folder(tmp_path / "g", {"german": k.public_text, "soviet": k.public_text}, k)
+    refused(1, "verify", folder, says=("same public key",))
+
+
+@pytest.mark.xfail(strict=True, reason="neither pbem join nor verify refuses a refereed game whose referee has the German's "
+                   "key: the German then adjudicates his own orders knowing both secrets of every seed of his, and can "
+                   "grind his orders for his dice while the Soviet's views all verify")
+def test_creator_makes_the_referee_one_of_the_players(tmp_path: Path) -> None:
+    """The German creates a refereed game whose referee key is his own key; the Soviet joins it."""
+    g, s = KeyPair.from_seed(b"r german"), KeyPair.from_seed(b"r soviet")
+    folder = _state_zero_folder(tmp_path / "g", {"german": g.public_text, "soviet": s.public_text}, g, referee=g.public_text)
+    keys_to_files({"soviet": s}, tmp_path)
+    refused(1, "verify", folder, says=("same public key",))
+    refused(2, "join", folder / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"), says=("same public key",))
+
+
+@pytest.mark.xfail(strict=True, reason="verify re-derives state 0 without checking the parties' keys: a small-order key "
+                   "(which pbem new refuses, and with which one signature verifies for any message) passes as the "
+                   "game's start")
+def test_creator_gives_a_side_a_weak_key(tmp_path: Path) -> None:
+    """State 0 records a small-order point (order 4) as the Soviet's key: verify must refuse it."""
+    g = KeyPair.from_seed(b"w german")
+    folder = _state_zero_folder(tmp_path / "g", {"german": g.public_text, "soviet": key_text(bytes(32))}, g)
+    refused(3, "verify", folder, says=("weak",))
+
+
+def test_creator_replays_state_0_and_a_fresh_join_gives_fresh_secrets(tmp_path: Path) -> None:
+    """The creator sends a state 0 that is byte for byte that of an earlier game (pbem new with the
+    same keys, scenario and game id makes exactly that one); the Soviet joins it again with pbem
+    join: his salt is new, so are his commitment and secrets."""
+    a = start_game(tmp_path / "a")
+    again = start_game(tmp_path / "again")
+    assert (again.folder / "0000.state.toml").read_bytes() == (a.folder / "0000.state.toml").read_bytes()
+    a.play(GERMAN_GT1)
+    keys_to_files(a.keys, tmp_path)
+    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml"])
+    accepted("join", b / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"))
+    join = read_toml(b / "0000-soviet.join.toml")
+    assert join["dice"]["commit"] != read_toml(a.folder / "0000-soviet.join.toml")["dice"]["commit"]
+    assert join["dice"]["salt"] != a.state().data["parties"]["soviet"]["salt"]
+
+
+@pytest.mark.xfail(strict=True, reason="the Soviet's secrets in a game are those of the salt the state records, whoever "
+                   "chose it: the creator replays an earlier game's state 0 (pbem new with the same keys and game id makes "
+                   "it byte for byte) and that game's joins, and the Soviet's pbem adjudicate reveals the secrets he "
+                   "revealed in the earlier game; the German, who knows them, grinds his orders for his dice. pbem "
+                   "adjudicate and sign never check that the salt is the one of the party's own join")
+def test_creator_replays_state_0_and_the_victims_old_join(tmp_path: Path) -> None:
+    """Game A was played (the Soviet revealed his secret 0 in state 0002). The German starts game B
+    with A's state 0; the Soviet joins (a fresh join, in his folder), but the German adjudicates A's
+    joins: state 0001 of B is A's. Knowing the Soviet's secret 0 from A, the German picks, among
+    variants of his standing instructions, the orders whose die is a 6 (or his best)."""
+    a = start_game(tmp_path / "a")
+    a.play(GERMAN_GT1)
+    keys_to_files(a.keys, tmp_path)
+    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml"])
+    accepted("join", b / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"))
+    shutil.copy(a.folder / "0001.state.toml", b / "0001.state.toml")  # the German adjudicated A's joins again
+    known = read_toml(a.folder / "0002.state.toml")["transition"]["reveals"]["soviet"]
+    state1 = load_state(b / "0001.state.toml")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    faces = {}
+    units = ["Inf1", "Pz1", "Inf2"]
+    variants = [list(p) for n in (1, 2, 3) for p in itertools.permutations(units, n)]
+    for i, order in enumerate(variants):
+        body = GERMAN_GT1 + f"loss_order = {order!r}\n".replace("'", '"')
+        p = orders_for(state1.data, scratch, "german", body, a.keys["german"], name=f"{i}.orders.toml")
+        d = load_doc(p)
+        seed = proto.transition_seed(state1.digest, [content_digest(d.data)], {"german": d.data["dice"]["reveal"], "soviet": known})
+        faces[i] = face_from_seed(seed, ATTACK_DIE, 6)[0]
+    best = max(faces, key=lambda i: (faces[i], -i))
+    chosen = shutil.copy(scratch / f"{best}.orders.toml", b / "0001-german.orders.toml")
+    r = pbem("adjudicate", b / "0001.state.toml", chosen, "--key", key(tmp_path, "soviet"))
+    if r.exit_code == 0:
+        assert read_toml(b / "0002.state.toml")["transition"]["dice"][0]["face"] == faces[best], "the German chose the die"
+    assert r.exit_code == 3, r.output
+    assert "salt" in r.output
+
+
+@pytest.mark.xfail(strict=True, reason="docs/protocol.md says pbem join refuses a commitment already used in its folder, but "
+                   "the command never passes the folder's commitments to make_join: the check cannot fire")
+def test_creator_gets_a_party_to_join_twice_with_one_salt(duel: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the random salt repeat (a broken generator: here, forced), the Soviet's second join of
+    a replayed state 0 would repeat his chain; pbem join must refuse the used commitment (exit 3)."""
+    salt = duel.state().data["parties"]["soviet"]["salt"]
+    monkeypatch.setattr("pbem.exchange.game.new_salt", lambda: salt)
+    refused(3, "join", duel.folder / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"),
+            "-o", duel.folder / "0000-soviet-again.join.toml", says=("already used",))
+
+
+def test_creator_copies_the_other_partys_commitment_into_his_join(tmp_path: Path) -> None:
+    """The creator joins with the Soviet's salt and commitment copied into his own join (to share the
+    Soviet's secrets' fate): two parties with one commitment, exit 3."""
+    a = start_game(tmp_path / "a")
+    keys_to_files(a.keys, tmp_path)
+    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml", "0000-soviet.join.toml", "0000-german.join.toml"])
+    soviet = read_toml(b / "0000-soviet.join.toml")
+    rewrite(b / "0000-german.join.toml", lambda d: d.__setitem__("dice", dict(soviet["dice"])), "german", a.keys["german"])
+    refused(3, "adjudicate", b / "0000.state.toml", b / "0000-german.join.toml", b / "0000-soviet.join.toml",
+            "--key", key(tmp_path, "german"), says=("same dice commitment",))
+
+
+def test_creator_records_another_salt_for_the_joiner(duel: Game) -> None:
+    """The creator writes state 0001 with another salt for the Soviet than his join's: verify replays
+    the joins, exit 1."""
+    rewrite(duel.folder / "0001.state.toml", lambda d: d["parties"]["soviet"].__setitem__("salt", "ab" * 16), "german",
+            duel.keys["german"])
+    refused(1, "verify", duel.folder, "--quiet", says=("parties.soviet.salt",))
