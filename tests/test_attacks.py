@@ -355,6 +355,14 @@ def test_sender_answers_another_step(duel: Game, tmp_path: Path) -> None:
     refused(1, "adjudicate", duel.folder / "0001.state.toml", p, "--key", key(tmp_path, "soviet"), says=("not the awaited step",))
 
 
+def test_sender_sends_an_order_file_near_the_schemas_limits(duel: Game, tmp_path: Path) -> None:
+    """The sender sends 100 moves of 200 unit ids over 100 hexes each (a few hundred kB), hoping to stall
+    the adjudicator: every problem is reported, exit 1 (no hang: a few seconds at the limits)."""
+    move = '\n[[move]]\nunits = [' + ", ".join(['"Inf2"'] * 200) + ']\npath = [' + ", ".join(['"4716N"', '"4715N"'] * 50) + "]\n"
+    p = duel.write_orders(move * 100)
+    r = refused(1, "check", duel.folder / "0001.state.toml", p, says=("100 problem(s)",))
+    assert "move[99]" in r.output
+
 @pytest.mark.parametrize(
     ("what", "change", "says"),
     [
@@ -1160,3 +1168,4 @@ def test_mail_sends_a_join_of_another_game(duel: Game, tmp_path: Path) -> None:
     fresh = copy_folder(duel.folder, tmp_path / "fresh", ["0000.state.toml", "0000-german.join.toml"])
     refused(3, "adjudicate", fresh / "0000.state.toml", fresh / "0000-german.join.toml", other.folder / "0000-soviet.join.toml",
             "--key", key(tmp_path, "german"), says=("answers state",))
+
