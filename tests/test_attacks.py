@@ -837,7 +837,7 @@ def test_creator_makes_the_referee_one_of_the_players(tmp_path: Path) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="verify re-derives state 0 without checking the parties' keys: a small-order key "
-                   "(which pbem new refuses, and with which one signature verifies for any message) passes as the "
+                   "(which pbem new refuses, and with which one signature verifies for many messages) passes as the "
                    "game's start")
 def test_creator_gives_a_side_a_weak_key(tmp_path: Path) -> None:
     """State 0 records a small-order point (order 4) as the Soviet's key: verify must refuse it."""
