@@ -356,6 +356,7 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     from pbem.errors import IllegalOrdersError
     from pbem.exchange.files import parse_toml, validate, write_new
     from pbem.exchange.game import (
+        check_before_reveal,
         check_orders,
         check_state_seal,
         find_state_for,
@@ -385,6 +386,7 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
     if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
         raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
+    check_before_reveal(st, str(doc.data["pbem"]["side"]))
     text = sign_orders(orders, orders.read_text(encoding="utf-8"), doc.data, key, st, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
@@ -427,11 +429,13 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     """
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import load_doc, load_state
+    from pbem.exchange.game import check_before_reveal, load_doc, load_state
 
     if not orders and not defaulted:
         raise UsageError("give the order, join or reply files to adjudicate (or --no-orders SIDE, for a referee)")
     st = load_state(state_path, views=False)
+    if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
+        check_before_reveal(st, str(st.data["awaits"]["adjudicator"]))
     docs = [load_doc(p, "orders") for p in orders]
     res = run(st, docs, _key(key_path, ask), list(defaulted))
     nxt = res.state

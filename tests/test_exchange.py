@@ -28,7 +28,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.exchange import dice as proto
-from pbem.exchange.canonical import canonical, check_seal, content_digest, seal, unsealed
+from pbem.exchange.canonical import canonical, check_seal, seal, unsealed
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -130,18 +130,16 @@ def test_a_state_without_seal_is_tampering(played: Game) -> None:
         load_state(p)
 
 
-def test_a_state_without_seal_and_with_schema_errors_lists_the_schema_errors(played: Game) -> None:
+def test_a_state_without_seal_and_with_schema_errors_is_tampering(played: Game) -> None:
+    """A state is signed: one without its seal is tampering (exit 3) whatever else is wrong with it."""
     p = played.folder / "0002.state.toml"
     data = read(p)
     del data["seal"]
     data["clock"]["turn"] = "one"
     write(p, data)
-    with pytest.raises(MalformedFileError) as e:
+    with pytest.raises(TamperError) as e:
         load_state(p)
-    assert e.value.exit_code == 2
-    wheres = [x.where for x in e.value.problems]
-    assert f"{p}: clock.turn" in wheres
-    assert any("'seal' is a required property" in x.message for x in e.value.problems)
+    assert e.value.exit_code == 3 and e.value.message == f"{p}: the state has no seal"
 
 
 def test_an_order_file_without_seal_is_rejected_at_adjudication(game: Game) -> None:
@@ -281,6 +279,7 @@ def test_a_reveal_that_does_not_match_the_commitment_is_tampering(game: Game) ->
     body = load_doc(p, "orders").data
     # dice_index 0 as awaited, but the reveal is another secret of the chain
     body["dice"] = {"reveal": game.secret("german", 5), "commit": proto.commitment(game.secret("german", 1))}
+    body["dice"]["attest"] = proto.attest(key, body["pbem"], body["dice"])
     write(p, seal(body, "german", key))
     with pytest.raises(TamperError) as e:
         game.adjudicate(p)
@@ -292,7 +291,12 @@ def test_a_wrong_dice_index_is_tampering(game: Game) -> None:
     p = game.folder / "0001-german.orders.toml"
     text = order_text(st.data, "german", GERMAN_GT1).replace("dice_index = 0", "dice_index = 1")
     write_new(p, text)
-    p.write_text(sign_orders(p, text, load_doc(p, "orders").data, game.keys["german"], st), encoding="utf-8")
+    with pytest.raises(UsageError, match="dice_index 1, but german's next secret"):  # pbem sign refuses it
+        sign_orders(p, text, load_doc(p, "orders").data, game.keys["german"], st)
+    body = load_doc(p, "orders").data
+    body["dice"] = {"reveal": game.secret("german", 1), "commit": proto.commitment(game.secret("german", 2))}
+    body["dice"]["attest"] = proto.attest(game.keys["german"], body["pbem"], body["dice"])
+    write(p, seal(body, "german", game.keys["german"]))
     with pytest.raises(TamperError) as e:
         game.adjudicate(p)
     assert "dice_index 1 but german's next secret is number 0" in e.value.message
@@ -360,10 +364,8 @@ def test_the_adjudicators_reveal_matches_its_earlier_commitment(played: Game) ->
         rev = cur.data["transition"]["reveals"][adj]
         assert proto.commitment(rev) == prev.data["parties"][adj]["commit"]
         assert cur.data["parties"][adj]["commit"] == proto.commitment(played.secret(adj, int(prev.data["parties"][adj]["index"]) + 1))
-        # the seed: the previous state's digest, each input's signed content (without its seal), the reveals
-        signed = [content_digest(load_doc(p).data) for p in sorted(played.folder.glob(f"{n - 1:04d}-*.orders.toml"))]
-        assert cur.data["transition"]["signed_inputs"] == signed
-        seed = proto.transition_seed(prev.digest, signed, cur.data["transition"]["reveals"])
+        # the seed: the previous state's digest (which every input answers) and the reveals, nothing else
+        seed = proto.transition_seed(prev.digest, cur.data["transition"]["reveals"])
         assert cur.data["transition"]["seed"] == seed.hex()
 
 
@@ -698,8 +700,9 @@ def test_reformatting_a_sealed_order_file_keeps_its_seal(game: Game) -> None:
     text = p.read_text(encoding="utf-8")
     assert "\r" not in text
     d = original.data
-    dice_inline = f'dice = {{ reveal = "{d["dice"]["reveal"]}", commit = "{d["dice"]["commit"]}" }}\n'
-    without_dice_table = text.replace(f'[dice]\nreveal = "{d["dice"]["reveal"]}"\ncommit = "{d["dice"]["commit"]}"\n', "")
+    dice_inline = f'dice = {{ reveal = "{d["dice"]["reveal"]}", commit = "{d["dice"]["commit"]}", attest = "{d["dice"]["attest"]}" }}\n'
+    without_dice_table = text.replace(f'[dice]\nreveal = "{d["dice"]["reveal"]}"\ncommit = "{d["dice"]["commit"]}"\n'
+                                      f'attest = "{d["dice"]["attest"]}"\n', "")
     assert "[dice]" not in without_dice_table
     variants = {
         "crlf": text.replace("\n", "\r\n"),

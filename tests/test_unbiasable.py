@@ -108,10 +108,10 @@ def mail_with(*files: tuple[str, str]) -> bytes:
 def test_a_reveal_in_its_one_spelling_is_all_the_seed_takes() -> None:
     """The seed material refuses anything but 64 lower-case hex digits."""
     reveal = "ab" * 32
-    good = proto.transition_seed("sha256:" + "0" * 64, [], {"x": reveal})
+    good = proto.transition_seed("sha256:" + "0" * 64, {"x": reveal})
     for how, respell in REVEAL_SPELLINGS.items():
         with pytest.raises(ValueError):
-            proto.transition_seed("sha256:" + "0" * 64, [], {"x": respell(reveal)})
+            proto.transition_seed("sha256:" + "0" * 64, {"x": respell(reveal)})
         assert not proto.reveal_matches(respell(reveal), proto.commitment(reveal)), how
     assert len(good) == 32
 
@@ -157,8 +157,8 @@ def test_the_adjudicator_cannot_reencode_the_senders_signature(game: Game, tmp_p
 
 
 def test_even_an_accepted_other_signature_would_not_change_the_seed(game: Game) -> None:
-    """The seed takes the signed content of each input, not its seal: the sender sealing the same
-    orders again (any valid signature) gives the same dice."""
+    """The seed takes no input's content or seal, only the previous state and the reveals: the
+    sender sealing the same orders again (any valid signature) gives the same dice."""
     orders = game.write_orders(GERMAN_GT1)
     st = game.state()
     first = adjudicate(st, [load_doc(orders, "orders")], game.keys["soviet"])
@@ -447,5 +447,4 @@ def test_an_accepted_spelling_of_the_orders_gives_the_same_dice(world: World, da
     doc = parse_doc(parse_toml(text.encode("utf-8"), str(orders)), orders)
     res = adjudicate(prev2, [doc], g.keys["soviet"])
     assert res.state["transition"] == recorded
-    assert res.state["transition"]["seed"] == proto.transition_seed(prev.digest, [content_digest(doc.data)],
-                                                                   recorded["reveals"]).hex()
+    assert res.state["transition"]["seed"] == proto.transition_seed(prev.digest, recorded["reveals"]).hex()

@@ -11,20 +11,28 @@ submission reveals ``secret(n)`` and commits to ``secret(n+1)``; the adjudicator
 the state it writes.
 
 Every value that reaches a seed has one spelling: a reveal is exactly 64 lower-case hex digits, a
-commitment ``sha256:`` and 64 of them, a salt 32 of them (``check_hex``). The seed of a transition
-is made of the digests of the *signed content* (``content_digest``) of the previous state and of
-each input, never of their seals: nobody can change a die by re-encoding or re-making a signature.
+commitment ``sha256:`` and 64 of them, a salt 32 of them. The seed of a transition is made of the
+digest of the previous state (which every input answers) and the reveals, nothing else: every part
+of it was fixed before anyone could know the dice, and no input's content or spelling, nor the
+choice between two versions of an input, can change a die.
+
+A submission also carries an *attestation* of its dice (``attestation``): the sender's signature
+over its game, the state it answers, its step, side, index, reveal and commitment (and, in a join,
+its salt). A refereed game's views carry the attestations of every input, so that each side checks
+the other sides' reveals and commitments without seeing their orders.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
+from collections.abc import Mapping
 
 from pbem.mechanics.dice import ALGORITHM
 
 from .canonical import canonical
-from .keys import KeyPair
+from .keys import KeyPair, public_key_from_text, strict_b64decode
 
 SECRET_TAG = b"pbem/dice-secret/v2\x00"
 SECRET_HEX = re.compile(r"[0-9a-f]{64}")
@@ -71,18 +79,46 @@ def reveal_matches(reveal: object, commit: object) -> bool:
     return is_reveal(reveal) and is_digest(commit) and commitment(str(reveal)) == commit
 
 
-def seed_material(previous: str, inputs: list[str], reveals: dict[str, str]) -> dict[str, object]:
-    """What a transition's seed is made of: the content digests of the previous state and of the
-    inputs (in the state's order of inputs) and every reveal, by party. ValueError if any of them is
-    not in its one spelling."""
-    for d in [previous, *inputs]:
-        if not is_digest(d):
-            raise ValueError(f"not a digest: {d!r}")
+def seed_material(previous: str, reveals: dict[str, str]) -> dict[str, object]:
+    """What a transition's seed is made of: the digest of the previous state and every reveal, by
+    party. ValueError if any of them is not in its one spelling."""
+    if not is_digest(previous):
+        raise ValueError(f"not a digest: {previous!r}")
     for party, r in reveals.items():
         if not is_reveal(r):
             raise ValueError(f"{party}'s reveal is not 64 lower-case hex digits")
-    return {"algorithm": ALGORITHM, "previous": previous, "inputs": list(inputs), "reveals": dict(sorted(reveals.items()))}
+    return {"algorithm": ALGORITHM, "previous": previous, "reveals": dict(sorted(reveals.items()))}
 
 
-def transition_seed(previous: str, inputs: list[str], reveals: dict[str, str]) -> bytes:
-    return hashlib.sha256(canonical(seed_material(previous, inputs, reveals))).digest()
+def transition_seed(previous: str, reveals: dict[str, str]) -> bytes:
+    return hashlib.sha256(canonical(seed_material(previous, reveals))).digest()
+
+
+ATTEST_FIELDS = ("game", "answers", "step", "side", "dice_index")
+
+
+def attestation_body(header: Mapping[str, object], dice: Mapping[str, object]) -> dict[str, object]:
+    """What a submission's dice attestation signs: its game, the state it answers, step, side and
+    index, and its reveal, commitment and (in a join) salt."""
+    return {"pbem": "dice-attestation", **{k: header.get(k) for k in ATTEST_FIELDS},
+            **{k: dice[k] for k in ("reveal", "commit", "salt") if k in dice}}
+
+
+def attest(key: KeyPair, header: Mapping[str, object], dice: Mapping[str, object]) -> str:
+    """The sender's signature over the dice of a submission with this header (base64)."""
+    return base64.b64encode(key.sign(canonical(attestation_body(header, dice)))).decode("ascii")
+
+
+def attested(key_text: str, header: Mapping[str, object], dice: Mapping[str, object]) -> bool:
+    """``dice.attest`` is the signature, by the key ``key_text``, of these dice for this header."""
+    from cryptography.exceptions import InvalidSignature
+
+    sig = dice.get("attest")
+    if not isinstance(sig, str):
+        return False
+    try:
+        raw = strict_b64decode(sig, 64, "the attestation")
+        public_key_from_text(key_text).verify(raw, canonical(attestation_body(header, dice)))
+    except (ValueError, InvalidSignature):
+        return False
+    return True

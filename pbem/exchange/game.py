@@ -40,7 +40,7 @@ from .canonical import (
     unsealed,
 )
 from .files import dumps, read_toml, schema_problems, validate
-from .keys import KeyPair, key_id
+from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report, report_version
 from .views import check_view_against_state, make_views, verify_views
 
@@ -104,11 +104,9 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     problems = schema_problems(data, schema, str(path))
     # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
     # something else is wrong with it too.
-    unsealed_state = schema in ("state", "view") and "seal" not in data
-    if unsealed_state:
-        rest = [p for p in problems if p.message != "'seal' is a required property"]
-        if not rest:
-            problems = []
+    if schema in ("state", "view") and "seal" not in data:  # whatever else is wrong: a state is signed
+        raise TamperError(f"{path}: the {'view' if schema == 'view' else 'state'} has no seal",
+                          hint="A state is sealed by the party that adjudicated it; ask for the signed file.")
     if problems and "seal" in data and all(_CHAIN_FIELD.fullmatch(p.where[len(str(path)) + 2:]) for p in problems):
         raise TamperError(f"{path}: a sealed file whose dice or chain fields are not in their one spelling "
                           f"({', '.join(p.where[len(str(path)) + 2:] for p in problems[:5])}): whoever sealed it re-spelled "
@@ -116,15 +114,12 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
                           hint="Do not accept it: a reveal, commitment, salt or digest has exactly one spelling (docs/protocol.md).")
     validate(data, schema, str(path), problems)
     check_signed_values(data, str(path))
-    if unsealed_state:
-        raise TamperError(f"{path}: the state has no seal",
-                          hint="A state is sealed by the party that adjudicated it; ask for the signed file.")
     return Doc(path, data)
 
 
 # The fields of the dice protocol and the hash chain: a sealed file with one of them in another
 # spelling than its one valid spelling is tampering (exit 3), not merely malformed.
-_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt)|transition\.(reveals(\.[^.]+)?|seed|signed_inputs(\[\d+\])?)"
+_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt|attest)|transition\.(reveals(\.[^.]+)?|seed|attestations(\.[^.]+(\.[a-z_]+)?)?)"
                           r"|parties\.[^.]+\.(commit|salt|key)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
 
 
@@ -187,6 +182,15 @@ def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: 
     if sorted(sides) != sorted(module.sides):
         raise UsageError(f"{module.name} needs --side for each of: {', '.join(module.sides)}",
                          hint="Give --side SIDE=PUBKEY once per side (PUBKEY: 'ed25519:...' or a .pub file).")
+    keys = {**sides, **({"referee": referee} if referee else {})}
+    if len(set(keys.values())) != len(keys):
+        raise UsageError("two parties of the game have the same public key",
+                         hint="Each side (and the referee) has a key of its own: one signature must name one party.")
+    for party, k in sorted(keys.items()):
+        try:
+            public_key_from_text(k)
+        except ValueError as e:
+            raise UsageError(f"{party}'s key: {e}") from e
     parties = {s: {"key": k, "index": 0} for s, k in sorted(sides.items())}
     if referee:
         parties["referee"] = {"key": referee, "index": 0}
@@ -212,9 +216,6 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
     if creator is None:
         raise UsageError("--key is not the key of any party of the new game",
                          hint="The creator must be one of the players or the referee.")
-    if len(set(keys.values())) != len(keys):
-        raise UsageError("two parties of the game have the same public key",
-                         hint="Each side (and the referee) has a key of its own: one signature must name one party.")
     state = state_zero(module_name, scenario, sides, referee, creator, game_id, options)
     problems = schema_problems(state, "state", "new game")
     problems = [p for p in problems if p.message != "'seal' is a required property"]
@@ -239,6 +240,7 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     s = state.data
     if s["awaits"]["kind"] != "join":
         raise IllegalOrdersError(f"{state.path}: the game does not await joins (it awaits {s['awaits']['kind']})")
+    _check_origin(state)  # the start of a game pbem knows, as `pbem new` makes it
     if side not in s["parties"]:
         raise UsageError(f"'{side}' is not a party of this game", hint=f"Parties: {', '.join(s['parties'])}.")
     if s["parties"][side]["key"] != key.public_text:
@@ -248,11 +250,11 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     if commit in used:
         raise TamperError(f"{state.path}: your first dice commitment for this game was already used in a game of this folder",
                           hint="The game's first state replays one you joined before: your secrets there are known. Do not join it.")
-    doc: dict[str, Any] = {
-        "pbem": {"format": FORMAT, "kind": "join", "game": s["pbem"]["game"], "side": side, "answers": state.digest,
-                 "step": "join", "dice_index": 0},
-        "dice": {"salt": salt, "commit": commit},
-    }
+    header: dict[str, Any] = {"format": FORMAT, "kind": "join", "game": s["pbem"]["game"], "side": side, "answers": state.digest,
+                              "step": "join", "dice_index": 0}
+    dice: dict[str, Any] = {"salt": salt, "commit": commit}
+    dice["attest"] = proto.attest(key, header, dice)
+    doc: dict[str, Any] = {"pbem": header, "dice": dice}
     if standing:
         doc["standing"] = standing
     return seal(doc, side, key)
@@ -335,6 +337,9 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
         d = o.get("dice")
         if d is None:
             raise TamperError(f"{where}: no [dice] commitment", hint="`pbem sign` adds it.")
+        if not proto.attested(str(party["key"]), h, d):
+            raise TamperError(f"{where}: the dice attestation (dice.attest) is missing or is not {h['side']}'s signature of these dice",
+                              hint="`pbem sign` (or `pbem join`) writes it.")
         if h["kind"] == "join":
             if "salt" not in d or "reveal" in d or int(h.get("dice_index", -1)) != 0:
                 raise MalformedFileError(f"{where}: a join carries dice.salt and dice.commit, dice_index 0 and no reveal",
@@ -389,13 +394,20 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     idx = int(h["dice_index"])
     origin = origin_of(state)
     salt = str(party["salt"])
+    if idx != int(party["index"]):
+        raise UsageError(f"{path}: dice_index {idx}, but {side}'s next secret in {state.path} is number {party['index']}",
+                         hint="Write the file from `pbem template`, which fills it in.")
     dice = {"reveal": proto.secret(key, origin, salt, idx), "commit": proto.commitment(proto.secret(key, origin, salt, idx + 1))}
+    if dice["reveal"] and proto.commitment(dice["reveal"]) != party.get("commit"):
+        raise TamperError(f"{state.path}: the commitment it records for {side} is not one your key made for this game",
+                          hint="The state was not made from your files: do not answer it.")
+    dice["attest"] = proto.attest(key, h, dice)
     body = dict(data)
     body["dice"] = dice
     sealed = seal(body, side, key)
     s = sealed["seal"]
     text = raw_text.rstrip("\n") + "\n\n"
-    text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\n\n'
+    text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\nattest = "{dice["attest"]}"\n\n'
     text += f'[seal]\nsigner = "{s["signer"]}"\nkey = "{s["key"]}"\nsignature = "{s["signature"]}"\n'
     return text
 
@@ -446,7 +458,9 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     parties = copy.deepcopy(s["parties"])
     adj = adjudicator_of(s)
     reveals: dict[str, str] = {}
-    signed_inputs: list[str] | None = None
+    attestations = {x.side: {**{k: x.body["pbem"][k] for k in ("answers", "step", "dice_index")},
+                             **{k: v for k, v in x.body["dice"].items() if k in ("reveal", "commit", "salt", "attest")}}
+                    for x in subs}
     if aw["kind"] == "join":
         for x in subs:
             parties[x.side]["commit"] = x.body["dice"]["commit"]
@@ -471,8 +485,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         parties[adj]["index"] = int(parties[adj]["index"]) + 1
         if not proto.is_digest(adj_commit):
             raise TamperError(f"the adjudicator's ({adj}) next dice commitment is not 'sha256:' and 64 lower-case hex digits")
-        signed_inputs = [content_digest(x.body) for x in subs]
-        seed = proto.transition_seed(prev.digest, signed_inputs, reveals)
+        seed = proto.transition_seed(prev.digest, reveals)
         dice = SeededDice(seed=seed)
     played = sorted(subs + [Submission(aw["kind"], d, {}, "") for d in defaulted], key=lambda x: x.side)
     t = transition(module, s, played, dice)
@@ -484,7 +497,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
                  "inputs": inputs},
         "parties": parties,
         **t.state,
-        "transition": {"seed": seed.hex(), **({"signed_inputs": signed_inputs} if signed_inputs is not None else {}), "reveals": dict(sorted(reveals.items())),
+        "transition": {"seed": seed.hex(), "attestations": attestations, "reveals": dict(sorted(reveals.items())),
                        "dice": [{"label": r.label, "sides": r.sides, "face": r.face} for r in dice.log]},
     }
     if defaulted:
@@ -577,6 +590,78 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     sealed = seal(body, adj, key)
     report, picture = derived_files(prev.data, sealed, events)
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
+
+
+# --- before revealing a secret --------------------------------------------------------------------
+
+def check_before_reveal(state: Doc, party: str) -> None:
+    """Before ``party`` reveals a dice secret for ``state`` (signing a file that answers it, or
+    adjudicating it), the state must continue the game's history as the folder beside it holds it,
+    so that no forged or replayed state can draw a secret out of its turn (docs/protocol.md, Threat
+    model): the game's first state as `pbem new` makes it; the party's own join, with the salt the
+    state records for it; every state since sealed by the adjudicator the one before names, with the
+    game's keys; the transitions since the party's own last file replayed; and no file of the party
+    already revealing the same secret for another state."""
+    folder = state.path.parent
+    zero_path = folder / "0000.state.toml"
+    if not zero_path.is_file():
+        raise UsageError(f"{state.path}: pbem reveals your dice secret only for a state whose history it can check from "
+                         f"the game's first state, and {zero_path} is not there",
+                         hint="Keep the game's files in one folder (0000.state.toml and your join at least).")
+    zero = load_state(zero_path)
+    _check_origin(zero)
+    docs = [d for d in (_load_quietly(p) for p in sorted(folder.glob("*.toml"))) if d is not None]
+    origin = zero.digest
+    party_rec = state.data["parties"].get(party)
+    if party_rec is None or "salt" not in party_rec:
+        raise UsageError(f"{state.path}: {party} has not joined this game")
+    joins = [d for d in docs if d.kind == "join" and d.data["pbem"]["side"] == party and d.data["pbem"]["answers"] == origin]
+    if not any(d.data["dice"].get("salt") == party_rec["salt"] for d in joins):
+        raise TamperError(f"{state.path}: the salt it records for {party} is not the one of {party}'s join in {folder}",
+                          hint="The state builds on another join than yours (a replayed game?): do not answer it.")
+    if state.kind == "view":
+        views = [d for d in docs if d.kind == "view" and d.data["pbem"]["side"] == state.data["pbem"]["side"]
+                 and int(d.data["pbem"]["sequence"]) <= int(state.data["pbem"]["sequence"])]
+        if not any(d.digest == state.digest for d in views):
+            views.append(state)
+        verify_views([(str(d.path), d.data) for d in views], start=(str(zero.path), zero.data))
+    else:
+        _check_history_to(state, zero, docs)
+    index = int(party_rec["index"])
+    for d in docs:
+        h = d.data["pbem"]
+        if d.kind in ("orders", "reply") and h.get("side") == party and "seal" in d.data and h.get("dice_index") == index \
+                and h.get("answers") != answered(state):
+            raise TamperError(f"{state.path}: your secret number {index} was already revealed by {d.path}, for another state",
+                              hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
+
+
+def _check_history_to(state: Doc, zero: Doc, docs: list[Doc]) -> None:
+    """The states of the folder from 0000 to ``state``: chained, sealed by their adjudicators with
+    the game's keys; the transitions after the last one the party took part in replayed."""
+    n = int(state.data["pbem"]["sequence"])
+    by_seq = {int(d.data["pbem"]["sequence"]): d for d in docs if d.kind == "state"}
+    by_seq[n] = state
+    by_seq[0] = zero
+    missing = [k for k in range(n + 1) if k not in by_seq]
+    if missing:
+        raise UsageError(f"{state.path}: states {', '.join(f'{k:04d}' for k in missing[:10])} are not in the folder, so "
+                         "pbem cannot check the history this state continues",
+                         hint="Keep every state of the game in its folder.")
+    inputs = {d.digest: d for d in docs if d.kind in ("orders", "join", "reply")}
+    for k in range(1, n + 1):
+        prev, cur = by_seq[k - 1], by_seq[k]
+        if cur.data["pbem"]["previous"] != prev.digest:
+            raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
+        adj = adjudicator_of(prev.data)
+        check_state_seal(cur, adj)
+        if {p: v["key"] for p, v in cur.data["parties"].items()} != {p: v["key"] for p, v in zero.data["parties"].items()}:
+            raise TamperError(f"{cur.path}: the parties' keys are not the game's")
+    # replayed: the transitions since the last state whose inputs all were here before (the latest is
+    # the one this state comes from, which nobody has checked yet)
+    if n > 0:
+        others = [d for d in docs if d.kind != "state"]
+        check_transition(by_seq[n - 1], by_seq[n], inputs, others)
 
 
 # --- verify ------------------------------------------------------------------------------------
@@ -709,6 +794,46 @@ def _check_origin(first: Doc) -> str:
     return f"the game's start, re-derived from scenario '{h['scenario']}'"
 
 
+def check_transition(prev: Doc, cur: Doc, inputs: dict[str, Doc], others: list[Doc],
+                     notes: list[str] | None = None) -> list[Event]:
+    """One transition of the trusted chain: ``cur`` sealed by the adjudicator ``prev`` names, with the
+    same key; every input present, sealed, awaited, revealing its committed secret; no party
+    committing again to a secret already used; and the replay of the rules giving exactly ``cur``.
+    Returns the replay's events."""
+    adj = adjudicator_of(prev.data)
+    check_state_seal(cur, adj)
+    if cur.data["parties"][adj]["key"] != prev.data["parties"][adj]["key"]:
+        raise TamperError(f"{cur.path}: the key of '{adj}' changed")
+    subs = []
+    for dg in cur.data["pbem"]["inputs"]:
+        if dg not in inputs:
+            raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
+                                    hint="Put every order, join and reply file of the game in the folder.")
+        subs.append(envelope(prev, inputs[dg]).submission)
+    tr = cur.data.get("transition", {})
+    defaulted = list(tr.get("defaulted", []))
+    if defaulted and adj != "referee":
+        raise VerificationError(f"{cur.path}: records sides adjudicated without their orders ({', '.join(map(str, defaulted))}), "
+                                "which only a referee may do", hint="The adjudicator's state is not what the rules give: do not accept it.")
+    for side in defaulted:
+        held = [d for d in others if d.kind in ("orders", "reply") and d.data["pbem"].get("answers") == prev.digest
+                and d.data["pbem"].get("side") == side and "seal" in d.data]
+        if held and notes is not None:
+            notes.append(f"{cur.path}: adjudicated without {side}'s orders, but {held[0].path}, sealed by {side} for that very "
+                         "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
+    reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
+    commit = cur.data["parties"][adj].get("commit")
+    try:
+        expected, events = next_state(prev, subs, reveal, commit, defaulted)
+    except UsageError as e:
+        raise VerificationError(f"{cur.path}: {e.message}") from e
+    if canonical(expected) != canonical(unsealed(cur.data)):
+        diff = _first_difference(expected, unsealed(cur.data))
+        raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
+                                hint="The adjudicator's state is not what the rules give: do not accept it.")
+    return events
+
+
 def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -> VerifyResult:
     """Signatures, the chain, the commitments and a deterministic replay of every transition,
     trusted from the game's first state (re-derived) or from the state whose digest is ``anchor``."""
@@ -775,30 +900,21 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
     # key the chain carries from the trusted state on; and it must replay.
     inputs = {d.digest: d for d in others}
     res.states = 1
+    seen_commits = {str(v["commit"]) for v in by_seq[seqs[0]].data["parties"].values() if "commit" in v}
     for n in seqs[1:]:
         prev, cur = by_seq[n - 1], by_seq[n]
         if progress:
             progress(n, seqs[-1])
         if cur.data["pbem"]["previous"] != prev.digest:
             raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
-        adj = adjudicator_of(prev.data)
-        check_state_seal(cur, adj)
-        if cur.data["parties"][adj]["key"] != prev.data["parties"][adj]["key"]:
-            raise TamperError(f"{cur.path}: the key of '{adj}' changed")
-        subs = []
-        for dg in cur.data["pbem"]["inputs"]:
-            if dg not in inputs:
-                raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
-                                        hint="Put every order, join and reply file of the game in the folder.")
-            subs.append(envelope(prev, inputs[dg]).submission)
-        tr = cur.data.get("transition", {})
-        reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
-        commit = cur.data["parties"][adj].get("commit")
-        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])))
-        if canonical(expected) != canonical(unsealed(cur.data)):
-            diff = _first_difference(expected, unsealed(cur.data))
-            raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
-                                    hint="The adjudicator's state is not what the rules give: do not accept it.")
+        events = check_transition(prev, cur, inputs, others, res.notes)
+        for party, v in cur.data["parties"].items():
+            c = v.get("commit")
+            if c is not None and c != prev.data["parties"][party].get("commit") and c in seen_commits:
+                raise TamperError(f"{cur.path}: {party} commits again to a dice secret already committed to (and revealed) "
+                                  "earlier in the game", hint="A secret is used once; the next one is new.")
+            if c is not None:
+                seen_commits.add(str(c))
         stem = cur.path.name[: -len(".state.toml")]
         if stem in reports:
             written = reports[stem].read_text(encoding="utf-8", errors="replace")
@@ -854,7 +970,8 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
 # --- audit -------------------------------------------------------------------------------------
 
 def audit(state_path: Path) -> dict[str, Any]:
-    """Every die of the transition that produced the state, re-derived from the reveals."""
+    """Every die of the transition that produced the state, re-derived from the reveals, after the
+    transition itself is checked as `pbem verify` checks it (seals, inputs, reveals, replay)."""
     cur = load_state(state_path)
     folder = state_path.parent
     n = int(cur.data["pbem"]["sequence"])
@@ -866,68 +983,51 @@ def audit(state_path: Path) -> dict[str, Any]:
     prev = load_state(prev_path)
     if cur.data["pbem"]["previous"] != prev.digest:
         raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
-    tr = cur.data.get("transition", {"reveals": {}, "dice": []})
+    others = [d for d in (_load_quietly(p) for p in sorted(folder.glob(f"{n - 1:04d}-*.toml"))) if d is not None]
+    tr = cur.data["transition"]
     if prev.data["awaits"]["kind"] == "join":
-        if tr.get("dice") or tr.get("reveals") or tr.get("seed"):
-            raise TamperError(f"{state_path}: the transition from the joins rolls no dice, but dice, reveals or a seed are recorded")
+        check_transition(prev, cur, {d.digest: d for d in others}, others)
         return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
                 "seed": "", "commitments": [], "dice": [], "algorithm": ALGORITHM,
                 "note": "the transition from the joins rolls no dice"}
-    rows = []
-    commitments = []
+    # the dice first, each failure named (a reveal, the seed, a die), then the whole transition replayed
     aw = prev.data["awaits"]
     expected = (set(aw["from"]) - set(tr.get("defaulted", []))) | {str(aw["adjudicator"])}
     if set(tr["reveals"]) != expected:
         raise TamperError(f"{state_path}: reveals recorded for {', '.join(sorted(tr['reveals'])) or 'nobody'}; "
                           f"the step's seed takes those of {', '.join(sorted(expected))}")
+    commitments = []
     for party, rev in sorted(tr["reveals"].items()):
-        ok = proto.reveal_matches(rev, prev.data["parties"][party].get("commit", ""))
-        commitments.append({"party": party, "reveal": rev, "commitment": prev.data["parties"][party].get("commit", ""), "matches": ok})
-        if not ok:
+        commit = prev.data["parties"][party].get("commit", "")
+        if not proto.reveal_matches(rev, commit):
             raise TamperError(f"{state_path}: {party}'s reveal does not match its commitment in {prev_path}")
-    signed = list(tr.get("signed_inputs", []))
-    if len(signed) != len(cur.data["pbem"]["inputs"]):
-        raise TamperError(f"{state_path}: the transition records {len(signed)} signed-content digests for "
-                          f"{len(cur.data['pbem']['inputs'])} inputs")
-    checked_inputs = 0
-    for dg, cd in zip(cur.data["pbem"]["inputs"], signed, strict=True):
-        doc = _input_in(folder, int(n - 1), str(dg))
-        if doc is not None:
-            if content_digest(doc.data) != cd:
-                raise TamperError(f"{state_path}: the recorded signed-content digest of input {doc.path} is not its own")
-            if doc.data.get("dice", {}).get("reveal") != tr["reveals"].get(str(doc.data["pbem"]["side"])):
-                raise TamperError(f"{state_path}: the reveal recorded for {doc.data['pbem']['side']} is not the one in {doc.path}")
-            checked_inputs += 1
-    try:
-        material = proto.seed_material(prev.digest, signed, dict(tr["reveals"]))
-    except ValueError as e:
-        raise TamperError(f"{state_path}: the seed material is not in its one spelling ({e})") from e
-    seed = proto.transition_seed(prev.digest, signed, dict(tr["reveals"]))
+        commitments.append({"party": party, "reveal": rev, "commitment": commit, "matches": True})
+    seed = proto.transition_seed(prev.digest, dict(tr["reveals"]))
     if tr.get("seed") != seed.hex():
         raise TamperError(f"{state_path}: the recorded seed is not the one derived from the reveals")
+    rows = []
     for r in tr["dice"]:
-        face, trail = face_from_seed(seed, r["label"], int(r["sides"]))
-        used = [t for t in trail if t[2]][0]
-        rows.append({"label": r["label"], "sides": r["sides"], "recorded": r["face"], "derived": face,
-                     "hmac": proto_hmac_hex(seed, r["label"]), "byte": used[1], "rejected": sum(1 for t in trail if not t[2]),
-                     "matches": face == r["face"]})
+        sides = r["sides"]
+        if not isinstance(sides, int) or not 2 <= sides <= 256:
+            raise TamperError(f"{state_path}: die '{r['label']}' has {sides} sides; dice have 2 to 256")
+        face, trail = face_from_seed(seed, r["label"], sides)
         if face != r["face"]:
             raise TamperError(f"{state_path}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
+        used = [t for t in trail if t[2]][0]
+        rows.append({"label": r["label"], "sides": sides, "recorded": r["face"], "derived": face,
+                     "hmac": proto_hmac_hex(seed, r["label"]), "byte": used[1], "rejected": sum(1 for t in trail if not t[2]),
+                     "matches": True})
+    check_transition(prev, cur, {d.digest: d for d in others}, others)
     return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-            "seed_material": material, "inputs_checked": checked_inputs,
+            "seed_material": proto.seed_material(prev.digest, dict(tr["reveals"])),
             "seed": seed.hex(), "commitments": commitments, "dice": rows, "algorithm": ALGORITHM}
 
 
-def _input_in(folder: Path, seq: int, wanted: str) -> Doc | None:
-    """The input file of digest ``wanted`` among the folder's files answering state ``seq``, if there."""
-    for p in sorted(folder.glob(f"{seq:04d}-*.toml")):
-        try:
-            d = load_doc(p)
-        except PbemError:
-            continue
-        if d.digest == wanted:
-            return d
-    return None
+def _load_quietly(p: Path) -> Doc | None:
+    try:
+        return load_doc(p)
+    except PbemError:
+        return None
 
 
 def proto_hmac_hex(seed: bytes, label: str) -> str:

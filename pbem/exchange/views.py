@@ -16,6 +16,7 @@ hidden part of the position was adjudicated correctly: that is what the referee 
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from pbem import FILE_FORMAT
@@ -94,7 +95,7 @@ def verify_views(views: list[tuple[str, dict[str, Any]]], *, start: tuple[str, d
     if start is not None:
         swhere, s0 = start
         keys = {p: str(x["key"]) for p, x in s0["parties"].items()}
-        first, prev_of = 1, digest(s0)
+        first = 1
         if "referee" not in keys:
             raise VerificationError(f"{swhere}: the game has no referee; views are a refereed game's")
         if int(s0["pbem"]["sequence"]) != 0 or s0["pbem"]["game"] != by_seq[seqs[0]][1]["pbem"]["game"]:
@@ -106,7 +107,7 @@ def verify_views(views: list[tuple[str, dict[str, Any]]], *, start: tuple[str, d
                 f"the views start at {by_seq[seqs[0]][0]}; pbem trusts them from the game's first state (0000.state.toml, "
                 "the state you joined) or from a view you hold (--from DIGEST)",
                 hint="Put the game's first state in the folder, or give --from with the digest of a view you trust.")
-        first, prev_of = held[0], None
+        first = held[0]
         keys = {p: str(x["key"]) for p, x in by_seq[first][1]["parties"].items()}
     missing = [n for n in range(first, seqs[-1] + 1) if n not in by_seq]
     if missing:
@@ -115,6 +116,9 @@ def verify_views(views: list[tuple[str, dict[str, Any]]], *, start: tuple[str, d
         seqs = [n for n in seqs if n >= first]  # before a --from anchor: vouched for by the digests that follow
     referee_key = keys["referee"]
     dice_checked = 0
+    prev_view: tuple[str, dict[str, Any]] | None = None
+    if start is not None:
+        prev_view = start
     for n in seqs:
         where, v = by_seq[n]
         check_seal(v, where, referee_key)
@@ -122,36 +126,75 @@ def verify_views(views: list[tuple[str, dict[str, Any]]], *, start: tuple[str, d
             raise TamperError(f"{where}: a view is sealed by the referee, not by '{v['seal']['signer']}'")
         if {p: str(x["key"]) for p, x in v["parties"].items()} != keys:
             raise TamperError(f"{where}: the parties' keys are not the game's")
-        tr = v.get("transition", {})
-        if tr.get("dice") and not tr.get("reveals"):
-            raise TamperError(f"{where}: dice recorded without the reveals they come from")
-        if n == first and prev_of is not None:
-            if v["pbem"]["previous"] != prev_of:
-                raise TamperError(f"{where}: does not follow the game's first state {start[0] if start else ''}: the chain is broken")
-            continue  # the joins roll no dice
-        if n == first:
-            continue
-        pwhere, p = by_seq[n - 1]
-        if v["pbem"]["previous"] != p["pbem"]["of"]:
+        if n == first and start is None:
+            prev_view = (where, v)
+            continue  # the anchor: trusted as it is
+        assert prev_view is not None
+        pwhere, p = prev_view
+        p_of = digest(p) if p["pbem"]["kind"] == "state" else p["pbem"]["of"]
+        if v["pbem"]["previous"] != p_of:
             raise TamperError(f"{where}: does not follow {pwhere}: the chain of states is broken")
-        tr = v.get("transition", {})
-        for party, rev in tr.get("reveals", {}).items():
-            if not proto.reveal_matches(rev, p["parties"][party].get("commit", "")):
-                raise TamperError(f"{where}: {party}'s dice reveal does not match its commitment in {pwhere}")
-        if tr.get("reveals"):
-            signed = tr.get("signed_inputs", [])
-            if len(signed) != len(v["pbem"]["inputs"]):
-                raise TamperError(f"{where}: the transition records {len(signed)} signed-content digests for "
-                                  f"{len(v['pbem']['inputs'])} inputs")
-            try:
-                seed = proto.transition_seed(str(v["pbem"]["previous"]), list(signed), dict(tr["reveals"]))
-            except ValueError as e:
-                raise TamperError(f"{where}: the seed material is not in its one spelling ({e})") from e
-            if tr.get("seed") != seed.hex():
-                raise TamperError(f"{where}: the seed does not follow from the reveals and inputs")
-            for r in tr.get("dice", []):
-                face, _ = face_from_seed(seed, r["label"], int(r["sides"]))
-                if face != r["face"]:
-                    raise TamperError(f"{where}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
-                dice_checked += 1
+        dice_checked += _check_view_transition(where, v, pwhere, p, keys)
+        prev_view = (where, v)
     return {"views": len(seqs), "dice": dice_checked}
+
+
+def _check_view_transition(where: str, v: dict[str, Any], pwhere: str, p: dict[str, Any], keys: dict[str, str]) -> int:
+    """A view's transition from the state the former view (or the first state) shows: every input's
+    dice attested by its sender, the reveals those of the step's senders and referee, each matching
+    its earlier commitment, the seed from them, each die from the seed. Returns the dice checked."""
+    tr = v.get("transition", {})
+    aw = p["awaits"]
+    defaulted = set(map(str, tr.get("defaulted", [])))
+    senders = set(map(str, aw["from"])) - defaulted
+    attestations = tr.get("attestations", {})
+    if set(attestations) != senders:
+        raise TamperError(f"{where}: the transition attests the dice of {', '.join(sorted(attestations)) or 'nobody'}; "
+                          f"the step awaited {', '.join(sorted(senders)) or 'nobody'}")
+    for side, a in sorted(attestations.items()):
+        header = {"game": v["pbem"]["game"], "answers": a["answers"], "step": a["step"], "side": side, "dice_index": a["dice_index"]}
+        if not proto.attested(keys[side], header, a):
+            raise TamperError(f"{where}: {side}'s dice attestation is not {side}'s signature: the referee cannot vouch for "
+                              "another party's dice", hint="Keep the view as proof, and ask the referee for the signed file.")
+        if a["answers"] != v["pbem"]["previous"] or a["step"] != aw["step"] or int(a["dice_index"]) != int(p["parties"][side]["index"]):
+            raise TamperError(f"{where}: {side}'s attested dice answer another state, step or index than the transition's")
+        if a["commit"] != v["parties"][side].get("commit") or ("salt" in a and a["salt"] != v["parties"][side].get("salt")):
+            raise TamperError(f"{where}: {side}'s commitment in the view is not the one {side} attested")
+    reveals = tr.get("reveals", {})
+    if aw["kind"] == "join":
+        if reveals or tr.get("dice") or tr.get("seed"):
+            raise TamperError(f"{where}: the transition from the joins rolls no dice, but dice, reveals or a seed are recorded")
+        return 0
+    expected = senders | {str(aw["adjudicator"])}
+    if set(reveals) != expected:
+        raise TamperError(f"{where}: reveals recorded for {', '.join(sorted(reveals)) or 'nobody'}; the step's seed takes "
+                          f"those of {', '.join(sorted(expected))}")
+    for party, rev in reveals.items():
+        if party in attestations and attestations[party].get("reveal") != rev:
+            raise TamperError(f"{where}: {party}'s reveal is not the one {party} attested")
+        if not proto.reveal_matches(rev, p["parties"][party].get("commit", "")):
+            raise TamperError(f"{where}: {party}'s dice reveal does not match its commitment in {pwhere}")
+    for party, x in v["parties"].items():
+        if party not in expected and x.get("commit") != p["parties"][party].get("commit"):
+            raise TamperError(f"{where}: {party}'s commitment changed though {party} revealed nothing")
+    try:
+        seed = proto.transition_seed(str(v["pbem"]["previous"]), dict(reveals))
+    except ValueError as e:
+        raise TamperError(f"{where}: the seed material is not in its one spelling ({e})") from e
+    if tr.get("seed") != seed.hex():
+        raise TamperError(f"{where}: the seed does not follow from the reveals and the previous state")
+    labels: set[str] = set()
+    for r in tr.get("dice", []):
+        label, sides = r["label"], r["sides"]
+        if not isinstance(sides, int) or not 2 <= sides <= 256 or not _LABEL.fullmatch(str(label)) or label in labels:
+            raise TamperError(f"{where}: die {str(label)[:60]!r} of {sides} sides is not a die the rules roll "
+                              "(a label is 'rule|step|...' without spaces around its bars, once; 2 to 256 sides)")
+        labels.add(label)
+        face, _ = face_from_seed(seed, label, sides)
+        if face != r["face"]:
+            raise TamperError(f"{where}: die '{label}' is recorded as {r['face']} but the seed gives {face}")
+    return len(labels)
+
+
+# A die's label: its rule, its step and its purpose, separated by bars, with no space next to a bar.
+_LABEL = re.compile(r"[0-9A-Za-z][0-9A-Za-z.\-]*(\|[^|\s](?:[^|]*[^|\s])?){2,}")
