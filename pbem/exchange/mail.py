@@ -61,6 +61,7 @@ from .game import (
     picture_name,
 )
 from .report import report_version
+from .views import check_view_against_state, verify_views
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # one message (an .eml file, or one message of an mbox)
 MAX_MAILBOX_BYTES = 50 * 1024 * 1024  # a whole mbox file
@@ -827,6 +828,10 @@ class _Reader:
         self.states: dict[int, Doc] = {int(d.data["pbem"]["sequence"]): d for d in fstates}
         self.views: list[Doc] = [d for d in fothers if d.kind == "view"]
         self.games = {str(d.data["pbem"]["game"]) for d in fstates + fothers}
+        # the folder's trusted start for views: its earliest state or view (a state first at one number)
+        history = sorted(fstates + [d for d in fothers if d.kind == "view"],
+                         key=lambda d: (int(d.data["pbem"]["sequence"]), d.kind != "state"))
+        self.start: Doc | None = history[0] if history else None
         self.pool: dict[str, Doc] = {d.digest: d for d in fothers if d.kind != "view"}
         self.claimed: dict[str, str] = {}
         self.rejected: set[str] = set()
@@ -1040,19 +1045,87 @@ class _Reader:
                     self.entries.append(e)
 
     def _view(self, e: Entry, doc: Doc) -> None:
+        """A view is filed only if the folder's referee sealed it and it continues the folder's chain
+        (README: E-mail): anything else is tampering, exit 3 (a view the folder cannot check: 1)."""
         h = doc.data["pbem"]
-        seq = int(h["sequence"])
-        e.sequence, e.name = seq, f"{seq:04d}-{h['side']}.view.toml"
+        seq, side = int(h["sequence"]), str(h["side"])
+        e.sequence, e.name = seq, f"{seq:04d}-{side}.view.toml"
         self._check_game(doc)
-        check_state_seal(doc)
-        e.notes.append(f"{h['side']}'s view of state {seq:04d}, sealed by {doc.data['seal']['signer']}; `pbem verify` checks the chain of views")
         if self._known(e, doc):
             return
+        full = self.states.get(seq)
+        if full is not None:  # the referee's folder, or a mail with the state: the view must be exactly its view
+            if full.digest != h["of"]:
+                raise TamperError(f"{doc.path}: shows a state {seq:04d} other than the one {'in ' + str(self.folder) if self.folder else 'found before it'}",
+                                  hint="It is not a view of this game's history: do not accept it.")
+            self._referee_key(doc, full)
+            check_view_against_state(doc.data, full.data, str(doc.path))
+            e.notes.append(f"{side}'s view of state {seq:04d}, which is here: exactly its view, sealed by the referee")
+        else:
+            self._view_chain(e, doc)
         self._claim(e)
         self.views.append(doc)
         if not self.games:
             self.games.add(str(h["game"]))
         self._side_report(doc)
+
+    def _referee_key(self, doc: Doc, start: Doc) -> str:
+        """The referee's key as ``start`` (the folder's trusted start, or the state a view shows) records it."""
+        referee = start.data["parties"].get("referee")
+        if referee is None:
+            raise TamperError(f"{doc.path}: a view, but in the game here ({start.path}) there is no referee to make one",
+                              hint="Views come only from the referee of a refereed game: do not accept it.")
+        return str(referee["key"])
+
+    def _view_chain(self, e: Entry, doc: Doc) -> None:
+        """A view of a state that is not here: sealed by the referee of the folder's trusted start (its
+        earliest state or view; in an empty folder, the earliest state of this mail, filed as a state
+        is; never a view, which cannot vouch for itself) and continuing the chain of the side's views
+        (``verify_views``: the previous view's ``of``, its commitments, the seed and each die), or
+        following the joins' state."""
+        h = doc.data["pbem"]
+        seq, side = int(h["sequence"]), str(h["side"])
+        start = self.start or (self.states[min(self.states)] if self.states else None)
+        if start is None:
+            if self.folder is not None:
+                raise VerificationError(f"{doc.path}: {self.folder} holds no state or view of the game to check it against, "
+                                        "so it is not filed",
+                                        hint="Put the game's state 0000 (the one you joined from) or a view you trust into the "
+                                             "folder first, then read the mail again.")
+            check_state_seal(doc)
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by {doc.data['seal']['signer']}; not checked against "
+                           "the game's history (give --folder GAME)")
+            return
+        check_seal(doc.data, str(doc.path), self._referee_key(doc, start))
+        if doc.data["seal"]["signer"] != "referee":
+            raise TamperError(f"{doc.path}: a view is sealed by the referee, not by '{doc.data['seal']['signer']}'")
+        self._same_keys(doc, start)
+        sides = {str(v.data["pbem"]["side"]) for v in self.views}
+        if sides and side not in sides:
+            raise TamperError(f"{doc.path}: a view for {side}, but {self.folder or 'this mail'} holds the views of "
+                              f"{', '.join(sorted(sides))}", hint="It was sent to the wrong player, or is forged: do not accept it.")
+        mine = {int(v.data["pbem"]["sequence"]): v for v in self.views if v.data["pbem"]["side"] == side}
+        chain = [d for d in (mine.get(seq - 1), doc, mine.get(seq + 1)) if d is not None]
+        before = self.states.get(seq - 1)
+        if len(chain) > 1:
+            verify_views([(str(d.path), d.data) for d in chain])
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues the views here "
+                           "(chain, commitments and dice checked)")
+        elif before is not None:
+            if h["previous"] != before.digest:
+                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {seq - 1:04d}: the chain is broken",
+                                  hint="It does not continue this game's history: do not accept it.")
+            tr = doc.data.get("transition", {})
+            if before.data["awaits"]["kind"] != "join" or tr.get("reveals") or tr.get("dice"):
+                raise VerificationError(f"{doc.path}: follows state {seq - 1:04d}, whose view is not here: its dice cannot be checked",
+                                        hint=f"Put the view {seq - 1:04d} of {side} into the folder (or give it in the same mail).")
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues state {seq - 1:04d} "
+                           "(the joins: no dice)")
+        else:
+            raise VerificationError(f"{doc.path}: is view {seq:04d} of {side}, but neither view {seq - 1:04d} nor state "
+                                    f"{seq - 1:04d} is {'in ' + str(self.folder) + ' or ' if self.folder else ''}in the mail: "
+                                    "its chain cannot be checked",
+                                    hint="Ask the referee for the views missing (or give them in the same mail).")
 
     def _side_report(self, view: Doc) -> None:
         """A refereed game's report for the view's side (README: Referee), filed beside the view when
