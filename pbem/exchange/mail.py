@@ -819,6 +819,9 @@ def _answered(doc: Doc) -> str:
     return str(doc.data["pbem"]["of"]) if doc.kind == "view" else doc.digest
 
 
+_REPORT_HEAD = re.compile(r"# .*: report ([0-9]{4,})(?:, for the [a-z][a-z0-9-]* side)?")  # a report's first line
+
+
 class _Reader:
     """The checks of `pbem mail read` over the files of one mail (README: E-mail)."""
 
@@ -832,6 +835,15 @@ class _Reader:
         history = sorted(fstates + [d for d in fothers if d.kind == "view"],
                          key=lambda d: (int(d.data["pbem"]["sequence"]), d.kind != "state"))
         self.start: Doc | None = history[0] if history else None
+        # the mail's other text parts by text, and by the number of the report their first line names:
+        # each transition looks up its own report and picture rather than reading every part
+        self.other_texts: dict[str, list[int]] = {}
+        self.report_heads: dict[str, list[int]] = {}
+        for i, (_, text) in enumerate(extracted.others):
+            self.other_texts.setdefault(text, []).append(i)
+            head = _REPORT_HEAD.fullmatch(text, 0, max(text.find("\n"), 0))
+            if head is not None:
+                self.report_heads.setdefault(head.group(1), []).append(i)
         self.pool: dict[str, Doc] = {d.digest: d for d in fothers if d.kind != "view"}
         self.claimed: dict[str, str] = {}
         self.rejected: set[str] = set()
@@ -988,7 +1000,10 @@ class _Reader:
         seq = int(cur.data["pbem"]["sequence"])
         report, picture = derived_files(prev.data, cur.data, events)
         game = str(cur.data["pbem"]["game"])
-        for source, text in self.ex.others:
+        candidates = set(self.other_texts.get(report, [])) | set(self.report_heads.get(f"{seq:04d}", []))
+        if picture is not None:
+            candidates |= set(self.other_texts.get(picture, []))
+        for source, text in (self.ex.others[i] for i in sorted(candidates)):
             kind, name, derived = "", "", ""
             if text == report:
                 kind, name, derived = "report", f"{seq:04d}.report.md", report
@@ -1038,7 +1053,7 @@ class _Reader:
             if not path.exists():
                 continue
             text = lf(path.read_text(encoding="utf-8", errors="replace"))
-            for source, other in self.ex.others:
+            for source, other in (self.ex.others[i] for i in self.other_texts.get(text, [])):
                 if other == text:
                     e = Entry(kind, text, [source], name=name, sequence=seq, status="known")
                     e.notes.append("already in the folder")
@@ -1133,7 +1148,7 @@ class _Reader:
         (the hidden events are not in the view); `pbem verify` on the referee's folder does."""
         h = view.data["pbem"]
         seq, side, game = int(h["sequence"]), str(h["side"]), str(h["game"])
-        for source, text in self.ex.others:
+        for source, text in (self.ex.others[i] for i in self.report_heads.get(f"{seq:04d}", [])):
             if not (re.match(rf"# .*: report {seq:04d}, for the {re.escape(side)} side\n", text)
                     and f"- Game `{game}`" in text[:3000]):
                 continue
