@@ -352,6 +352,12 @@ def test_an_mbox_of_too_many_lines(ex: Exchange) -> None:
             name="box.mbox")
 
 
+def test_an_mbox_of_too_many_parts(ex: Exchange) -> None:
+    msg = parts(499).encode()
+    box = b"".join(b"From a\n" + msg + b"\n\n" for _ in range(21))
+    refused(ex, box, "box.mbox, message 21: the message: the mbox has more than 10000 MIME parts", name="box.mbox")
+
+
 def test_many_pasted_files_are_refused_before_any_is_read(ex: Exchange) -> None:
     raw = (HEAD + "\r\n").encode() + b"[pbem]\n" * 400_000
     out = refused(ex, raw, "more than 50 game files in one message")

@@ -71,6 +71,7 @@ MAX_FILES_BYTES = 2 * 1024 * 1024  # the game files of one message together (eac
 MAX_MAILBOX_FILES = 2000  # game files in one mbox
 MAX_MAILBOX_FILES_BYTES = 16 * 1024 * 1024  # the game files of one mbox together
 MAX_PARTS = 500  # MIME parts in one message
+MAX_MAILBOX_PARTS = 10_000  # MIME parts in one mbox
 MAX_MESSAGES = 1000  # messages in one mbox
 # The shape of a message, checked on its raw text before the email package parses any of it. The
 # parser's work grows with the lines times the nesting depth (each line is tested against every
@@ -248,7 +249,9 @@ class _Layout:
     message/rfc822), with every bound checked on each header before anything parses it. A header
     is parsed only within its bounds, and only for its part's type and boundary."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, parts: int = MAX_PARTS, in_mbox: bool = False) -> None:
+        self.max_parts = parts  # fewer than MAX_PARTS when an mbox's other messages used some
+        self.in_mbox = in_mbox
         self.lines = deque(io.StringIO(text, newline="").readlines())
         self.ends: list[Callable[[str], object]] = []  # the enclosing parts' boundary tests
         self.blank_ends = 0  # how many of them end a part at an empty line (delivery-status blocks)
@@ -272,7 +275,9 @@ class _Layout:
 
     def part(self, place: str, number: str, depth: int, message: bool, digest: bool) -> None:
         """One part: its header, then its body (read past, or split into the parts it holds)."""
-        if len(self.parts) >= MAX_PARTS:
+        if len(self.parts) >= self.max_parts:
+            if self.max_parts < MAX_PARTS and self.in_mbox:
+                raise _Over(place, f"the mbox has more than {MAX_MAILBOX_PARTS} MIME parts")
             raise _Over(place, f"the message has more than {MAX_PARTS} MIME parts")
         if depth > MAX_DEPTH:
             raise _Over(place, f"MIME parts nested more than {MAX_DEPTH} deep")
@@ -367,10 +372,11 @@ class _Layout:
             raise _Over(place, f"the headers of the message and its parts come to more than {MAX_ALL_HEADER_BYTES} bytes")
 
 
-def layout(raw: bytes) -> list[tuple[str, list[tuple[str, str]]]]:
+def layout(raw: bytes, parts: int = MAX_PARTS, in_mbox: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
     """The MIME parts of a message, as the email package will parse them: (place, header fields)
-    of each, in the order of ``Message.walk()``. Raises ``_Over`` (see parse_message)."""
-    lay = _Layout(raw.decode("ascii", "surrogateescape"))
+    of each, in the order of ``Message.walk()``; at most ``parts`` of them. Raises ``_Over`` (see
+    parse_message)."""
+    lay = _Layout(raw.decode("ascii", "surrogateescape"), parts, in_mbox)
     lay.part("the message", "", 0, True, False)
     return lay.parts
 
@@ -379,9 +385,10 @@ def _over(where: str, e: _Over) -> MalformedFileError:
     return MalformedFileError(f"{where}: {e.place}: {e.what}", hint=_BOUND_HINT)
 
 
-def parse_message(raw: bytes, where: str) -> Message:
+def parse_message(raw: bytes, where: str, mbox_parts: int | None = None) -> Message:
     """Parse one message; a message that is cut off, mangled or over a bound is a
-    MalformedFileError (exit 2). The bounds are checked on the raw text first."""
+    MalformedFileError (exit 2). The bounds are checked on the raw text first. In an mbox,
+    ``mbox_parts`` is how many MIME parts its other messages left (MAX_MAILBOX_PARTS in all)."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have",
                                  hint="Send the game files in a message of their own.")
@@ -394,7 +401,7 @@ def parse_message(raw: bytes, where: str) -> Message:
     if lines > MAX_LINES:
         raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_LINES} lines a message may have", hint=_BOUND_HINT)
     try:
-        layout(raw)
+        layout(raw, MAX_PARTS if mbox_parts is None else min(MAX_PARTS, mbox_parts), mbox_parts is not None)
         msg = email.message_from_bytes(raw, policy=_POLICY)
         parts = list(msg.walk())
     except _Over as e:
@@ -432,7 +439,13 @@ def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
         if len(chunks) > MAX_MESSAGES:
             raise MalformedFileError(f"{where}: more than {MAX_MESSAGES} messages; pbem reads at most {MAX_MESSAGES} from one mbox")
         labels = [f"{where}, message {i}" if len(chunks) > 1 else where for i in range(1, len(chunks) + 1)]
-        return [(label, parse_message(chunk, label)) for label, chunk in zip(labels, chunks, strict=True)]
+        out: list[tuple[str, Message]] = []
+        left = MAX_MAILBOX_PARTS
+        for label, chunk in zip(labels, chunks, strict=True):
+            msg = parse_message(chunk, label, left)
+            left -= sum(1 for _ in msg.walk())
+            out.append((label, msg))
+        return out
     return [(where, parse_message(raw, where))]
 
 
