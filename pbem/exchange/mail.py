@@ -1073,8 +1073,9 @@ class _Reader:
                     self.entries.append(e)
 
     def _view(self, e: Entry, doc: Doc) -> None:
-        """A view is filed only if the folder's referee sealed it and it continues the folder's chain
-        (README: E-mail): anything else is tampering, exit 3 (a view the folder cannot check: 1)."""
+        """A view is filed only if the folder's referee sealed it and it is its state's view or continues
+        the folder's chain (README: E-mail): anything else is tampering, exit 3; a view that is not
+        exactly its state's, or that the folder cannot check, is exit 1."""
         h = doc.data["pbem"]
         seq, side = int(h["sequence"]), str(h["side"])
         e.sequence, e.name = seq, f"{seq:04d}-{side}.view.toml"
