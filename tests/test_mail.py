@@ -66,6 +66,11 @@ class Exchange:
 
 @pytest.fixture
 def ex(tmp_path: Path) -> Exchange:
+    return exchange(tmp_path)
+
+
+def exchange(tmp_path: Path) -> Exchange:
+    """The German's game up to state 0003 and his GT2 orders; the Soviet's folder up to 0002."""
     g = start_game(tmp_path / "game")
     g.play(GERMAN_GT1)
     g.play(SOVIET_STANDING)  # -> 0003, adjudicated by the German

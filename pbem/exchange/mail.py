@@ -4,21 +4,28 @@ a game folder, write the outgoing message, send it over SMTP.
 Reading trusts nothing in a message but the seals of the files in it: a game file is found by its
 content (a TOML document with a ``[pbem]`` table, attached or pasted into a plain-text part, quoted
 or not), never by an attachment's name; it is filed under the name the game folder convention gives
-its content. Sizes are bounded. Writing is deterministic: the same files, addresses and date give
-the same bytes.
+its content. Sizes and the shape of a message are bounded, checked on its raw text before the email
+package parses any of it (README: E-mail, Bounds). Writing is deterministic: the same files,
+addresses and date give the same bytes.
 """
 
 from __future__ import annotations
 
+import codecs
 import datetime as _dt
 import email
 import email.errors
+import email.header
+import email.parser
 import email.policy
 import email.utils
+import encodings
 import hashlib
+import io
 import re
 import smtplib
 import ssl
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message, MIMEPart
@@ -54,13 +61,35 @@ from .game import (
     picture_name,
 )
 from .report import report_version
+from .views import check_view_against_state, verify_views
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # one message (an .eml file, or one message of an mbox)
 MAX_MAILBOX_BYTES = 50 * 1024 * 1024  # a whole mbox file
 MAX_FILE_BYTES = 1024 * 1024  # one game file, attached or pasted
 MAX_FILES = 50  # game files in one message
+MAX_FILES_BYTES = 2 * 1024 * 1024  # the game files of one message together (each read once)
+MAX_MAILBOX_FILES = 2000  # game files in one mbox
+MAX_MAILBOX_FILES_BYTES = 8 * 1024 * 1024  # the game files of one mbox together
 MAX_PARTS = 500  # MIME parts in one message
+MAX_MAILBOX_PARTS = 10_000  # MIME parts in one mbox
 MAX_MESSAGES = 1000  # messages in one mbox
+# The shape of a message, checked on its raw text before the email package parses any of it. The
+# parser's work grows with the lines times the nesting depth (each line is tested against every
+# enclosing boundary), and a header parameter list is re-read whole for each parameter: so each is
+# bounded, generously for what mail programs send (README: E-mail, Bounds).
+MAX_LINES = 500_000  # lines in one message
+MAX_MAILBOX_LINES = 2_500_000  # lines in one mbox
+MAX_DEPTH = 20  # MIME parts nested in one another (a forwarded message counts two)
+MAX_HEADER_BYTES = 256 * 1024  # the header of a message (or of a message attached to it)
+MAX_PART_HEADER_BYTES = 64 * 1024  # the header of one MIME part
+MAX_ALL_HEADER_BYTES = 1024 * 1024  # all the headers of one message and its parts together
+MAX_HEADER_LINES = 5000  # lines in the header of a message
+MAX_PART_HEADER_LINES = 500  # lines in the header of one MIME part
+MAX_FIELD_BYTES = 64 * 1024  # one header field, unfolded
+MAX_PARAMS = 200  # parameters of a Content-Type or Content-Disposition field (counted by their ';')
+MAX_ENCODED_WORDS = 1000  # RFC 2047 encoded words ('=?') in one header field
+MAX_CONTINUATIONS = 100  # RFC 2231 continuations (name*0, name*1, ...) in one header field
+MAX_KEY_PARTS = 16  # dotted parts of a TOML key or table name in a game file (a.b.c is 3)
 
 # Structural defects that mean the message was cut off or mangled: reading it would be guessing.
 _FATAL_DEFECTS: dict[type[email.errors.MessageDefect], str] = {
@@ -116,27 +145,250 @@ class Extracted:
     others: list[tuple[str, str]]  # (source, text) of the other text-like parts: reports, pictures
 
 
-def split_mbox(raw: bytes) -> list[bytes]:
+# A message starts at a "From " line at the top of an mbox or after an empty line ("\n" or "\r\n";
+# the line before it ends in "\n", "\r\n" or a lone "\r").
+_MBOX_FROM = re.compile(rb"(?:\n\n|\n\r\n|\r\r\n)From ")
+_MBOX_LINE_END = re.compile(rb"\r\n|\r|\n")
+_MBOX_ESCAPE = re.compile(rb"(?:^|(?<=[\r\n]))>(?=>*From )")
+
+
+def split_mbox(raw: bytes, limit: int | None = None) -> list[bytes]:
     """The messages of an mbox: each starts at a ``From `` line at the top or after an empty line;
-    ``>From `` escapes (mboxrd) are undone."""
+    ``>From `` escapes (mboxrd) are undone. With ``limit``, at most ``limit + 1`` are returned."""
+    starts = [0] if raw.startswith(b"From ") else []
+    for m in _MBOX_FROM.finditer(raw):
+        starts.append(m.end() - len(b"From "))
+        if limit is not None and len(starts) > limit:
+            break
     msgs: list[bytes] = []
-    cur: list[bytes] | None = None
-    blank = True
-    for line in raw.splitlines(keepends=True):
-        if blank and line.startswith(b"From "):
-            if cur is not None:
-                msgs.append(b"".join(cur))
-            cur = []
-        elif cur is not None:
-            cur.append(line[1:] if re.match(rb">+From ", line) else line)
-        blank = line in (b"\n", b"\r\n")
-    if cur is not None:
-        msgs.append(b"".join(cur))
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(raw)
+        eol = _MBOX_LINE_END.search(raw, start, end)
+        body = raw[eol.end():end] if eol is not None else b""
+        msgs.append(_MBOX_ESCAPE.sub(b"", body))
     return msgs
 
 
-def parse_message(raw: bytes, where: str) -> Message:
-    """Parse one message; a message that is cut off or mangled is a MalformedFileError (exit 2)."""
+def count_lines(raw: bytes) -> int:
+    """Lines as the email package splits them: at CRLF, LF or a lone CR."""
+    n = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    return n + (1 if raw and raw[-1:] not in (b"\n", b"\r") else 0)
+
+
+class _Over(Exception):
+    """A bound of README: E-mail exceeded, at ``place`` (the message, or one of its MIME parts)."""
+
+    def __init__(self, place: str, what: str) -> None:
+        super().__init__(f"{place}: {what}")
+        self.place, self.what = place, what
+
+
+_BOUND_HINT = ("pbem reads no part of a message beyond these bounds (README: E-mail): it is damaged, or built to "
+               "exhaust a mail reader. Ask the sender for the game files in a plain message (`pbem mail write` makes one).")
+_STRUCTURED = ("content-type", "content-disposition")  # the fields whose parameters the email package reads
+_CONTINUATION = re.compile(r"\*[0-9]+\*?[ \t]*=")
+_CHARSET_2231 = re.compile(r"""\*[ \t]*=[ \t]*"?([^'"*=;\s]*)'""")
+# Codecs Python has that are not charsets of mail text: decoding with them is slow (punycode is
+# quadratic) or fails whatever the error handling. Text in them is read as UTF-8.
+_NOT_MAIL_CHARSETS = frozenset({"punycode", "idna", "undefined"})
+
+
+def _codec(charset: str) -> str | None:
+    try:
+        return codecs.lookup(charset).name
+    except (LookupError, ValueError, TypeError):
+        return None
+
+
+def _field_excess(lines: list[str]) -> str | None:
+    """What in one header field (its lines as read, folded) is over a bound; None if nothing is.
+    Linear in the field's length: it counts characters, parsing nothing."""
+    text = "".join(line.rstrip("\r\n") for line in lines)
+    name = text.split(":", 1)[0]
+    field = f"the {display(name.strip(), 40)} field of its header"
+    if name.strip().lower() in _STRUCTURED:
+        n = text.count(";")
+        if n > MAX_PARAMS:
+            return f"{field} has {n} parameters; pbem reads at most {MAX_PARAMS}"
+        for m in _CHARSET_2231.finditer(text):  # named as codecs.lookup names them, importing nothing
+            cs = m.group(1)
+            if encodings.normalize_encoding(cs.lower()) in _NOT_MAIL_CHARSETS:
+                return f"{field} declares the charset '{display(cs, 40)}' (RFC 2231), which is no charset of mail text"
+    n = text.count("=?")
+    if n > MAX_ENCODED_WORDS:
+        return f"{field} has {n} RFC 2047 encoded words; pbem reads at most {MAX_ENCODED_WORDS} in one field"
+    n = len(_CONTINUATION.findall(text))
+    if n > MAX_CONTINUATIONS:
+        return f"{field} has {n} RFC 2231 continuations; pbem reads at most {MAX_CONTINUATIONS} in one field"
+    if len(text) > MAX_FIELD_BYTES:
+        return f"{field} is {len(text)} bytes long; pbem reads at most {MAX_FIELD_BYTES} in one field"
+    return None
+
+
+class _BoundedPolicy(email.policy.Compat32):
+    """How pbem parses mail: compat32, which keeps header values as text (none is parsed until it
+    is asked for, and pbem asks only for a part's type, name, charset and boundary), with each
+    header field's bounds checked again as the parser collects it."""
+
+    def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
+        excess = _field_excess(sourcelines)
+        if excess is not None:
+            raise _Over("one of its parts", excess)
+        return super().header_source_parse(sourcelines)
+
+
+_POLICY = _BoundedPolicy()
+_HEADER_LINE = re.compile(r"From |[\x21-\x39\x3b-\x7e]*:|[\t ]")  # a line the parser takes as part of a header
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class _Layout:
+    """The MIME parts of a message as the email package's parser will find them, found on the raw
+    text (the same lines, header blocks and part boundaries: parts end at their own boundary line
+    or an enclosing one's, a message/* part holds a message, multipart/digest parts default to
+    message/rfc822), with every bound checked on each header before anything parses it. A header
+    is parsed only within its bounds, and only for its part's type and boundary."""
+
+    def __init__(self, text: str, parts: int = MAX_PARTS, in_mbox: bool = False) -> None:
+        self.max_parts = parts  # fewer than MAX_PARTS when an mbox's other messages used some
+        self.in_mbox = in_mbox
+        self.lines = deque(io.StringIO(text, newline="").readlines())
+        self.ends: list[Callable[[str], object]] = []  # the enclosing parts' boundary tests
+        self.blank_ends = 0  # how many of them end a part at an empty line (delivery-status blocks)
+        self.header_bytes = 0
+        self.parts: list[tuple[str, list[tuple[str, str]]]] = []  # (place, header fields), in parse order
+
+    def line(self) -> str:
+        """The next line; "" at the end of the text or of a part (the line that ends it stays)."""
+        if not self.lines:
+            return ""
+        line = self.lines.popleft()
+        # only a line starting "--" can match a boundary, only an empty one a delivery-status block's end
+        if (line.startswith("--") or (self.blank_ends and line[:1] in ("\r", "\n"))) and any(end(line) for end in self.ends):
+            self.lines.appendleft(line)
+            return ""
+        return line
+
+    def skip(self) -> None:
+        while self.line():
+            pass
+
+    def part(self, place: str, number: str, depth: int, message: bool, digest: bool) -> None:
+        """One part: its header, then its body (read past, or split into the parts it holds)."""
+        if len(self.parts) >= self.max_parts:
+            if self.max_parts < MAX_PARTS and self.in_mbox:
+                raise _Over(place, f"the mbox has more than {MAX_MAILBOX_PARTS} MIME parts")
+            raise _Over(place, f"the message has more than {MAX_PARTS} MIME parts")
+        if depth > MAX_DEPTH:
+            raise _Over(place, f"MIME parts nested more than {MAX_DEPTH} deep")
+        block: list[str] = []
+        while True:
+            line = self.line()
+            if not line:
+                break
+            if not _HEADER_LINE.match(line):
+                if not _LINE_END.match(line):  # no empty line after the header: this line is the body's
+                    self.lines.appendleft(line)
+                break
+            block.append(line)
+        self.check(block, place, message)
+        if len(block) > 1 and block[-1].startswith("From "):  # the parser gives this line back to the body
+            self.lines.appendleft(block.pop())
+        head = email.parser.HeaderParser(policy=_POLICY).parsestr("".join(block))
+        if digest:
+            head.set_default_type("message/rfc822")
+        self.parts.append((place, head.items()))
+        ctype = head.get_content_type()
+        kid = number + "." if number else ""
+        if ctype == "message/delivery-status":  # blocks of header fields, each ended by an empty line
+            n = 0
+            while True:
+                n += 1
+                self.ends.append(_LINE_END.match)
+                self.blank_ends += 1
+                self.part(f"MIME part {kid}{n}", f"{kid}{n}", depth + 1, False, False)
+                self.blank_ends -= 1
+                self.ends.pop()
+                self.line()
+                line = self.line()
+                if not line:
+                    return
+                self.lines.appendleft(line)
+        maintype = head.get_content_maintype()
+        if maintype == "message":
+            self.part(f"the message attached as {place}" if number else "the attached message", number, depth + 1, True, False)
+            return
+        boundary = head.get_boundary() if maintype == "multipart" else None
+        if boundary is None:
+            self.skip()
+            return
+        delimiter = re.compile(re.escape("--" + boundary) + r"(--)?[ \t]*(?:\r\n|\r|\n)?$")
+        started = False
+        n = 0
+        while True:
+            line = self.line()
+            if not line:
+                break
+            m = delimiter.match(line)
+            if m is None:
+                continue  # the preamble
+            if m.group(1):  # the closing delimiter: the rest is the epilogue
+                self.skip()
+                return
+            if not started:
+                started = True
+                self.lines.appendleft(line)
+                continue
+            while True:  # repeated delimiters open one part
+                line = self.line()
+                if not delimiter.match(line):
+                    self.lines.appendleft(line)
+                    break
+            n += 1
+            self.ends.append(delimiter.match)
+            self.part(f"MIME part {kid}{n}", f"{kid}{n}", depth + 1, False, ctype == "multipart/digest")
+            self.ends.pop()
+        if not started:
+            self.skip()
+
+    def check(self, block: list[str], place: str, message: bool) -> None:
+        """The bounds of one header block: each field, its lines and bytes, and all headers so far."""
+        start = 0
+        for i in range(1, len(block) + 1):
+            if i == len(block) or block[i][:1] not in (" ", "\t"):
+                excess = _field_excess(block[start:i])
+                if excess is not None:
+                    raise _Over(place, excess)
+                start = i
+        what = "a message" if message else "a MIME part"
+        max_lines, max_bytes = (MAX_HEADER_LINES, MAX_HEADER_BYTES) if message else (MAX_PART_HEADER_LINES, MAX_PART_HEADER_BYTES)
+        size = sum(len(line) for line in block)
+        if len(block) > max_lines:
+            raise _Over(place, f"its header has {len(block)} lines; pbem reads at most {max_lines} in the header of {what}")
+        if size > max_bytes:
+            raise _Over(place, f"its header is {size} bytes; pbem reads at most {max_bytes} in the header of {what}")
+        self.header_bytes += size
+        if self.header_bytes > MAX_ALL_HEADER_BYTES:
+            raise _Over(place, f"the headers of the message and its parts come to more than {MAX_ALL_HEADER_BYTES} bytes")
+
+
+def layout(raw: bytes, parts: int = MAX_PARTS, in_mbox: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The MIME parts of a message, as the email package will parse them: (place, header fields)
+    of each, in the order of ``Message.walk()``; at most ``parts`` of them. Raises ``_Over`` (see
+    parse_message)."""
+    lay = _Layout(raw.decode("ascii", "surrogateescape"), parts, in_mbox)
+    lay.part("the message", "", 0, True, False)
+    return lay.parts
+
+
+def _over(where: str, e: _Over) -> MalformedFileError:
+    return MalformedFileError(f"{where}: {e.place}: {e.what}", hint=_BOUND_HINT)
+
+
+def parse_message(raw: bytes, where: str, mbox_parts: int | None = None) -> Message:
+    """Parse one message; a message that is cut off, mangled or over a bound is a
+    MalformedFileError (exit 2). The bounds are checked on the raw text first. In an mbox,
+    ``mbox_parts`` is how many MIME parts its other messages left (MAX_MAILBOX_PARTS in all)."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have",
                                  hint="Send the game files in a message of their own.")
@@ -145,11 +397,17 @@ def parse_message(raw: bytes, where: str) -> Message:
                                  hint="Give the message as saved by your mail program (.eml) or an mbox file.")
     if not raw.strip():
         raise MalformedFileError(f"{where}: the message is empty")
+    lines = count_lines(raw)
+    if lines > MAX_LINES:
+        raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_LINES} lines a message may have", hint=_BOUND_HINT)
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        layout(raw, MAX_PARTS if mbox_parts is None else min(MAX_PARTS, mbox_parts), mbox_parts is not None)
+        msg = email.message_from_bytes(raw, policy=_POLICY)
         parts = list(msg.walk())
+    except _Over as e:
+        raise _over(where, e) from e
     except Exception as e:  # the parser is lenient; anything it still cannot take is malformed input
-        raise MalformedFileError(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {e})") from e
+        raise MalformedFileError(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {display(str(e))})") from e
     if len(parts) > MAX_PARTS:
         raise MalformedFileError(f"{where}: {len(parts)} MIME parts is more than the {MAX_PARTS} a message may have")
     if not msg.keys():
@@ -173,11 +431,21 @@ def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
     if len(raw) > MAX_MAILBOX_BYTES:
         raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
     if raw.startswith(b"From "):
-        chunks = split_mbox(raw)
+        lines = count_lines(raw)
+        if lines > MAX_MAILBOX_LINES:
+            raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_MAILBOX_LINES} lines pbem reads from one mbox",
+                                     hint=_BOUND_HINT)
+        chunks = split_mbox(raw, MAX_MESSAGES)
         if len(chunks) > MAX_MESSAGES:
-            raise MalformedFileError(f"{where}: {len(chunks)} messages is more than the {MAX_MESSAGES} pbem reads from one mbox")
+            raise MalformedFileError(f"{where}: more than {MAX_MESSAGES} messages; pbem reads at most {MAX_MESSAGES} from one mbox")
         labels = [f"{where}, message {i}" if len(chunks) > 1 else where for i in range(1, len(chunks) + 1)]
-        return [(label, parse_message(chunk, label)) for label, chunk in zip(labels, chunks, strict=True)]
+        out: list[tuple[str, Message]] = []
+        left = MAX_MAILBOX_PARTS
+        for label, chunk in zip(labels, chunks, strict=True):
+            msg = parse_message(chunk, label, left)
+            left -= sum(1 for _ in msg.walk())
+            out.append((label, msg))
+        return out
     return [(where, parse_message(raw, where))]
 
 
@@ -190,13 +458,32 @@ def _payload(part: Message, where: str) -> bytes:
     return data if isinstance(data, bytes) else b""
 
 
-def _text_of(part: Message, data: bytes) -> str:
-    charset = part.get_content_charset() or "utf-8"
+def decode_text(data: bytes, charset: str | None) -> str:
+    """Text in the charset a message declares for it; in UTF-8 (the game files' charset) when that
+    is unknown or no charset of mail text."""
+    codec = _codec(charset) if charset else None
     try:
-        text = data.decode(charset, errors="replace")
-    except LookupError:  # an unknown charset: the game files are UTF-8 anyway
-        text = data.decode("utf-8", errors="replace")
-    return lf(text)
+        return data.decode(codec if codec is not None and codec not in _NOT_MAIL_CHARSETS else "utf-8", errors="replace")
+    except (LookupError, UnicodeError):  # a codec of bytes, not of text
+        return data.decode("utf-8", errors="replace")
+
+
+def _text_of(part: Message, data: bytes) -> str:
+    return lf(decode_text(data, part.get_content_charset()))
+
+
+def _name_of(part: Message) -> str | None:
+    """An attachment's file name, for messages only (a game file's name comes from its content):
+    RFC 2231 is undone by the parser; RFC 2047 encoded words are decoded here, in the name's first
+    characters only (enough to show it)."""
+    name = part.get_filename()
+    if name is None or "=?" not in name:
+        return name
+    try:
+        return "".join(decode_text(b, cs) if isinstance(b, bytes) else b
+                       for b, cs in email.header.decode_header(name[:1000]))
+    except (email.errors.HeaderParseError, ValueError, TypeError):
+        return name
 
 
 def unflow(text: str, delsp: bool) -> str:
@@ -269,8 +556,9 @@ def _scan(s: str, depth: int, ml: str | None) -> tuple[int, str | None]:
     return depth, ml
 
 
-def inline_blocks(text: str) -> list[tuple[int, str]]:
-    """Game files pasted into a plain-text body: ``(line, text)`` for each block.
+def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
+    """Game files pasted into a plain-text body: ``(line, text)`` for each block (with ``limit``,
+    at most ``limit + 1`` blocks: the caller refuses more than it reads).
 
     A block starts at a line ``[pbem]`` (after a quoting prefix such as ``> `` or ``>> ``, which is
     stripped from every line of the block: all must have the same quote depth) and runs while its
@@ -281,7 +569,7 @@ def inline_blocks(text: str) -> list[tuple[int, str]]:
     lines = lf(text).split("\n")
     out: list[tuple[int, str]] = []
     i = 0
-    while i < len(lines):
+    while i < len(lines) and (limit is None or len(out) <= limit):
         qdepth, content = _unquote(lines[i])
         if not _PBEM_LINE.match(content):
             i += 1
@@ -312,13 +600,27 @@ def inline_blocks(text: str) -> list[tuple[int, str]]:
     return out
 
 
+# A TOML key or table name of more than MAX_KEY_PARTS dotted parts, anywhere in a text (in a string
+# or a comment too: no pbem file has such a run of dots). Python's TOML reader takes time and memory
+# growing with the square of a key's parts. Linear: a match starts only at the start of a key part,
+# and parts are taken possessively.
+_TOML_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+_LONG_KEY = re.compile(rf"(?<![A-Za-z0-9_-]){_TOML_PART}(?:[ \t]*+\.[ \t]*+{_TOML_PART}){{{MAX_KEY_PARTS}}}")
+
+
 def _candidate(text: str, where: str, first_line: int = 0) -> Found:
     """A game file candidate from its text (a whole attachment, or a block pasted at ``first_line``)."""
-    text = lf(text.removeprefix("\ufeff"))
     raw = text.encode("utf-8")
     if len(raw) > MAX_FILE_BYTES:
         return Found(text, None, [where], MalformedFileError(
             f"{where}: {len(raw)} bytes is larger than the {MAX_FILE_BYTES} bytes a game file may have"))
+    long_key = _LONG_KEY.search(text)
+    if long_key is not None:
+        line = text.count("\n", 0, long_key.start()) + first_line + (0 if first_line else 1)
+        return Found(text, None, [where], MalformedFileError(
+            f"{where}: a key or table name of more than {MAX_KEY_PARTS} dotted parts "
+            f"(at line {line}{' of the text' if first_line else ''}): no pbem file has one",
+            hint="Reading such keys takes time growing with the square of their length; pbem does not read the file."))
     try:
         data = parse_toml(raw, where)
     except MalformedFileError as e:
@@ -332,18 +634,78 @@ def _candidate(text: str, where: str, first_line: int = 0) -> Found:
     return Found(text, data, [where])
 
 
+class _Gather:
+    """The game files of a message or mbox, each text read once and only once all are found within
+    bounds: the same text found again (attached and pasted, quoted in a reply) only adds the place;
+    the texts to read come to at most MAX_FILES_BYTES per message and MAX_MAILBOX_FILES_BYTES in
+    all (the TOML reader takes seconds per MB on a file built for it)."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.found: dict[str, Found] = {}  # by text, unread (data None, no error) until read()
+        self.lines: dict[str, int] = {}
+        self.count = self.total = self.size = self.message_size = 0
+
+    def message(self) -> None:
+        self.count = self.message_size = 0
+
+    def add(self, label: str, text: str, source: str, first_line: int = 0, error: PbemError | None = None) -> None:
+        """A game file found at ``source`` (or, with ``error``, a file that cannot be one)."""
+        self.count += 1
+        self.total += 1
+        if self.count > MAX_FILES:
+            raise MalformedFileError(f"{label}: more than {MAX_FILES} game files in one message")
+        if self.total > MAX_MAILBOX_FILES:
+            raise MalformedFileError(f"{self.where}: more than {MAX_MAILBOX_FILES} game files in one mbox",
+                                     hint="Read it in parts: one message, or a smaller mbox, at a time.")
+        if error is not None:
+            self.found[f"\x00{len(self.found)}"] = Found("", None, [source], error)  # (no text has a NUL: see parse_message)
+            return
+        text = lf(text.removeprefix("\ufeff"))
+        have = self.found.get(text)
+        if have is not None:
+            have.sources.append(source)
+            return
+        size = len(text.encode("utf-8"))
+        if size <= MAX_FILE_BYTES:  # a larger one is refused unread
+            self.size += size
+            self.message_size += size
+            if self.message_size > MAX_FILES_BYTES:
+                raise MalformedFileError(f"{label}: its game files come to more than the {MAX_FILES_BYTES} bytes pbem reads "
+                                         "from one message", hint="Send them in several messages.")
+            if self.size > MAX_MAILBOX_FILES_BYTES:
+                raise MalformedFileError(f"{self.where}: its game files come to more than the {MAX_MAILBOX_FILES_BYTES} bytes "
+                                         "pbem reads from one mbox", hint="Read it in parts: one message, or a smaller mbox, at a time.")
+        self.found[text] = Found(text, None, [source])
+        self.lines[text] = first_line
+
+    def read(self) -> list[Found]:
+        """Each text read (as TOML), deduplicated by content: the same data written another way is one file."""
+        files: dict[str, Found] = {}
+        for text, f in self.found.items():
+            if f.error is None:
+                got = _candidate(text, f.sources[0], self.lines[text])
+                f.data, f.error = got.data, got.error
+            key = hashlib.sha256(canonical(f.data) if f.data is not None and _jsonable(f.data) else text.encode()).hexdigest()
+            if key in files:
+                files[key].sources += f.sources
+            else:
+                files[key] = f
+        return list(files.values())
+
+
 def extract(raw: bytes, where: str) -> Extracted:
     """Every game file in a message or an mbox (deduplicated by content), and the other text parts."""
     messages = read_messages(raw, where)
-    files: dict[str, Found] = {}
+    got = _Gather(where)
     others: list[tuple[str, str]] = []
     for label, msg in messages:
-        count = 0
+        got.message()
         leaves = [p for p in msg.walk() if not p.is_multipart()]
         for n, part in enumerate(leaves, 1):
             ctype = part.get_content_type()
             try:
-                filename = part.get_filename()
+                filename = _name_of(part)
                 disposition = part.get_content_disposition()
                 params = dict(part.get_params() or [])
             except Exception as e:
@@ -351,36 +713,29 @@ def extract(raw: bytes, where: str) -> Extracted:
             name = f"attachment '{display(filename)}'" if filename else f"part {n} ({display(ctype)})"
             data = _payload(part, f"{label}: {name}")
             body = ctype == "text/plain" and not filename and disposition != "attachment"
-            found: list[Found] = []
             if body:
                 text = _text_of(part, data)
                 if str(params.get("format", "")).lower() == "flowed":
                     text = unflow(text, str(params.get("delsp", "")).lower() == "yes")
                 where_body = "the body" if len(leaves) == 1 else f"part {n} (text/plain)"
-                found = [_candidate(block, f"{label}: {where_body}, pasted at line {line}", line)
-                         for line, block in inline_blocks(text)]
+                blocks = inline_blocks(text, MAX_FILES - got.count)
+                if got.count + len(blocks) > MAX_FILES:  # before reading any of them
+                    raise MalformedFileError(f"{label}: more than {MAX_FILES} game files in one message")
+                for line, block in blocks:
+                    got.add(label, block, f"{label}: {where_body}, pasted at line {line}", line)
             elif re.search(rb"^[ \t]*\[[ \t]*pbem[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$", data, re.M):
                 try:
-                    found = [_candidate(data.decode("utf-8"), f"{label}: {name}")]
+                    got.add(label, data.decode("utf-8"), f"{label}: {name}")
                 except UnicodeDecodeError as e:
-                    found = [Found("", None, [f"{label}: {name}"], MalformedFileError(
+                    got.add(label, "", f"{label}: {name}", error=MalformedFileError(
                         f"{label}: {name}: has a [pbem] line but is not UTF-8 text (byte {e.start})",
-                        hint="pbem files are UTF-8; send the file as it was written."))]
+                        hint="pbem files are UTF-8; send the file as it was written."))
             elif len(data) <= MAX_FILE_BYTES:
                 try:
                     others.append((f"{label}: {name}", lf(data.decode("utf-8"))))
                 except UnicodeDecodeError:
                     pass
-            count += len(found)
-            if count > MAX_FILES:
-                raise MalformedFileError(f"{label}: more than {MAX_FILES} game files in one message")
-            for f in found:
-                key = hashlib.sha256(canonical(f.data) if f.data is not None and _jsonable(f.data) else f.text.encode()).hexdigest()
-                if key in files:
-                    files[key].sources += f.sources
-                else:
-                    files[key] = f
-    return Extracted(len(messages), list(files.values()), others)
+    return Extracted(len(messages), got.read(), others)
 
 
 def _jsonable(data: Any) -> bool:
@@ -477,6 +832,9 @@ def _answered(doc: Doc) -> str:
     return str(doc.data["pbem"]["of"]) if doc.kind == "view" else doc.digest
 
 
+_REPORT_HEAD = re.compile(r"# .*: report ([0-9]{4,})(?:, for the [a-z][a-z0-9-]* side)?")  # a report's first line
+
+
 class _Reader:
     """The checks of `pbem mail read` over the files of one mail (README: E-mail)."""
 
@@ -486,6 +844,19 @@ class _Reader:
         self.states: dict[int, Doc] = {int(d.data["pbem"]["sequence"]): d for d in fstates}
         self.views: list[Doc] = [d for d in fothers if d.kind == "view"]
         self.games = {str(d.data["pbem"]["game"]) for d in fstates + fothers}
+        # the folder's trusted start for views: its earliest state or view (a state first at one number)
+        history = sorted(fstates + [d for d in fothers if d.kind == "view"],
+                         key=lambda d: (int(d.data["pbem"]["sequence"]), d.kind != "state"))
+        self.start: Doc | None = history[0] if history else None
+        # the mail's other text parts by text, and by the number of the report their first line names:
+        # each transition looks up its own report and picture rather than reading every part
+        self.other_texts: dict[str, list[int]] = {}
+        self.report_heads: dict[str, list[int]] = {}
+        for i, (_, text) in enumerate(extracted.others):
+            self.other_texts.setdefault(text, []).append(i)
+            head = _REPORT_HEAD.fullmatch(text, 0, max(text.find("\n"), 0))
+            if head is not None:
+                self.report_heads.setdefault(head.group(1), []).append(i)
         self.pool: dict[str, Doc] = {d.digest: d for d in fothers if d.kind != "view"}
         self.claimed: dict[str, str] = {}
         self.rejected: set[str] = set()
@@ -642,7 +1013,10 @@ class _Reader:
         seq = int(cur.data["pbem"]["sequence"])
         report, picture = derived_files(prev.data, cur.data, events)
         game = str(cur.data["pbem"]["game"])
-        for source, text in self.ex.others:
+        candidates = set(self.other_texts.get(report, [])) | set(self.report_heads.get(f"{seq:04d}", []))
+        if picture is not None:
+            candidates |= set(self.other_texts.get(picture, []))
+        for source, text in (self.ex.others[i] for i in sorted(candidates)):
             kind, name, derived = "", "", ""
             if text == report:
                 kind, name, derived = "report", f"{seq:04d}.report.md", report
@@ -692,26 +1066,95 @@ class _Reader:
             if not path.exists():
                 continue
             text = lf(path.read_text(encoding="utf-8", errors="replace"))
-            for source, other in self.ex.others:
+            for source, other in (self.ex.others[i] for i in self.other_texts.get(text, [])):
                 if other == text:
                     e = Entry(kind, text, [source], name=name, sequence=seq, status="known")
                     e.notes.append("already in the folder")
                     self.entries.append(e)
 
     def _view(self, e: Entry, doc: Doc) -> None:
+        """A view is filed only if the folder's referee sealed it and it is its state's view or continues
+        the folder's chain (README: E-mail): anything else is tampering, exit 3; a view that is not
+        exactly its state's, or that the folder cannot check, is exit 1."""
         h = doc.data["pbem"]
-        seq = int(h["sequence"])
-        e.sequence, e.name = seq, f"{seq:04d}-{h['side']}.view.toml"
+        seq, side = int(h["sequence"]), str(h["side"])
+        e.sequence, e.name = seq, f"{seq:04d}-{side}.view.toml"
         self._check_game(doc)
-        check_state_seal(doc)
-        e.notes.append(f"{h['side']}'s view of state {seq:04d}, sealed by {doc.data['seal']['signer']}; `pbem verify` checks the chain of views")
         if self._known(e, doc):
             return
+        full = self.states.get(seq)
+        if full is not None:  # the referee's folder, or a mail with the state: the view must be exactly its view
+            if full.digest != h["of"]:
+                raise TamperError(f"{doc.path}: shows a state {seq:04d} other than the one {'in ' + str(self.folder) if self.folder else 'found before it'}",
+                                  hint="It is not a view of this game's history: do not accept it.")
+            self._referee_key(doc, full)
+            check_view_against_state(doc.data, full.data, str(doc.path))
+            e.notes.append(f"{side}'s view of state {seq:04d}, which is here: exactly its view, sealed by the referee")
+        else:
+            self._view_chain(e, doc)
         self._claim(e)
         self.views.append(doc)
         if not self.games:
             self.games.add(str(h["game"]))
         self._side_report(doc)
+
+    def _referee_key(self, doc: Doc, start: Doc) -> str:
+        """The referee's key as ``start`` (the folder's trusted start, or the state a view shows) records it."""
+        referee = start.data["parties"].get("referee")
+        if referee is None:
+            raise TamperError(f"{doc.path}: a view, but in the game here ({start.path}) there is no referee to make one",
+                              hint="Views come only from the referee of a refereed game: do not accept it.")
+        return str(referee["key"])
+
+    def _view_chain(self, e: Entry, doc: Doc) -> None:
+        """A view of a state that is not here: sealed by the referee of the folder's trusted start (its
+        earliest state or view; in an empty folder, the earliest state of this mail, filed as a state
+        is; never a view, which cannot vouch for itself) and continuing the chain of the side's views
+        (``verify_views``: the previous view's ``of``, its commitments, the seed and each die), or
+        following the joins' state."""
+        h = doc.data["pbem"]
+        seq, side = int(h["sequence"]), str(h["side"])
+        start = self.start or (self.states[min(self.states)] if self.states else None)
+        if start is None:
+            if self.folder is not None:
+                raise VerificationError(f"{doc.path}: {self.folder} holds no state or view of the game to check it against, "
+                                        "so it is not filed",
+                                        hint="Put the game's state 0000 (the one you joined from) or a view you trust into the "
+                                             "folder first, then read the mail again.")
+            check_state_seal(doc)
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by {doc.data['seal']['signer']}; not checked against "
+                           "the game's history (give --folder GAME)")
+            return
+        check_seal(doc.data, str(doc.path), self._referee_key(doc, start))
+        if doc.data["seal"]["signer"] != "referee":
+            raise TamperError(f"{doc.path}: a view is sealed by the referee, not by '{doc.data['seal']['signer']}'")
+        self._same_keys(doc, start)
+        sides = {str(v.data["pbem"]["side"]) for v in self.views}
+        if sides and side not in sides:
+            raise TamperError(f"{doc.path}: a view for {side}, but {self.folder or 'this mail'} holds the views of "
+                              f"{', '.join(sorted(sides))}", hint="It was sent to the wrong player, or is forged: do not accept it.")
+        mine = {int(v.data["pbem"]["sequence"]): v for v in self.views if v.data["pbem"]["side"] == side}
+        chain = [d for d in (mine.get(seq - 1), doc, mine.get(seq + 1)) if d is not None]
+        before = self.states.get(seq - 1)
+        if len(chain) > 1:
+            verify_views([(str(d.path), d.data) for d in chain])
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues the views here "
+                           "(chain, commitments and dice checked)")
+        elif before is not None:
+            if h["previous"] != before.digest:
+                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {seq - 1:04d}: the chain is broken",
+                                  hint="It does not continue this game's history: do not accept it.")
+            tr = doc.data.get("transition", {})
+            if before.data["awaits"]["kind"] != "join" or tr.get("reveals") or tr.get("dice"):
+                raise VerificationError(f"{doc.path}: follows state {seq - 1:04d}, whose view is not here: its dice cannot be checked",
+                                        hint=f"Put the view {seq - 1:04d} of {side} into the folder (or give it in the same mail).")
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues state {seq - 1:04d} "
+                           "(the joins: no dice)")
+        else:
+            raise VerificationError(f"{doc.path}: is view {seq:04d} of {side}, but neither view {seq - 1:04d} nor state "
+                                    f"{seq - 1:04d} is {'in ' + str(self.folder) + ' or ' if self.folder else ''}in the mail: "
+                                    "its chain cannot be checked",
+                                    hint="Ask the referee for the views missing (or give them in the same mail).")
 
     def _side_report(self, view: Doc) -> None:
         """A refereed game's report for the view's side (README: Referee), filed beside the view when
@@ -719,7 +1162,7 @@ class _Reader:
         (the hidden events are not in the view); `pbem verify` on the referee's folder does."""
         h = view.data["pbem"]
         seq, side, game = int(h["sequence"]), str(h["side"]), str(h["game"])
-        for source, text in self.ex.others:
+        for source, text in (self.ex.others[i] for i in self.report_heads.get(f"{seq:04d}", [])):
             if not (re.match(rf"# .*: report {seq:04d}, for the {re.escape(side)} side\n", text)
                     and f"- Game `{game}`" in text[:3000]):
                 continue
@@ -1044,7 +1487,11 @@ def envelope_addresses(raw: bytes, where: str) -> tuple[str, list[str]]:
                          hint="Remove the Bcc line; send a copy separately.")
 
     def addrs(name: str) -> list[str]:
-        return [a for _, a in email.utils.getaddresses([str(v) for v in msg.get_all(name) or []]) if a]
+        try:
+            return [a for _, a in email.utils.getaddresses([str(v) for v in msg.get_all(name) or []]) if a]
+        except Exception as e:  # the address parser recurses into nested comments and groups
+            raise MalformedFileError(f"{where}: its {name} header cannot be read as addresses ({type(e).__name__})",
+                                     hint="`pbem mail write --from/--to` writes them.") from e
 
     frm = addrs("From")
     rcpts = list(dict.fromkeys(addrs("To") + addrs("Cc")))
