@@ -27,7 +27,7 @@ from tests.test_referee import Refereed
 @dataclass
 class Views:
     """The referee's game up to state 0002 (a view of each for each side), and the Soviet player's
-    folder holding his view 0001."""
+    folder holding the game's first state (which he joined) and his view 0001."""
 
     game: Refereed
     player: Path
@@ -52,6 +52,7 @@ def vs(tmp_path: Path) -> Views:
     g.adjudicate([g.orders("german", GERMAN_GT1)])  # -> state 0002: the German attack, dice rolled
     player = tmp_path / "soviet"
     player.mkdir()
+    shutil.copy(g.folder / "0000.state.toml", player)
     shutil.copy(g.folder / "0001-soviet.view.toml", player)
     return Views(g, player, tmp_path)
 
@@ -98,10 +99,13 @@ def test_a_view_that_does_not_chain_is_refused(vs: Views) -> None:
 
 
 def test_a_view_whose_dice_reveal_breaks_its_commitment_is_refused(vs: Views) -> None:
-    v = vs.view(2)
-    party = sorted(v["transition"]["reveals"])[0]
-    v["transition"]["reveals"][party] = "00" * 32
-    read(vs, vs.mail(("v.toml", vs.resealed(v))), 3, f"{party}'s dice reveal does not match its commitment")
+    # the referee's own reveal: checked against his commitment; a player's: against what he attested
+    for party, needle in (("referee", "referee's dice reveal does not match its commitment"),
+                          ("german", "german's reveal is not the one german attested")):
+        v = vs.view(2)
+        assert party in v["transition"]["reveals"]
+        v["transition"]["reveals"][party] = "00" * 32
+        read(vs, vs.mail(("v.toml", vs.resealed(v))), 3, needle)
 
 
 def test_another_sides_view_is_refused(vs: Views) -> None:

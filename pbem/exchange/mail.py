@@ -44,7 +44,7 @@ from pbem.errors import (
     VerificationError,
 )
 
-from .canonical import canonical, check_seal, unsealed
+from .canonical import canonical, check_seal, digest, unsealed
 from .files import parse_toml
 from .game import (
     Doc,
@@ -1137,7 +1137,12 @@ class _Reader:
         chain = [d for d in (mine.get(seq - 1), doc, mine.get(seq + 1)) if d is not None]
         before = self.states.get(seq - 1)
         if len(chain) > 1:
-            verify_views([(str(d.path), d.data) for d in chain])
+            # trusted from the view before it (filed after the same checks), or vouched for by the one
+            # after it (which names its digest)
+            anchor = digest(mine[seq - 1].data) if seq - 1 in mine else digest(doc.data)
+            if seq - 1 not in mine and mine[seq + 1].data["pbem"]["previous"] != h["of"]:
+                raise TamperError(f"{doc.path}: view {seq + 1:04d} here does not follow it: the chain is broken")
+            verify_views([(str(d.path), d.data) for d in chain], anchor=anchor)
             e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues the views here "
                            "(chain, commitments and dice checked)")
         elif before is not None:
