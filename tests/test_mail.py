@@ -399,6 +399,9 @@ def test_a_replayed_old_order_file(ex: Exchange) -> None:
     write_new(tmp, text)
     sealed = sign_orders(tmp, text, load_doc(tmp, "orders").data, ex.game.keys["german"], st1)
     p = save(ex.root, "in.eml", message(("0001-german.orders.toml", sealed)))
+    # the folder holds the German's orders that were adjudicated: he signed two versions for state 0001
+    read(ex, p, 3, "equivocation: 'german' signed two different files for one step", "orders for step GT1/1/german")
+    (ex.receiver / "0001-german.orders.toml").unlink()  # without them, the other version is merely out of date
     read(ex, p, 3, "answers state 0001, which was already adjudicated without it", "replayed or out of date")
     # the same file with its answers changed: its seal is checked first
     changed = sealed.replace(st1.digest, "sha256:" + "ab" * 32)
@@ -421,15 +424,20 @@ def test_a_state_fork(ex: Exchange, tmp_path: Path) -> None:
     alt.play('\n[standing]\nloss_policy = "ask"\n')
     fork = (alt.folder / "0002.state.toml").read_text(encoding="utf-8")
     assert fork != ex.text("0002.state.toml")
-    read(ex, save(ex.root, "in.eml", message(("0002.state.toml", fork))), 3, "fork: state 0002 differs")
+    # the Soviet adjudicated both: he signed two states for one step
+    read(ex, save(ex.root, "in.eml", message(("0002.state.toml", fork))), 3,
+         "equivocation: 'soviet' signed two different files for one step, state 0002", "[equivocation]")
 
 
-def test_a_different_order_file_under_a_name_already_taken(ex: Exchange) -> None:
+def test_a_second_version_of_orders_already_in_the_folder_is_an_equivocation(ex: Exchange) -> None:
+    """The German sealed two versions of his orders for state 0003: the second one is refused, with
+    both files as the proof (README: Equivocation)."""
     shutil.copy(ex.file("0003.state.toml"), ex.receiver)
     shutil.copy(ex.file("0003-german.orders.toml"), ex.receiver)
     other = ex.game.write_orders('\n[standing]\nloss_policy = "most-steps-first"\n', name="other.toml")
     p = save(ex.root, "in.eml", message(("0003-german.orders.toml", other.read_text(encoding="utf-8"))))
-    read(ex, p, 2, "a different file is already in the folder under its name 0003-german.orders.toml")
+    read(ex, p, 3, "equivocation: 'german' signed two different files for one step", "orders for step GT2/1/german",
+         f"{ex.receiver / '0003-german.orders.toml'}: sealed by german", "[equivocation]")
 
 
 def test_a_state_beyond_a_gap(ex: Exchange) -> None:

@@ -54,6 +54,7 @@ from .game import (
     collect,
     derived_files,
     envelope,
+    find_equivocation,
     load_doc,
     load_state,
     next_state,
@@ -942,6 +943,9 @@ class _Reader:
                 e.notes.append("already in the folder")
                 self._known_derived(seq)
                 return
+            eq = find_equivocation([have, doc])
+            if eq is not None:
+                raise eq.error()
             raise TamperError(f"{doc.path}: fork: state {seq:04d} differs from the state {seq:04d} "
                               f"{'in ' + str(self.folder) if self._existing(e.name) else 'found before it'}",
                               hint="Two different states with one sequence number: only one of them can be the game; find out who sent which.")
@@ -1178,6 +1182,19 @@ class _Reader:
             e.notes.append(f"the referee's report of state {seq:04d} for {side}; only the referee's folder re-derives it")
             self._file_report(e, text, "the referee's folder tells which one is right.")
 
+    def _equivocation(self, name: str, doc: Doc) -> None:
+        """The folder's file ``name`` and ``doc`` are two different files for one step: if one party
+        sealed both, an equivocation, shown with both files (README: Equivocation; exit 3)."""
+        if self.folder is None:
+            return
+        try:
+            other = load_doc(self.folder / name)
+        except PbemError:
+            return
+        eq = find_equivocation([other, doc])
+        if eq is not None:
+            raise eq.error()
+
     def _known(self, e: Entry, doc: Doc) -> bool:
         assert e.name is not None
         have = self._existing(e.name)
@@ -1187,6 +1204,7 @@ class _Reader:
             e.status = "known"
             e.notes.append("already in the folder")
             return True
+        self._equivocation(e.name, doc)
         raise TamperError(f"{doc.path}: fork: {self.folder}/{e.name} is a different {doc.kind} with the same sequence number",
                           hint="Only one of them can be the game; find out who sent which.")
 
@@ -1216,6 +1234,8 @@ class _Reader:
             e.status = "known"
             e.notes.append("already in the folder")
             return
+        if have is not None:  # another file of this side for this state: sealed by him too, an equivocation
+            self._equivocation(e.name, doc)
         later = [d for d in [*self.states.values(), *self.views] if int(d.data["pbem"]["sequence"]) == seq + 1]
         if later:
             if not any(doc.digest in d.data["pbem"]["inputs"] for d in later):
@@ -1232,6 +1252,7 @@ class _Reader:
                                          hint="The sender fixes them (see `pbem check`) and sends new ones.")
             e.notes.append(f"{kind} of {side} for {h['step']}, awaited by state {seq:04d}; sealed by {side}, dice reveal matches, legal")
         if have is not None:
+            self._equivocation(e.name, doc)
             raise UsageError(f"{doc.path}: a different file is already in the folder under its name {e.name}",
                              hint="pbem never overwrites a game file. If the sender corrected his orders, he sends new ones for the state they answer.")
         self._claim(e)
