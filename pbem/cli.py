@@ -93,6 +93,30 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
+def _public_key(arg: str) -> str:
+    """A public key given on the command line: ``ed25519:...`` text or a .pub file (read as any
+    file pbem reads: a regular file, bounded)."""
+    from pbem.exchange.files import read_bytes
+    from pbem.exchange.keys import public_key_from_text
+
+    text = arg.strip()
+    if not text.startswith("ed25519:"):
+        if not Path(arg).exists():
+            raise UsageError(f"{arg}: neither a public key 'ed25519:...' nor a readable .pub file")
+        raw = read_bytes(Path(arg), 64 * 1024, "public key file", UsageError)
+        try:
+            text = raw.decode("ascii").strip()
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{arg}: neither a public key 'ed25519:...' nor a .pub file") from e
+        if not text.startswith("ed25519:"):
+            raise UsageError(f"{arg}: neither a public key 'ed25519:...' nor a .pub file")
+    try:
+        public_key_from_text(text)
+    except ValueError as e:
+        raise UsageError(f"{arg}: not an Ed25519 public key ({e})") from e
+    return text
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--passphrase", "ask", is_flag=True, help="Protect the key with a passphrase (asked for).")
@@ -142,17 +166,19 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
       pbem new training --side german=alice.pub --side soviet=bob.pub --key alice.key -o game
     """
     from pbem.exchange.canonical import canonical
-    from pbem.exchange.files import dumps, write_new
+    from pbem.exchange.files import dumps, refuse_special, write_new
     from pbem.exchange.game import new_game
-    from pbem.exchange.keys import read_public_key
+
+    if scenario.endswith(".toml"):  # a scenario file: a FIFO or a device is refused, never read
+        refuse_special(Path(scenario), "scenario file")
 
     side_keys: dict[str, str] = {}
     for s in sides:
         if "=" not in s:
             raise UsageError(f"--side {s}: write SIDE=PUBKEY")
         name, pub = s.split("=", 1)
-        side_keys[name.strip()] = read_public_key(pub)
-    ref = read_public_key(referee) if referee else None
+        side_keys[name.strip()] = _public_key(pub)
+    ref = _public_key(referee) if referee else None
     key = _key(key_path, ask)
     options: dict[str, Any] = {}
     for o in opts:
@@ -352,10 +378,11 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     import tempfile
 
     from pbem.errors import IllegalOrdersError
-    from pbem.exchange.files import parse_toml, validate, write_new
-    from pbem.exchange.game import check_orders, load_doc, load_state, sign_orders
+    from pbem.exchange.files import parse_toml, read_bytes, validate, write_new
+    from pbem.exchange.game import check_orders, load_state, parse_doc, sign_orders
 
-    doc = load_doc(orders, "orders")
+    raw = read_bytes(orders)  # read once: what is sealed is what was checked
+    doc = parse_doc(parse_toml(raw, str(orders)), orders, "orders")
     key = _key(key_path, ask)
     if state_path:
         st = load_state(state_path)
@@ -364,7 +391,8 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
             raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
         if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
             raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
-    text = sign_orders(orders, orders.read_text(encoding="utf-8"), doc.data, key, force)
+    source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    text = sign_orders(orders, source, doc.data, key, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
         write_new(out, text)
@@ -443,6 +471,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) ->
     import time
 
     from pbem.annotations import error_lines, note_line
+    from pbem.exchange.files import check_folder_files, refuse_special
     from pbem.exchange.game import verify as run
 
     if as_json and github:
@@ -456,6 +485,10 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool) ->
             click.echo(f"checking transition {n} of {last} ({100 * n // max(last, 1)}%)", err=True)
 
     try:
+        for p in paths:  # only folders and regular files are read: a FIFO or a device is refused, never waited on
+            refuse_special(p)
+            if p.is_dir():
+                check_folder_files(p)
         res = run(list(paths), progress)
     except PbemError as e:
         if github:

@@ -49,10 +49,13 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
       pbem mail read reply.eml --folder game
       pbem mail read ~/Mail/pbem.mbox --json
     """
-    from pbem.exchange.files import write_all_new
+    from pbem.exchange.files import check_folder_files, write_all_new
     from pbem.exchange.mail import display, read_mail, read_message_file
 
-    res = read_mail(read_message_file(message), str(message), folder)
+    raw = read_message_file(message)
+    if folder is not None:
+        check_folder_files(folder)  # a FIFO or device under a game file's name is refused, never read
+    res = read_mail(raw, str(message), folder)
     err = res.error()
     writes = res.writes()
     if err is None and writes:
@@ -114,10 +117,11 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
       pbem mail write game/0002.state.toml --orders game/0002-soviet.orders.toml \\
           --from bob@example.org --to alice@example.org -o 0002.eml
     """
-    from pbem.exchange.files import write_new
+    from pbem.exchange.files import check_folder_files, write_new
     from pbem.exchange.mail import compose, gather, message_bytes, parse_date
 
     when = parse_date(date) if date else _dt.datetime.now().astimezone().replace(microsecond=0)
+    check_folder_files(state_path.parent)  # the report and picture beside the state are read too
     outgoing = gather(state_path, orders)
     msg = compose(outgoing, sender, list(to), when)
     write_new(out, message_bytes(msg).decode("ascii"))

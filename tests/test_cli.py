@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from pbem.cli import cli
 from pbem.errors import MalformedFileError
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.files import MAX_FILE_BYTES
 from pbem.exchange.keys import KeyPair, write_key_files
 from tests.clihelpers import fails, run, snapshot
 from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game, start_cli_game, start_game
@@ -368,8 +369,8 @@ def test_floats_are_refused_in_order_files(cg: Cli) -> None:
 
 def test_an_oversized_file_is_refused(cg: Cli) -> None:
     p = cg.folder / "0001-german.orders.toml"
-    p.write_text("# " + "x" * (8 * 1024 * 1024) + "\n", encoding="utf-8")
-    fails(cg.root, 2, ["check", cg.state, p], f"{p}: ", "larger than the 8388608 bytes")
+    p.write_text("# " + "x" * MAX_FILE_BYTES + "\n", encoding="utf-8")
+    fails(cg.root, 2, ["check", cg.state, p], f"{p}: ", f"larger than the {MAX_FILE_BYTES} bytes")
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import MalformedFileError, UsageError
+from pbem.exchange.files import read_bytes
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 
@@ -95,12 +96,12 @@ def write_key_files(pair: KeyPair, stem: Path, passphrase: bytes | None = None) 
     return key_path, pub_path
 
 
+MAX_KEY_BYTES = 64 * 1024  # a private key file (an Ed25519 PEM file has a few hundred bytes)
+
+
 def load_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
     """Load a private key file; the passphrase comes from the argument or $PBEM_PASSPHRASE."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise UsageError(f"{path}: cannot read the key file ({e.strerror})") from e
+    data = read_bytes(path, MAX_KEY_BYTES, "key file", UsageError)
     if passphrase is None and os.environ.get(PASSPHRASE_ENV):
         passphrase = os.environ[PASSPHRASE_ENV].encode("utf-8")
     try:
