@@ -93,6 +93,18 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
+def _wrote(paths: list[Path], written: list[Path]) -> str:
+    """What a command wrote; a file already there with exactly these bytes (from an interrupted or
+    earlier run) is named as such."""
+    done = [p for p in paths if p not in written]
+    if not done:
+        return "wrote " + ", ".join(str(p) for p in paths)
+    same = f"already there with exactly this content: {', '.join(str(p) for p in done)}"
+    if not written:
+        return same
+    return f"wrote {', '.join(str(p) for p in written)} ({same})"
+
+
 def _public_key(arg: str) -> str:
     """A public key given on the command line: ``ed25519:...`` text or a .pub file (read as any
     file pbem reads: a regular file, bounded)."""
@@ -190,6 +202,8 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
         material = canonical({"scenario": scenario, "sides": side_keys, "referee": ref or "", "time": _dt.datetime.now(_dt.UTC).isoformat()})
         game_id = "pm-" + hashlib.sha256(material).hexdigest()[:10]
     state = new_game(game_name, scenario, side_keys, ref, key, game_id, options)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the game.")
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out}: the folder exists and is not empty", hint="Give a new folder for the game.")
     try:
@@ -197,7 +211,7 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
     except OSError as e:
         raise UsageError(f"{out}: cannot create the folder ({e.strerror})") from e
     path = out / "0000.state.toml"
-    write_new(path, dumps(state))
+    write_new(path, dumps(state))  # a new or empty folder: it cannot be there already
     click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
 
 
@@ -222,8 +236,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     doc = make_join(st, side, _key(key_path, ask))
     seq = int(st.data["pbem"]["sequence"])
     path = out or state_path.parent / f"{seq:04d}-{side}.join.toml"
-    write_new(path, dumps(doc))
-    click.echo(f"wrote {path}")
+    click.echo(_wrote([path], [path] if write_new(path, dumps(doc)) else []))
 
 
 @cli.command()
@@ -288,8 +301,7 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
         raise UsageError("the game awaits joins: use `pbem join`")
     text = find_module(s["pbem"]["module"]).template(s, side)
     if out:
-        write_new(out, text)
-        click.echo(f"wrote {out}")
+        click.echo(_wrote([out], [out] if write_new(out, text) else []))
     else:
         click.echo(text, nl=False)
 
@@ -374,11 +386,8 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     Example:
       pbem sign game/0001-german.orders.toml --key alice.key --state game/0001.state.toml
     """
-    import os
-    import tempfile
-
     from pbem.errors import IllegalOrdersError
-    from pbem.exchange.files import parse_toml, read_bytes, validate, write_new
+    from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import check_orders, load_state, parse_doc, sign_orders
 
     raw = read_bytes(orders)  # read once: what is sealed is what was checked
@@ -392,24 +401,19 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
             raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
     source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    if out is None and not force and ("seal" in doc.data or "dice" in doc.data):
+        # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
+        # wrote), there is nothing to do; anything else needs --force
+        again = parse_toml(sign_orders(orders, source, doc.data, key, True).encode("utf-8"), str(orders))
+        if again == doc.data:
+            click.echo(f"{orders}: already sealed with this key; nothing to do")
+            return
     text = sign_orders(orders, source, doc.data, key, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
-        write_new(out, text)
-        click.echo(f"wrote {out}")
+        click.echo(_wrote([out], [out] if write_new(out, text) else []))
         return
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=orders.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, orders)
-    except OSError as e:
-        raise UsageError(f"{orders}: cannot write the sealed file ({e.strerror})",
-                         hint="Seal it into a writable folder with -o FILE.") from e
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
+    replace_file(orders, text, "the sealed file", before=raw)
     click.echo(f"sealed {orders}")
 
 
@@ -444,9 +448,9 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     nxt = res.state
     out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
     files = res.outputs(out, report)
-    write_all_new(files)
+    written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]
-    click.echo("wrote " + ", ".join(str(p) for p, _ in files))
+    click.echo(_wrote([p for p, _ in files], written))
     if nxt.get("result"):
         click.echo(f"game over: the {nxt['result']['winner']} wins ({nxt['result']['rule']})")
     else:
@@ -568,10 +572,9 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
     if side is not None and st.kind == "state":  # what that side may see (14.7 with fog_of_war)
         data = {**data, "position": module.view_position(data, side)}
     if svg:
-        from pbem.exchange.files import write_replacing
+        from pbem.exchange.files import write_new
 
-        write_replacing(svg, module.render_svg(data, side))
-        click.echo(f"wrote {svg}")
+        click.echo(_wrote([svg], [svg] if write_new(svg, module.render_svg(data, side)) else []))
         return
     click.echo(module.render_position(data, side), nl=False)
 
@@ -654,6 +657,8 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str, auto: bool) ->
     """
     from pbem.demo import run_demo
 
+    if out is not None and out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
     run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None, scenario=scenario, auto=auto)
 
 

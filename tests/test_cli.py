@@ -535,7 +535,13 @@ def test_adjudicate_never_overwrites_and_writes_nothing_on_failure(cg: Cli) -> N
     fails(cg.root, 2, [*adj, "-o", "next.toml", "--report", "nodir/r.md"], "nodir: the output folder does not exist")
     run(adj)
     assert (cg.folder / "0002.state.toml").exists() and (cg.folder / "0002.report.md").exists()
-    fails(cg.root, 2, adj, "game/0002.state.toml: already exists")
+    # run again: the same files, already there with exactly these bytes, count as written
+    before = snapshot(cg.root)
+    r = run(adj)
+    assert r.output.startswith("already there with exactly this content: game/0002.state.toml, game/0002.report.md")
+    assert snapshot(cg.root) == before
+    (cg.folder / "0002.report.md").write_text("mine\n", encoding="utf-8")  # a different file is still refused
+    fails(cg.root, 2, adj, "game/0002.report.md: already exists, with other content")
 
 
 def test_template_sign_keygen_and_new_never_overwrite(cg: Cli) -> None:
@@ -549,7 +555,10 @@ def test_template_sign_keygen_and_new_never_overwrite(cg: Cli) -> None:
     fails(cg.root, 2, ["sign", p, "--key", "german.key", "-o", "nodir/s.toml"], "nodir: the output folder does not exist")
     fails(cg.root, 2, ["sign", p, "--key", "soviet.key", "--state", cg.state], "--key is not german's key in this game")
     run(["sign", p, "--key", "german.key"])
-    fails(cg.root, 2, ["sign", p, "--key", "german.key"], f"{p}: already has [dice] or [seal]", "--force")
+    before = snapshot(cg.root)
+    assert run(["sign", p, "--key", "german.key"]).output == f"{p}: already sealed with this key; nothing to do\n"
+    assert snapshot(cg.root) == before
+    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], f"{p}: already has [dice] or [seal]", "--force")
     fails(cg.root, 2, ["keygen", "german"], "german.key: already exists; pbem never overwrites a key")
     fails(cg.root, 2, ["keygen", "nodir/k"], "cannot write the key files")
     new = ["new", EXCHANGE_SCENARIO, "--side", "german=german.pub", "--side", "soviet=soviet.pub", "--key", "german.key"]
@@ -615,7 +624,7 @@ def test_a_bad_key_file_on_every_command_that_reads_one(cg: Cli, key: str) -> No
 
 def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     """Writing fails (as in a read-only folder): a clear error, exit 2, nothing written or changed."""
-    import tempfile
+    from pbem.exchange import files
 
     draft = cg.game.write_orders(ATTACK, sign=False)
     sealed = cg.game.write_orders(ATTACK, name="sealed.orders.toml")
@@ -623,7 +632,7 @@ def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     def denied(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    monkeypatch.setattr(files, "_point", denied)  # before every operation of the write path
     fails(cg.root, 2, ["adjudicate", cg.state, sealed, "--key", "soviet.key"], "game: cannot write there (Permission denied)")
     fails(cg.root, 2, ["template", cg.state, "--side", "german", "-o", "game/t.toml"], "game: cannot write there")
     fails(cg.root, 2, ["join", "game/0000.state.toml", "--side", "german", "--key", "german.key", "-o", "j.toml"], "cannot write there")

@@ -1,23 +1,34 @@
-"""Reading and writing pbem's TOML files.
+"""Reading and writing pbem's files (docs/protocol.md, "Writing files").
 
 Reading: a file is opened without blocking, the opened descriptor must be a regular file, and at
 most its limit is read, so a FIFO, a device, a directory or a socket is refused, never read
 forever. TOML is parsed, checked against the bounds of a pbem file (nesting, number of values,
-64-bit integers), and validated against the JSON Schemas. Writing is atomic (temp file + rename).
+64-bit integers), and validated against the JSON Schemas.
+
+Writing: each new file is written in full to a hidden temporary file beside it (mode 0666 less the
+umask, 0600 for a private key) and synced; then the files are linked under their names in commit
+order, the state last; then the temporary files are removed. A name that is taken is never
+overwritten: a file with exactly the bytes to be written counts as written (so a command that was
+interrupted completes when run again), any other file is refused before anything is written. On
+an error, the files linked so far and the temporary files are removed: the folder is as it was.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import re
+import secrets
+import socket
 import stat
-import tempfile
+import time
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import jsonschema
 import tomli_w
@@ -29,6 +40,10 @@ MAX_FILE_BYTES = 2 * 1024 * 1024  # a TOML file pbem reads (the largest bundled 
 MAX_DEPTH = 32  # levels of tables and arrays in a TOML file (pbem's own files have fewer than 10)
 MAX_VALUES = 100_000  # keys and array items in a TOML file (the largest bundled one has about 7,000)
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # TOML 1.0: integers are 64-bit signed
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 def _flag(name: str) -> int:
     """An os.O_* flag, or 0 where the system has none."""
@@ -265,66 +280,282 @@ def dumps(data: dict[str, Any]) -> str:
     return tomli_w.dumps(data)
 
 
-def _temp_beside(path: Path, text: str) -> Path:
-    """``text`` in a new temporary file in ``path``'s folder (to be renamed onto ``path``)."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{folder}: the output folder does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=folder)
-    except OSError as e:
-        raise UsageError(f"{folder}: cannot write there ({e.strerror})", hint="Choose a writable folder.") from e
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return Path(tmp)
+# --- writing -----------------------------------------------------------------------------------
+
+TEMP_PREFIX = ".pbem-tmp-"  # a temporary file: hidden, and no suffix that a reader of game files looks at
+_HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
+_TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"(?P<host>[0-9a-f]{8})-(?P<pid>[0-9]+)-[0-9a-f]+")
+STALE_SECONDS = 24 * 3600  # a temporary file this old is a leftover, whichever machine wrote it
+CHUNK = 256 * 1024  # bytes per write call
+
+def _point() -> None:
+    """One operation of the write path (creating, writing, syncing, closing, linking, renaming or
+    removing a file, or syncing a folder) is about to be done: the tests make each fail in turn."""
 
 
-def write_new(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (temp file + rename); never overwrite an existing file."""
-    if path.exists():
-        raise UsageError(f"{path}: already exists; pbem never overwrites a state, report or order file",
-                         hint="Choose another output name, or remove the file if it is yours and wrong.")
-    tmp = _temp_beside(path, text)
+def _op(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Do one operation of the write path (a point where the tests interrupt or fail it)."""
+    _point()
+    return fn(*args, **kwargs)
+
+
+def _folder(path: Path) -> Path:
+    return path.parent if str(path.parent) else Path(".")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":  # no way to ask without side effects: leftovers go by their age only
+        return True
     try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def remove_leftovers(folder: Path) -> list[str]:
+    """Remove the temporary files that a killed pbem left in ``folder``: those of a process of this
+    machine that is gone, and any older than a day. Best effort: an error is not one of the
+    command's. Returns the names removed."""
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for e in entries:
+        m = _TEMP_NAME.fullmatch(e.name)
+        if m is None:
+            continue
         try:
-            os.link(tmp, path)
-        except FileExistsError as e:
-            raise UsageError(f"{path}: already exists; pbem never overwrites a state or report") from e
+            st = e.stat(follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            if (m["host"] == _HOST and not _alive(int(m["pid"]))) or now - st.st_mtime > STALE_SECONDS:
+                os.unlink(e.path)
+                removed.append(e.name)
         except OSError:
-            if path.exists():
-                raise UsageError(f"{path}: already exists; pbem never overwrites a state or report") from None
-            os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+            continue
+    return removed
 
 
-def write_all_new(files: list[tuple[Path, str]]) -> None:
-    """Write several new files; if any target exists nothing is written; roll back on failure."""
-    for p, _ in files:
-        if p.exists():
-            raise UsageError(f"{p}: already exists; pbem never overwrites a state or report",
-                             hint="Choose another output name (-o/--report).")
-    written: list[Path] = []
+def _exists_error(path: Path) -> UsageError:
+    return UsageError(f"{path}: already exists, with other content; pbem never overwrites a file",
+                      hint="Choose another output name, or move the file away if it is yours and wrong.")
+
+
+def _present(path: Path, data: bytes) -> bool:
+    """Whether ``path`` already holds exactly ``data`` (an earlier run of the same command wrote
+    it); False when the name is free. Any other file (or link, folder, FIFO) under the name is
+    refused."""
+    if not os.path.lexists(path):
+        return False
     try:
-        for p, text in files:
-            write_new(p, text)
-            written.append(p)
+        if read_bytes(path, len(data), "file", UsageError) == data:
+            return True
+    except UsageError:
+        pass
+    raise _exists_error(path)
+
+
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV}
+
+
+def _hint(code: int | None) -> str:
+    if code == errno.ENOSPC or code == getattr(errno, "EDQUOT", None):
+        return "The disk is full: free some space and run the command again."
+    if code == errno.EROFS:
+        return "The folder is on a read-only file system: choose another folder (-o), or make it writable."
+    if code in (errno.EACCES, errno.EPERM):
+        return "You may not write in that folder: choose another one (-o), or change its permissions."
+    return "Run the command again once the cause is fixed."
+
+
+def _sync_folder(folder: Path, point: bool = True) -> None:
+    """Make the names linked in ``folder`` durable before the next step (where the system can).
+    ``point``: one of the operations of the write path (tests interrupt or fail it)."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | _flag("O_DIRECTORY") | _flag("O_CLOEXEC"))
+    except OSError:
+        return  # a folder that may be written but not read: no way to sync it
+    try:
+        if point:
+            _point()
+        os.fsync(fd)
+    except OSError as e:
+        if e.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP, errno.EOPNOTSUPP):  # cannot sync a folder here
+            raise
+    finally:
+        os.close(fd)
+
+
+def _rank(path: Path, commit: Path | None) -> int:
+    """Commit order: derived files (reports, pictures), then views, then states (the commit points,
+    in sequence order), then the submissions answering them."""
+    name = path.name
+    if path == commit or name.endswith(".state.toml"):
+        return 2
+    if name.endswith(".view.toml"):
+        return 1
+    if name.endswith((".orders.toml", ".join.toml", ".reply.toml")):
+        return 3
+    return 0
+
+
+class _Writer:
+    """One command's new files: staged in temporary files, then linked in commit order."""
+
+    def __init__(self) -> None:
+        self.temps: list[Path] = []
+        self.linked: list[Path] = []
+        self.where = Path(".")
+
+    def stage(self, path: Path, data: bytes, private: bool) -> Path:
+        """``data`` in a new temporary file beside ``path``, written in full and synced."""
+        folder = self.where = _folder(path)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _flag("O_CLOEXEC") | _flag("O_BINARY") | _flag("O_NOFOLLOW")
+        while True:
+            tmp = folder / f"{TEMP_PREFIX}{_HOST}-{os.getpid()}-{secrets.token_hex(6)}"
+            try:
+                fd = _op(os.open, tmp, flags, 0o600 if private else 0o666)  # the umask applies to 0666
+                break
+            except FileExistsError:
+                continue
+        self.temps.append(tmp)
+        try:
+            if private and hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)
+            view = memoryview(data)
+            done = 0
+            while done < len(data):
+                done += _op(os.write, fd, view[done:done + CHUNK])
+            _op(os.fsync, fd)
+        finally:
+            try:
+                _point()
+            finally:
+                os.close(fd)
+        return tmp
+
+    def link(self, tmp: Path, path: Path, data: bytes) -> bool:
+        """Give the staged file its name, which must be free (or hold exactly ``data``)."""
+        self.where = _folder(path)
+        try:
+            _op(os.link, tmp, path)
+        except FileExistsError:
+            if _present(path, data):
+                return False
+            raise
+        except OSError as e:
+            if e.errno not in _NO_HARD_LINKS:
+                raise
+            # a file system without hard links: a rename, the name checked just before
+            if _present(path, data):
+                return False
+            _op(os.rename, tmp, path)
+            self.temps.remove(tmp)
+        self.linked.append(path)
+        return True
+
+    def clean(self) -> None:
+        for t in list(self.temps):
+            _op(os.unlink, t)
+            self.temps.remove(t)
+
+    def undo(self) -> None:
+        """After an error: remove what this command linked and staged (best effort)."""
+        for p in [*reversed(self.linked), *self.temps]:
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+        self.linked.clear()
+        self.temps.clear()
+
+
+def write_all_new(files: Sequence[tuple[Path, str | bytes]], commit: Path | None = None,
+                  private: Iterable[Path] = ()) -> list[Path]:
+    """Write several new files, all or nothing, in commit order (``commit`` and any state last).
+
+    Returns the files written; a file already holding exactly its bytes counts as written and is
+    left alone. Any other file under one of the names is refused before anything is written; an
+    error while writing removes what was written (UsageError, exit 2). ``private`` files get mode
+    0600, the others 0666 less the umask.
+    """
+    items = sorted(((Path(p), d.encode("utf-8") if isinstance(d, str) else bytes(d)) for p, d in files),
+                   key=lambda it: (_rank(it[0], commit), str(it[0])))
+    for folder in dict.fromkeys(_folder(p) for p, _ in items):
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: the output folder does not exist", hint="Create it first, or choose another output name.")
+    todo = [(p, d) for p, d in items if not _present(p, d)]
+    for folder in dict.fromkeys(_folder(p) for p, _ in items):  # also when all is written already (a run
+        remove_leftovers(folder)  # killed after its last link left its temporary files)
+    if not todo:
+        return []
+    keys = {Path(p) for p in private}
+    w = _Writer()
+    try:
+        staged = [(p, d, w.stage(p, d, p in keys)) for p, d in todo]
+        unsynced: dict[Path, None] = {}  # folders with names linked since they were last synced
+        last_rank: int | None = None
+        for p, d, tmp in staged:
+            rank = _rank(p, commit)
+            if unsynced and (rank != last_rank or rank == 2):  # what came before is durable first
+                for folder in unsynced:
+                    _sync_folder(folder)
+                unsynced.clear()
+            if w.link(tmp, p, d):
+                unsynced[_folder(p)] = None
+            last_rank = rank
+        for folder in unsynced:
+            _sync_folder(folder)
+        w.clean()
+    except OSError as e:
+        w.undo()
+        raise UsageError(f"{w.where}: cannot write there ({e.strerror or e}); nothing was written", hint=_hint(e.errno)) from e
     except BaseException:
-        for p in written:
-            p.unlink(missing_ok=True)
+        w.undo()
         raise
+    return list(w.linked)
 
 
-def write_replacing(path: Path, text: str) -> None:
-    """Write a file that may be replaced (a picture asked for by `pbem show --svg`), atomically."""
-    if path.exists() and path.name.endswith((".state.toml", ".report.md")):
-        raise UsageError(f"{path}: pbem never overwrites a state or report")
-    tmp = _temp_beside(path, text)
+def write_new(path: Path, text: str | bytes, private: bool = False) -> bool:
+    """Write one new file atomically; never overwrite. False if it already held exactly ``text``."""
+    return bool(write_all_new([(path, text)], private=[path] if private else []))
+
+
+def replace_file(path: Path, data: str | bytes, what: str, before: bytes | None = None) -> None:
+    """Replace a file atomically (`pbem sign` sealing an order file in place): a new file written in
+    full and synced, renamed over it. ``before``: the bytes it must still hold (else nothing is done)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    real = Path(os.path.realpath(path))  # a link: the file it points to is sealed
+    remove_leftovers(_folder(real))
+    w = _Writer()
     try:
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+        tmp = w.stage(real, raw, False)
+        if before is not None:
+            try:
+                now: bytes | None = read_bytes(real, len(before), what, UsageError)
+            except UsageError:
+                now = None
+            if now != before:
+                raise UsageError(f"{path}: changed while pbem was writing {what}; it was left as it is",
+                                 hint="Run the command again.")
+        _op(os.replace, tmp, real)
+        w.temps.clear()
+    except OSError as e:
+        w.undo()
+        raise UsageError(f"{path}: cannot write {what} ({e.strerror or e}); the file is unchanged", hint=_hint(e.errno)) from e
+    except BaseException:
+        w.undo()
+        raise
+    try:  # the file is replaced, whole: what is left is its durability, not an error of the command
+        _sync_folder(_folder(real), point=False)
+    except OSError:
+        pass

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import MalformedFileError, UsageError
-from pbem.exchange.files import read_bytes
+from pbem.exchange.files import read_bytes, write_all_new
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 
@@ -78,25 +78,21 @@ class KeyPair:
         return self.private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
 
 
+MAX_KEY_BYTES = 64 * 1024  # a private key file (an Ed25519 PEM file has a few hundred bytes)
+
+
 def write_key_files(pair: KeyPair, stem: Path, passphrase: bytes | None = None) -> tuple[Path, Path]:
-    """Write ``stem.key`` (mode 0600) and ``stem.pub``; refuse to overwrite either."""
+    """Write ``stem.key`` (mode 0600) and ``stem.pub``, both or neither; refuse to overwrite either."""
     key_path = stem.with_name(stem.name + ".key")
     pub_path = stem.with_name(stem.name + ".pub")
     for p in (key_path, pub_path):
-        if p.exists():
+        if os.path.lexists(p):
             raise UsageError(f"{p}: already exists; pbem never overwrites a key", hint="Choose another NAME or move the old file away.")
-    try:
-        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(pair.private_pem(passphrase))
-        os.chmod(key_path, 0o600)
-        pub_path.write_text(pair.public_text + "\n", encoding="ascii")
-    except OSError as e:
-        raise UsageError(f"{key_path.parent}: cannot write the key files ({e.strerror})") from e
+    folder = key_path.parent if str(key_path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: cannot write the key files (no such folder)", hint="Create the folder first, or choose another NAME.")
+    write_all_new([(key_path, pair.private_pem(passphrase)), (pub_path, pair.public_text + "\n")], private=[key_path])
     return key_path, pub_path
-
-
-MAX_KEY_BYTES = 64 * 1024  # a private key file (an Ed25519 PEM file has a few hundred bytes)
 
 
 def load_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
