@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import MalformedFileError, UsageError
-from pbem.exchange.files import read_bytes, write_all_new
+from pbem.exchange.files import read_file, write_all_new
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 
@@ -96,8 +97,12 @@ def write_key_files(pair: KeyPair, stem: Path, passphrase: bytes | None = None) 
 
 
 def load_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
-    """Load a private key file; the passphrase comes from the argument or $PBEM_PASSPHRASE."""
-    data = read_bytes(path, MAX_KEY_BYTES, "key file", UsageError)
+    """Load a private key file; the passphrase comes from the argument or $PBEM_PASSPHRASE.
+
+    Like ssh, pbem refuses a key file with any permission for its group or others (on systems with
+    POSIX permissions).
+    """
+    data, st = read_file(path, MAX_KEY_BYTES, "key file", UsageError)
     if passphrase is None and os.environ.get(PASSPHRASE_ENV):
         passphrase = os.environ[PASSPHRASE_ENV].encode("utf-8")
     try:
@@ -113,6 +118,10 @@ def load_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
         raise MalformedFileError(f"{path}: not a readable private key, or a wrong passphrase ({e})") from e
     if not isinstance(private, Ed25519PrivateKey):
         raise MalformedFileError(f"{path}: not an Ed25519 private key")
+    if os.name == "posix" and st.st_mode & 0o077:
+        raise UsageError(f"{path}: the private key file is open to its group or others (mode {stat.S_IMODE(st.st_mode):04o}); "
+                         "pbem refuses to use it, as ssh does",
+                         hint=f"Make it private: chmod 600 {path}")
     return KeyPair(private)
 
 
