@@ -21,6 +21,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import socket
 import stat
 import time
@@ -288,9 +289,27 @@ _TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"(?P<host>[0-9a-f]{8})-(?P<pid
 STALE_SECONDS = 24 * 3600  # a temporary file this old is a leftover, whichever machine wrote it
 CHUNK = 256 * 1024  # bytes per write call
 
+TEST_HOOK = "PBEM_TEST_HOOK_SIGKILL"
+_TEST_HOOK_VALUE = re.compile(r"kill-at-write-op-([0-9]+)")
+_ops_done = 0
+
+
 def _point() -> None:
-    """One operation of the write path (creating, writing, syncing, closing, linking, renaming or
-    removing a file, or syncing a folder) is about to be done: the tests make each fail in turn."""
+    """One operation of the write path is about to be done.
+
+    Test hook: with the environment variable PBEM_TEST_HOOK_SIGKILL set to ``kill-at-write-op-K``,
+    the process kills itself with SIGKILL just before its K-th operation (creating, writing, syncing,
+    closing, linking, renaming or removing a file, or syncing a folder), so that the tests can
+    interrupt a real command at every point of its writing (tests/test_write_kill.py). Any other
+    value does nothing.
+    """
+    global _ops_done
+    _ops_done += 1
+    value = os.environ.get(TEST_HOOK)
+    if value:
+        m = _TEST_HOOK_VALUE.fullmatch(value)
+        if m and int(m.group(1)) == _ops_done and hasattr(signal, "SIGKILL"):
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _op(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
