@@ -94,6 +94,42 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
+def _wrote(paths: list[Path], written: list[Path]) -> str:
+    """What a command wrote; a file already there with exactly these bytes (from an interrupted or
+    earlier run) is named as such."""
+    done = [p for p in paths if p not in written]
+    if not done:
+        return "wrote " + ", ".join(str(p) for p in paths)
+    same = f"already there with exactly this content: {', '.join(str(p) for p in done)}"
+    if not written:
+        return same
+    return f"wrote {', '.join(str(p) for p in written)} ({same})"
+
+
+def _public_key(arg: str) -> str:
+    """A public key given on the command line: ``ed25519:...`` text or a .pub file (read as any
+    file pbem reads: a regular file, bounded)."""
+    from pbem.exchange.files import read_bytes
+    from pbem.exchange.keys import public_key_from_text
+
+    text = arg.strip()
+    if not text.startswith("ed25519:"):
+        if not Path(arg).exists():
+            raise UsageError(f"{arg}: neither a public key 'ed25519:...' nor a readable .pub file")
+        raw = read_bytes(Path(arg), 64 * 1024, "public key file", UsageError)
+        try:
+            text = raw.decode("ascii").strip()
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{arg}: neither a public key 'ed25519:...' nor a .pub file") from e
+        if not text.startswith("ed25519:"):
+            raise UsageError(f"{arg}: neither a public key 'ed25519:...' nor a .pub file")
+    try:
+        public_key_from_text(text)
+    except ValueError as e:
+        raise UsageError(f"{arg}: not an Ed25519 public key ({e})") from e
+    return text
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--passphrase", "ask", is_flag=True, help="Protect the key with a passphrase (asked for).")
@@ -143,17 +179,19 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
       pbem new training --side german=alice.pub --side soviet=bob.pub --key alice.key -o game
     """
     from pbem.exchange.canonical import canonical
-    from pbem.exchange.files import dumps, write_new
+    from pbem.exchange.files import dumps, refuse_special, write_new
     from pbem.exchange.game import new_game
-    from pbem.exchange.keys import read_public_key
+
+    if scenario.endswith(".toml"):  # a scenario file: a FIFO or a device is refused, never read
+        refuse_special(Path(scenario), "scenario file")
 
     side_keys: dict[str, str] = {}
     for s in sides:
         if "=" not in s:
             raise UsageError(f"--side {s}: write SIDE=PUBKEY")
         name, pub = s.split("=", 1)
-        side_keys[name.strip()] = read_public_key(pub)
-    ref = read_public_key(referee) if referee else None
+        side_keys[name.strip()] = _public_key(pub)
+    ref = _public_key(referee) if referee else None
     key = _key(key_path, ask)
     options: dict[str, Any] = {}
     for o in opts:
@@ -165,6 +203,8 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
         material = canonical({"scenario": scenario, "sides": side_keys, "referee": ref or "", "time": _dt.datetime.now(_dt.UTC).isoformat()})
         game_id = "pm-" + hashlib.sha256(material).hexdigest()[:10]
     state = new_game(game_name, scenario, side_keys, ref, key, game_id, options)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the game.")
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out}: the folder exists and is not empty", hint="Give a new folder for the game.")
     try:
@@ -172,7 +212,7 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
     except OSError as e:
         raise UsageError(f"{out}: cannot create the folder ({e.strerror})") from e
     path = out / "0000.state.toml"
-    write_new(path, dumps(state))
+    write_new(path, dumps(state))  # a new or empty folder: it cannot be there already
     click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
 
 
@@ -190,15 +230,26 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     Example:
       pbem join game/0000.state.toml --side soviet --key bob.key
     """
-    from pbem.exchange.files import dumps, write_new
-    from pbem.exchange.game import commitments_in, load_state, make_join
+    from pbem.exchange.files import dumps, remove_leftovers, write_new
+    from pbem.exchange.game import commitments_in, envelope, load_doc, load_state, make_join
 
     st = load_state(state_path)
-    doc = make_join(st, side, _key(key_path, ask), used=commitments_in(state_path.parent))
+    key = _key(key_path, ask)
     seq = int(st.data["pbem"]["sequence"])
     path = out or state_path.parent / f"{seq:04d}-{side}.join.toml"
-    write_new(path, dumps(doc))
-    click.echo(f"wrote {path}")
+    if path.is_file():  # joined already (an earlier run, maybe interrupted after it wrote): nothing to do
+        try:
+            have = load_doc(path, "orders")
+            envelope(st, have)
+            mine = have.kind == "join" and have.data["pbem"]["side"] == side and have.data["seal"]["key"] == key.public_text
+        except PbemError:
+            mine = False
+        if mine:
+            remove_leftovers(path.parent)  # of the run that wrote it, if it was interrupted
+            click.echo(f"{path}: already joined with this key; nothing to do")
+            return
+    doc = make_join(st, side, key, used=commitments_in(state_path.parent))
+    click.echo(_wrote([path], [path] if write_new(path, dumps(doc)) else []))
 
 
 @cli.command()
@@ -263,8 +314,7 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
         raise UsageError("the game awaits joins: use `pbem join`")
     text = find_module(s["pbem"]["module"]).template(s, side)
     if out:
-        write_new(out, text)
-        click.echo(f"wrote {out}")
+        click.echo(_wrote([out], [out] if write_new(out, text) else []))
     else:
         click.echo(text, nl=False)
 
@@ -350,22 +400,21 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     Example:
       pbem sign game/0001-german.orders.toml --key alice.key --state game/0001.state.toml
     """
-    import os
-    import tempfile
-
     from pbem.errors import IllegalOrdersError
-    from pbem.exchange.files import parse_toml, validate, write_new
+    from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import (
+        Doc,
         check_before_reveal,
         check_orders,
         check_state_seal,
         find_state_for,
-        load_doc,
         load_state,
+        parse_doc,
         sign_orders,
     )
 
-    doc = load_doc(orders, "orders")
+    raw = read_bytes(orders)  # read once: what is sealed is what was checked
+    doc = parse_doc(parse_toml(raw, str(orders)), orders, "orders")
     key = _key(key_path, ask)
     if state_path:
         st = load_state(state_path)
@@ -376,10 +425,16 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
                              hint="Give it with --state STATE: your dice secret for this game is derived from it.")
         check_state_seal(found)
         st = found
+    source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    if out is None and not force and ("seal" in doc.data or "dice" in doc.data):
+        # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
+        # wrote), there is nothing to do; anything else needs --force
+        again = parse_toml(sign_orders(orders, source, doc.data, key, st, True).encode("utf-8"), str(orders))
+        if again == doc.data:
+            click.echo(f"{orders}: already sealed with this key; nothing to do")
+            return
     unsealed_doc = doc
     if force and ("seal" in doc.data or "dice" in doc.data):
-        from pbem.exchange.game import Doc
-
         unsealed_doc = Doc(doc.path, {k: v for k, v in doc.data.items() if k not in ("seal", "dice")})
     c = check_orders(st, unsealed_doc)
     if c.problems:
@@ -387,24 +442,12 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
         raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
     check_before_reveal(st, str(doc.data["pbem"]["side"]))
-    text = sign_orders(orders, orders.read_text(encoding="utf-8"), doc.data, key, st, force)
+    text = sign_orders(orders, source, doc.data, key, st, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
-        write_new(out, text)
-        click.echo(f"wrote {out}")
+        click.echo(_wrote([out], [out] if write_new(out, text) else []))
         return
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".pbem-", dir=orders.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, orders)
-    except OSError as e:
-        raise UsageError(f"{orders}: cannot write the sealed file ({e.strerror})",
-                         hint="Seal it into a writable folder with -o FILE.") from e
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
+    replace_file(orders, text, "the sealed file", before=raw)
     click.echo(f"sealed {orders}")
 
 
@@ -441,9 +484,9 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     nxt = res.state
     out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
     files = res.outputs(out, report)
-    write_all_new(files)
+    written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]
-    click.echo("wrote " + ", ".join(str(p) for p, _ in files))
+    click.echo(_wrote([p for p, _ in files], written))
     if nxt.get("result"):
         click.echo(f"game over: the {nxt['result']['winner']} wins ({nxt['result']['rule']})")
     else:
@@ -475,6 +518,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
     import time
 
     from pbem.annotations import error_lines, note_line
+    from pbem.exchange.files import check_folder_files, refuse_special
     from pbem.exchange.game import verify as run
 
     if as_json and github:
@@ -491,6 +535,10 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
         if anchor is not None and not re.fullmatch(r"sha256:[0-9a-f]{64}", anchor):
             raise UsageError(f"--from {anchor[:80]}: a state's digest is 'sha256:' and 64 lower-case hex digits",
                              hint="`pbem status STATE` prints a state's digest.")
+        for p in paths:  # only folders and regular files are read: a FIFO or a device is refused, never waited on
+            refuse_special(p)
+            if p.is_dir():
+                check_folder_files(p)
         res = run(list(paths), progress, anchor)
     except PbemError as e:
         if github:
@@ -573,10 +621,9 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
     if side is not None and st.kind == "state":  # what that side may see (14.7 with fog_of_war)
         data = {**data, "position": module.view_position(data, side)}
     if svg:
-        from pbem.exchange.files import write_replacing
+        from pbem.exchange.files import write_new
 
-        write_replacing(svg, module.render_svg(data, side))
-        click.echo(f"wrote {svg}")
+        click.echo(_wrote([svg], [svg] if write_new(svg, module.render_svg(data, side)) else []))
         return
     click.echo(module.render_position(data, side), nl=False)
 
@@ -659,6 +706,8 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str, auto: bool) ->
     """
     from pbem.demo import run_demo
 
+    if out is not None and out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
     run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None, scenario=scenario, auto=auto)
 
 

@@ -49,14 +49,19 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
       pbem mail read reply.eml --folder game
       pbem mail read ~/Mail/pbem.mbox --json
     """
-    from pbem.exchange.files import write_all_new
+    from pbem.exchange.files import check_folder_files, remove_leftovers, write_all_new
     from pbem.exchange.mail import display, read_mail, read_message_file
 
-    res = read_mail(read_message_file(message), str(message), folder)
+    raw = read_message_file(message)
+    if folder is not None:
+        check_folder_files(folder)  # a FIFO or device under a game file's name is refused, never read
+    res = read_mail(raw, str(message), folder)
     err = res.error()
     writes = res.writes()
     if err is None and writes:
-        write_all_new(writes)
+        write_all_new(writes)  # each state after its derived files, before the files answering it
+    elif err is None and folder is not None:
+        remove_leftovers(folder)  # all there already: what a run killed after its last name left
     if as_json:
         _echo_json({"ok": err is None, "exit": res.exit_code, "message": str(message), "messages": res.messages,
                     "folder": str(folder) if folder else None, "files": [e.as_json() for e in res.entries],
@@ -114,15 +119,16 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
       pbem mail write game/0002.state.toml --orders game/0002-soviet.orders.toml \\
           --from bob@example.org --to alice@example.org -o 0002.eml
     """
-    from pbem.exchange.files import write_new
+    from pbem.exchange.files import check_folder_files, write_new
     from pbem.exchange.mail import compose, gather, message_bytes, parse_date
 
     when = parse_date(date) if date else _dt.datetime.now().astimezone().replace(microsecond=0)
+    check_folder_files(state_path.parent)  # the report and picture beside the state are read too
     outgoing = gather(state_path, orders)
     msg = compose(outgoing, sender, list(to), when)
-    write_new(out, message_bytes(msg).decode("ascii"))
+    written = write_new(out, message_bytes(msg))
     names = [str(p.get_filename()) for p in msg.iter_attachments()]
-    click.echo(f"wrote {out}: {msg['Subject']}")
+    click.echo(f"{'wrote' if written else 'already there with exactly this content:'} {out}: {msg['Subject']}")
     click.echo(f"attached: {', '.join(names)}")
 
 

@@ -23,6 +23,7 @@ from pbem.cli import cli
 from pbem.errors import MalformedFileError
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.files import MAX_FILE_BYTES
 from pbem.exchange.game import load_state
 from pbem.exchange.keys import KeyPair, write_key_files
 from tests.clihelpers import fails, run, snapshot
@@ -383,8 +384,8 @@ def test_floats_are_refused_in_order_files(cg: Cli) -> None:
 
 def test_an_oversized_file_is_refused(cg: Cli) -> None:
     p = cg.folder / "0001-german.orders.toml"
-    p.write_text("# " + "x" * (8 * 1024 * 1024) + "\n", encoding="utf-8")
-    fails(cg.root, 2, ["check", cg.state, p], f"{p}: ", "larger than the 8388608 bytes")
+    p.write_text("# " + "x" * MAX_FILE_BYTES + "\n", encoding="utf-8")
+    fails(cg.root, 2, ["check", cg.state, p], f"{p}: ", f"larger than the {MAX_FILE_BYTES} bytes")
 
 
 @pytest.mark.parametrize(
@@ -539,7 +540,11 @@ def test_adjudicate_needs_one_file_from_each_awaited_party(cg: Cli) -> None:
 def test_join_errors(cg: Cli) -> None:
     fails(cg.root, 1, ["join", cg.state, "--side", "german", "--key", "german.key"], "the game does not await joins")
     s0 = "game/0000.state.toml"
-    fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "german.key"], "game/0000-german.join.toml: already exists")
+    # joined already with this key: nothing to do (a run interrupted after it wrote completes so)
+    assert run(["join", s0, "--side", "german", "--key", "german.key"]).output == (
+        "game/0000-german.join.toml: already joined with this key; nothing to do\n")
+    (cg.root / "other.toml").write_text("mine\n", encoding="utf-8")
+    fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "german.key", "-o", "other.toml"], "other.toml: already exists")
     fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "soviet.key"], "--key is not german's key")
     fails(cg.root, 2, ["join", s0, "--side", "martian", "--key", "german.key"], "'martian' is not a party of this game")
     fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "german.key", "-o", "nodir/j.toml"], "nodir: the output folder does not exist")
@@ -562,7 +567,13 @@ def test_adjudicate_never_overwrites_and_writes_nothing_on_failure(cg: Cli) -> N
     fails(cg.root, 2, [*adj, "-o", "next.toml", "--report", "nodir/r.md"], "nodir: the output folder does not exist")
     run(adj)
     assert (cg.folder / "0002.state.toml").exists() and (cg.folder / "0002.report.md").exists()
-    fails(cg.root, 2, adj, "game/0002.state.toml: already exists")
+    # run again: the same files, already there with exactly these bytes, count as written
+    before = snapshot(cg.root)
+    r = run(adj)
+    assert r.output.startswith("already there with exactly this content: game/0002.state.toml, game/0002.report.md")
+    assert snapshot(cg.root) == before
+    (cg.folder / "0002.report.md").write_text("mine\n", encoding="utf-8")  # a different file is still refused
+    fails(cg.root, 2, adj, "game/0002.report.md: already exists, with other content")
 
 
 def test_template_sign_keygen_and_new_never_overwrite(cg: Cli) -> None:
@@ -576,7 +587,10 @@ def test_template_sign_keygen_and_new_never_overwrite(cg: Cli) -> None:
     fails(cg.root, 2, ["sign", p, "--key", "german.key", "-o", "nodir/s.toml"], "nodir: the output folder does not exist")
     fails(cg.root, 2, ["sign", p, "--key", "soviet.key", "--state", cg.state], "--key is not german's key in this game")
     run(["sign", p, "--key", "german.key"])
-    fails(cg.root, 2, ["sign", p, "--key", "german.key"], f"{p}: already has [dice] or [seal]", "--force")
+    before = snapshot(cg.root)
+    assert run(["sign", p, "--key", "german.key"]).output == f"{p}: already sealed with this key; nothing to do\n"
+    assert snapshot(cg.root) == before
+    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], "--key is not german's key in this game")
     fails(cg.root, 2, ["keygen", "german"], "german.key: already exists; pbem never overwrites a key")
     fails(cg.root, 2, ["keygen", "nodir/k"], "cannot write the key files")
     new = ["new", EXCHANGE_SCENARIO, "--side", "german=german.pub", "--side", "soviet=soviet.pub", "--key", "german.key"]
@@ -642,7 +656,7 @@ def test_a_bad_key_file_on_every_command_that_reads_one(cg: Cli, key: str) -> No
 
 def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     """Writing fails (as in a read-only folder): a clear error, exit 2, nothing written or changed."""
-    import tempfile
+    from pbem.exchange import files
 
     draft = cg.game.write_orders(ATTACK, sign=False)
     sealed = cg.game.write_orders(ATTACK, name="sealed.orders.toml")
@@ -650,7 +664,7 @@ def test_an_unwritable_folder(cg: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     def denied(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    monkeypatch.setattr(files, "_point", denied)  # before every operation of the write path
     fails(cg.root, 2, ["adjudicate", cg.state, sealed, "--key", "soviet.key"], "game: cannot write there (Permission denied)")
     fails(cg.root, 2, ["template", cg.state, "--side", "german", "-o", "game/t.toml"], "game: cannot write there")
     fails(cg.root, 2, ["join", "game/0000.state.toml", "--side", "german", "--key", "german.key", "-o", "j.toml"], "cannot write there")

@@ -7,6 +7,7 @@ import functools
 import hashlib
 import hmac
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import MalformedFileError, UsageError
+from pbem.exchange.files import read_file, write_all_new
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 
@@ -158,30 +160,30 @@ class KeyPair:
         return self.private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
 
 
+MAX_KEY_BYTES = 64 * 1024  # a private key file (an Ed25519 PEM file has a few hundred bytes)
+
+
 def write_key_files(pair: KeyPair, stem: Path, passphrase: bytes | None = None) -> tuple[Path, Path]:
-    """Write ``stem.key`` (mode 0600) and ``stem.pub``; refuse to overwrite either."""
+    """Write ``stem.key`` (mode 0600) and ``stem.pub``, both or neither; refuse to overwrite either."""
     key_path = stem.with_name(stem.name + ".key")
     pub_path = stem.with_name(stem.name + ".pub")
     for p in (key_path, pub_path):
-        if p.exists():
+        if os.path.lexists(p):
             raise UsageError(f"{p}: already exists; pbem never overwrites a key", hint="Choose another NAME or move the old file away.")
-    try:
-        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(pair.private_pem(passphrase))
-        os.chmod(key_path, 0o600)
-        pub_path.write_text(pair.public_text + "\n", encoding="ascii")
-    except OSError as e:
-        raise UsageError(f"{key_path.parent}: cannot write the key files ({e.strerror})") from e
+    folder = key_path.parent if str(key_path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: cannot write the key files (no such folder)", hint="Create the folder first, or choose another NAME.")
+    write_all_new([(key_path, pair.private_pem(passphrase)), (pub_path, pair.public_text + "\n")], private=[key_path])
     return key_path, pub_path
 
 
 def load_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
-    """Load a private key file; the passphrase comes from the argument or $PBEM_PASSPHRASE."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise UsageError(f"{path}: cannot read the key file ({e.strerror})") from e
+    """Load a private key file; the passphrase comes from the argument or $PBEM_PASSPHRASE.
+
+    Like ssh, pbem refuses a key file with any permission for its group or others (on systems with
+    POSIX permissions).
+    """
+    data, st = read_file(path, MAX_KEY_BYTES, "key file", UsageError)
     if passphrase is None and os.environ.get(PASSPHRASE_ENV):
         passphrase = os.environ[PASSPHRASE_ENV].encode("utf-8")
     try:
@@ -197,6 +199,10 @@ def load_key(path: Path, passphrase: bytes | None = None) -> KeyPair:
         raise MalformedFileError(f"{path}: not a readable private key, or a wrong passphrase ({e})") from e
     if not isinstance(private, Ed25519PrivateKey):
         raise MalformedFileError(f"{path}: not an Ed25519 private key")
+    if os.name == "posix" and st.st_mode & 0o077:
+        raise UsageError(f"{path}: the private key file is open to its group or others (mode {stat.S_IMODE(st.st_mode):04o}); "
+                         "pbem refuses to use it, as ssh does",
+                         hint=f"Make it private: chmod 600 {path}")
     return KeyPair(private)
 
 

@@ -1269,13 +1269,10 @@ def read_mail(raw: bytes, where: str, folder: Path | None = None) -> MailRead:
 
 
 def read_message_file(path: Path) -> bytes:
-    try:
-        size = path.stat().st_size
-        if size > MAX_MAILBOX_BYTES:
-            raise MalformedFileError(f"{path}: {size} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
-        return path.read_bytes()
-    except OSError as e:
-        raise MalformedFileError(f"{path}: cannot read the file ({e.strerror})", hint="Check the path.") from e
+    """An .eml or mbox file: a regular file (a FIFO or a device is refused), read up to the limit."""
+    from .files import read_bytes
+
+    return read_bytes(path, MAX_MAILBOX_BYTES, "message file")
 
 
 # --- the outgoing message ------------------------------------------------------------------------
