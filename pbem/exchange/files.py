@@ -42,7 +42,7 @@ def parse_toml(raw: bytes, where: str) -> dict[str, Any]:
         raise MalformedFileError(f"{where}: not UTF-8 text (byte {e.start})") from e
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+    except ValueError as e:  # a TOMLDecodeError, or an integer of more than 4300 digits (int's own limit)
         raise MalformedFileError(f"{where}: not valid TOML: {e}", hint="Fix the syntax at that line and column.") from e
     except RecursionError as e:
         raise MalformedFileError(f"{where}: nested too deeply to be a pbem file") from e
