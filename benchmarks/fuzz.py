@@ -217,7 +217,7 @@ def build_worlds(root: Path) -> Worlds:
             if keep(p.name):
                 shutil.copy(p, root / dst / p.name)
 
-    copy_some("refereed", "player", lambda n: n.endswith(("-soviet.view.toml", "-soviet.report.md")))
+    copy_some("refereed", "player", lambda n: n == "0000.state.toml" or n.endswith(("-soviet.view.toml", "-soviet.report.md")))
     copy_some("played", "inbox-played", lambda n: n < "0003")
     copy_some("player", "inbox-player", lambda n: n.startswith("0001"))
     copy_some("refereed", "inbox-referee", lambda n: n != "0002-soviet.orders.toml")
@@ -956,7 +956,8 @@ def player_views(w: Worlds) -> list[Source]:
 
 
 def verify_state(d: st.DrawFn, s: Source, w: Worlds) -> tuple[str, ...]:
-    anchor = digest(w.pool("state", s.folder)[1].data)
+    held = w.pool("state", s.folder)
+    anchor = digest(held[min(1, len(held) - 1)].data)
     return one_of(d, ("verify", s.folder, "--quiet"), ("verify", s.folder, "--json"), ("verify", s.rel),
                   ("verify", s.folder, "--quiet", "--from", anchor))
 

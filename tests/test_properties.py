@@ -389,6 +389,17 @@ def test_dates_are_not_part_of_a_signed_document(world: World) -> None:
     assert f"{p}: options.since: dates and times are not allowed in signed files" in r.output
 
 
+def consistent(d: dict[str, Any]) -> bool:
+    """A state the game can be in (its parties, pieces and places): else malformed (exit 2)."""
+    from pbem.exchange.game import _check_consistency
+
+    try:
+        _check_consistency(d, Path("x"))
+    except MalformedFileError:
+        return False
+    return True
+
+
 def well_spelled(d: dict[str, Any]) -> bool:
     """Every value in its one spelling (docs/protocol.md), else the file is malformed (exit 2)."""
     try:
@@ -416,5 +427,5 @@ def test_a_validly_resealed_change_never_verifies(world: World, data: st.DataObj
     (folder / world.later.name).write_text(dumps(seal(d, signer, world.game.keys[signer])), encoding="utf-8")
     r = invoke(["verify", folder, "--quiet"])
     assert_clean(r, {1, 2, 3})
-    if not schema_problems(d, "state", "x") and well_spelled(d):
+    if not schema_problems(d, "state", "x") and well_spelled(d) and consistent(d):
         assert r.exit_code in (1, 3)

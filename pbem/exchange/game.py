@@ -114,7 +114,35 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
                           hint="Do not accept it: a reveal, commitment, salt or digest has exactly one spelling (docs/protocol.md).")
     validate(data, schema, str(path), problems)
     check_signed_values(data, str(path))
+    if schema in ("state", "view"):
+        _check_consistency(data, path)
     return Doc(path, data)
+
+
+def _check_consistency(data: dict[str, Any], path: Path) -> None:
+    """What the schemas cannot say of a state or view: the parties the awaits name exist, every
+    party of a joined game has its salt and commitment, a view is a refereed game's, and the game
+    module finds every piece and place its rules will look up (exit 2 otherwise, before any
+    command uses it)."""
+    parties = data["parties"]
+    aw = data["awaits"]
+    problems = [Problem(f"{path}: awaits", f"names '{p}', who is not a party of the game")
+                for p in [*aw["from"], *([aw["adjudicator"]] if aw["kind"] != "none" else [])] if p not in parties]
+    if int(data["pbem"]["sequence"]) > 0:
+        problems += [Problem(f"{path}: parties.{p}", "a party of a joined game has its dice salt and commitment")
+                     for p, v in sorted(parties.items()) if "salt" not in v or "commit" not in v]
+    if data["pbem"]["kind"] == "view" and "referee" not in parties:
+        problems.append(Problem(f"{path}: parties", "a view is a refereed game's, and this one names no referee"))
+    if not problems:
+        try:
+            module = find_module(str(data["pbem"]["module"]))
+            problems = [Problem(f"{path}: {p.where}", p.message, p.rule, p.hint) for p in module.check_state(data)]
+        except PbemError as e:
+            raise MalformedFileError(f"{path}: its game or scenario cannot be read ({e.message})", e.problems) from e
+    if problems:
+        raise MalformedFileError(f"{path}: {len(problems)} problem(s) no {'view' if data['pbem']['kind'] == 'view' else 'state'} "
+                                 "of this game can have", problems,
+                                 hint="Whoever sealed it wrote a state the game cannot be in: do not accept it.")
 
 
 # The fields of the dice protocol and the hash chain: a sealed file with one of them in another

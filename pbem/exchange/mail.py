@@ -464,9 +464,11 @@ def decode_text(data: bytes, charset: str | None) -> str:
     is unknown or no charset of mail text."""
     codec = _codec(charset) if charset else None
     try:
-        return data.decode(codec if codec is not None and codec not in _NOT_MAIL_CHARSETS else "utf-8", errors="replace")
+        text = data.decode(codec if codec is not None and codec not in _NOT_MAIL_CHARSETS else "utf-8", errors="replace")
     except (LookupError, UnicodeError):  # a codec of bytes, not of text
         return data.decode("utf-8", errors="replace")
+    # a charset like UTF-7 can spell a lone surrogate, which no text can hold: replaced
+    return text.encode("utf-8", errors="replace").decode("utf-8") if any("\ud800" <= c <= "\udfff" for c in text) else text
 
 
 def _text_of(part: Message, data: bytes) -> str:

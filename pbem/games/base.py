@@ -38,6 +38,10 @@ class GameModule(Protocol):
 
     def render_event(self, event: Event) -> list[str]: ...
 
+    def check_state(self, state: dict[str, Any]) -> list[Problem]:
+        """What a state's (or view's) schema cannot say: every piece and place one the game has."""
+        ...
+
     def render_position(self, state: dict[str, Any], side: str | None) -> str: ...
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:

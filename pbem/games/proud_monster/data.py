@@ -560,7 +560,11 @@ def scenario_names() -> list[str]:
 def load_scenario(name: str) -> Scenario:
     """Load and cross-check a bundled scenario; ModuleDataError lists every problem found."""
     path = scenario_path(name)
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError as err:
+        raise ModuleDataError(f"no Proud Monster scenario '{name[:80]}' ({err.strerror})") from err
+    if not found:
         raise ModuleDataError(f"no Proud Monster scenario '{name}'", hint=f"Bundled: {', '.join(scenario_names())}.")
     problems: list[Problem] = []
     raw = _load(path, "pm-scenario", problems)

@@ -513,6 +513,39 @@ class ProudMonster:
     def render_event(self, event: Event) -> list[str]:
         return render.event_lines(event)
 
+    def check_state(self, state: dict[str, Any]) -> list[Problem]:
+        """What the schema cannot say of a state's (or view's) position: every unit one of the
+        scenario's counters, each in a map hex or an off-map box (digest D.7), with 1 up to its
+        counter's steps on the map (0 to them off it); a pending question naming its side, kind,
+        text and, for losses, the units among which to choose. A state sealed by a party with any
+        of this wrong is refused as malformed, before any rule or command uses it."""
+        sc = load_scenario(str(state["pbem"]["scenario"]))
+        problems: list[Problem] = []
+        for u, s in sorted(state["position"].get("units", {}).items()):
+            where = f"position.units.{u}"
+            spec = sc.units.get(u)
+            if spec is None:
+                problems.append(Problem(where, "is not a unit of the scenario", "2.1"))
+                continue
+            at, steps = str(s["at"]), int(s["steps"])
+            if at in rules.OFF_MAP:
+                if not 0 <= steps <= spec.steps:
+                    problems.append(Problem(where, f"has {steps} steps; its counter has {spec.steps}", "2.16"))
+            elif at in sc.map.hexes and sc.map.canonical(at) == at:
+                if not 1 <= steps <= spec.steps:
+                    problems.append(Problem(where, f"is on the map with {steps} steps; its counter has 1 to {spec.steps}", "2.16"))
+            else:
+                problems.append(Problem(f"{where}.at", f"'{at[:40]}' is neither a hex of the map (as printed) nor an off-map box", "2.3"))
+        q = state.get("pending", {}).get("question")
+        if q is not None:
+            if not isinstance(q, dict) or not isinstance(q.get("text"), str) or not isinstance(q.get("kind"), str) \
+                    or q.get("side") not in state["parties"]:
+                problems.append(Problem("pending.question", "a question names its side, kind and text", "2.16"))
+            elif q["kind"] == "losses" and not (isinstance(q.get("units"), dict)
+                                                and all(isinstance(v, int) for v in q["units"].values())):
+                problems.append(Problem("pending.question.units", "a loss question names the units it is about, with their steps", "14.35"))
+        return problems
+
     def render_position(self, state: dict[str, Any], side: str | None) -> str:
         return render.position_text(self.scenario(state), state, side)
 
