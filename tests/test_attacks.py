@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import itertools
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +32,7 @@ from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, SOVIET_STANDING, Game,
 from tests.test_referee import Refereed
 
 ATTACK_DIE = "14.31|GT1/1/german|attack 1|4916N|CRT"  # the die of GERMAN_GT1's attack
+START = ["0000.state.toml", "0000-german.join.toml", "0000-soviet.join.toml"]  # a game folder's first files
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -74,10 +74,14 @@ def resealed(data: dict[str, Any], signer: str, k: KeyPair) -> dict[str, Any]:
     return seal(unsealed(data), signer, k)
 
 
-def rewrite(p: Path, change: Callable[[dict[str, Any]], Any], signer: str, k: KeyPair) -> dict[str, Any]:
-    """Change a file and seal it again as ``signer``: what its author (or a key holder) can do."""
+def rewrite(p: Path, change: Callable[[dict[str, Any]], Any], signer: str, k: KeyPair, attest: bool = True) -> dict[str, Any]:
+    """Change a file and seal it again as ``signer``: what its author (or a key holder) can do. An
+    order, join or reply file's dice are attested again with the same key (unless ``attest`` is
+    false), as its author can."""
     data = read_toml(p)
     change(data)
+    if attest and data.get("pbem", {}).get("kind") in ("orders", "join", "reply") and isinstance(data.get("dice"), dict):
+        data["dice"]["attest"] = proto.attest(k, data["pbem"], data["dice"])
     new = resealed(data, signer, k)
     write(p, new)
     return new
@@ -210,8 +214,12 @@ def refereed(tmp_path: Path) -> Refereed:
     return g
 
 
+PLAYER_START = ("0000.state.toml", "0000-soviet.join.toml")  # what a player's folder of views holds besides them
+
+
 def soviet_views(g: Refereed, dest: Path, *extra: str) -> Path:
-    """The Soviet player's folder: his views (and the ``extra`` files of the referee's folder)."""
+    """The Soviet player's folder: his views (and the ``extra`` files of the referee's folder, e.g.
+    ``PLAYER_START``: the game's first state, which he joined, and his join)."""
     dest.mkdir()
     for p in sorted(g.folder.glob("*-soviet.view.toml")):
         shutil.copy(p, dest / p.name)
@@ -255,7 +263,7 @@ def test_sender_toml_spellings_of_his_file_give_the_same_digest_and_the_same_dic
     other.write_bytes(text.encode("utf-8"))
     assert other.read_bytes() != orders.read_bytes()
     assert load_doc(other).digest == load_doc(orders).digest
-    replay = copy_folder(fought.folder, tmp_path / "replay", ["0000.state.toml", "0001.state.toml"])
+    replay = copy_folder(fought.folder, tmp_path / "replay", [*START, "0001.state.toml"])
     accepted("adjudicate", replay / "0001.state.toml", other, "--key", key(tmp_path, "soviet"))
     assert (replay / "0002.state.toml").read_bytes() == (fought.folder / "0002.state.toml").read_bytes()
 
@@ -269,7 +277,7 @@ def test_sender_reseals_his_orders_with_another_nonce_which_gives_the_same_dice(
     twin = tmp_path / "twin.orders.toml"
     write(twin, with_signature(data, sig))
     assert load_doc(twin).digest != load_doc(p).digest and content_digest(read_toml(twin)) == content_digest(data)
-    copy = copy_folder(duel.folder, tmp_path / "copy", ["0000.state.toml", "0001.state.toml"])
+    copy = copy_folder(duel.folder, tmp_path / "copy", [*START, "0001.state.toml"])
     accepted("adjudicate", duel.folder / "0001.state.toml", p, "--key", key(tmp_path, "soviet"))
     accepted("adjudicate", copy / "0001.state.toml", twin, "--key", key(tmp_path, "soviet"))
     a, b = read_toml(duel.folder / "0002.state.toml"), read_toml(copy / "0002.state.toml")
@@ -313,31 +321,38 @@ def test_sender_reveals_the_secret_of_another_game(duel: Game, tmp_path: Path) -
             says=("reveal does not match",))
 
 
+ONE_SPELLING = "not in their one spelling"
+
+
 @pytest.mark.parametrize(
-    ("what", "change", "says"),
+    ("what", "change", "code", "says"),
     [
-        ("an upper-case reveal", lambda d: d["dice"].__setitem__("reveal", d["dice"]["reveal"].upper()), "does not match"),
-        ("an upper-case commitment", lambda d: d["dice"].__setitem__("commit", "sha256:" + d["dice"]["commit"][7:].upper()), "does not match"),
-        ("a short reveal", lambda d: d["dice"].__setitem__("reveal", d["dice"]["reveal"][:63]), "does not match"),
-        ("a salt in orders", lambda d: d["dice"].__setitem__("salt", "0" * 32), "salt belongs in a join"),
-        ("a float dice_index", lambda d: d["pbem"].__setitem__("dice_index", 0.0), "floating-point"),
-        ("a boolean dice_index", lambda d: d["pbem"].__setitem__("dice_index", False), "not of type 'integer'"),
-        ("an integer beyond 64 bits", lambda d: d["pbem"].__setitem__("dice_index", 2**64), "64 bits"),
-        ("an NFD unit id", lambda d: d["attack"][0].__setitem__("losses", ["Inf1", "Ine\u0301"]), "NFC"),
-        ("a zero-width space", lambda d: d["attack"][0].__setitem__("units", ["Pz1\u200b", "Inf1"]), "U+200B"),
-        ("a bidi override", lambda d: d["attack"][0].__setitem__("target", "\u202e4916N"), "U+202E"),
-        ("a control character", lambda d: d["attack"][0].__setitem__("target", "4916N\n"), "control character"),
-        ("a homoglyph side", lambda d: d["pbem"].__setitem__("side", "g\u0435rman"), "does not match"),
-        ("an answers digest in upper case", lambda d: d["pbem"].__setitem__("answers", "sha256:" + d["pbem"]["answers"][7:].upper()), "does not match"),
-        ("full-width digits in the answers digest", lambda d: d["pbem"].__setitem__("answers", d["pbem"]["answers"].replace("0", "\uff10")), "does not match"),
+        ("an upper-case reveal", lambda d: d["dice"].__setitem__("reveal", d["dice"]["reveal"].upper()), 3, ONE_SPELLING),
+        ("an upper-case commitment", lambda d: d["dice"].__setitem__("commit", "sha256:" + d["dice"]["commit"][7:].upper()), 3,
+         ONE_SPELLING),
+        ("a short reveal", lambda d: d["dice"].__setitem__("reveal", d["dice"]["reveal"][:63]), 3, ONE_SPELLING),
+        ("a salt in orders", lambda d: d["dice"].__setitem__("salt", "0" * 32), 2, "salt belongs in a join"),
+        ("a float dice_index", lambda d: d["pbem"].__setitem__("dice_index", 0.0), 2, "floating-point"),
+        ("a boolean dice_index", lambda d: d["pbem"].__setitem__("dice_index", False), 2, "not of type 'integer'"),
+        ("an integer beyond 64 bits", lambda d: d["pbem"].__setitem__("dice_index", 2**64), 2, "64 bits"),
+        ("an NFD unit id", lambda d: d["attack"][0].__setitem__("losses", ["Inf1", "Ine\u0301"]), 2, "NFC"),
+        ("a zero-width space", lambda d: d["attack"][0].__setitem__("units", ["Pz1\u200b", "Inf1"]), 2, "U+200B"),
+        ("a bidi override", lambda d: d["attack"][0].__setitem__("target", "\u202e4916N"), 2, "U+202E"),
+        ("a control character", lambda d: d["attack"][0].__setitem__("target", "4916N\n"), 2, "control character"),
+        ("a homoglyph side", lambda d: d["pbem"].__setitem__("side", "g\u0435rman"), 2, "does not match"),
+        ("an answers digest in upper case", lambda d: d["pbem"].__setitem__("answers", "sha256:" + d["pbem"]["answers"][7:].upper()), 3,
+         ONE_SPELLING),
+        ("full-width digits in the answers digest", lambda d: d["pbem"].__setitem__("answers", d["pbem"]["answers"].replace("0", "\uff10")),
+         3, ONE_SPELLING),
     ],
 )
-def test_sender_signs_a_value_in_another_spelling(duel: Game, tmp_path: Path, what: str, change: Any, says: str) -> None:
-    """The sender signs his file with one value spelled another way (docs/protocol.md: one
-    spelling), to get another seed for the same meaning: a malformed file, exit 2."""
+def test_sender_signs_a_value_in_another_spelling(duel: Game, tmp_path: Path, what: str, change: Any, code: int, says: str) -> None:
+    """The sender signs (and attests) his file with one value spelled another way (docs/protocol.md:
+    one spelling), to get another digest for the same meaning: a dice or chain field is tampering
+    (exit 3), any other value makes a malformed file (exit 2)."""
     p = duel.write_orders(GERMAN_GT1)
     rewrite(p, change, "german", duel.keys["german"])
-    refused(2, "adjudicate", duel.folder / "0001.state.toml", p, "--key", key(tmp_path, "soviet"), says=(says,))
+    refused(code, "adjudicate", duel.folder / "0001.state.toml", p, "--key", key(tmp_path, "soviet"), says=(says,))
 
 
 def test_sender_replays_his_orders_against_a_later_state(fought: Game, tmp_path: Path) -> None:
@@ -382,14 +397,11 @@ def test_joiner_joins_with_a_join_that_is_not_one(tmp_path: Path, what: str, cha
             "--key", key(tmp_path, "german"), says=(says,))
 
 
-@pytest.mark.xfail(strict=True, reason="one spelling does not reach the game module's values: Numbering.parse matches hex ids "
-                   "with Python's Unicode \\d (full-width, Arabic-Indic digits), so '４９１６N' is accepted as 4916N and the sender "
-                   "can re-spell his orders into other seeds (docs/protocol.md says full-width digits do not pass)")
 def test_sender_spells_a_hex_with_full_width_digits(duel: Game, tmp_path: Path) -> None:
-    """The sender writes the target hex as '４９１６N' (full-width digits, NFC and no control character):
-    the same attack, another content digest, so another seed. It must be refused as a hex id."""
+    """The sender writes the target hex as '４９１６N' (full-width digits, NFC and no control character),
+    the same attack in another spelling: hex ids are ASCII digits only, so it is no hex, exit 1."""
     p = duel.write_orders(GERMAN_GT1.replace('"4916N"', '"\uff14\uff19\uff11\uff16N"'))
-    refused(1, "check", duel.folder / "0001.state.toml", p, says=("is not a hex id",))
+    refused(1, "check", duel.folder / "0001.state.toml", p, says=("target '\uff14\uff19\uff11\uff16N' is not a hex of the map",))
 
 
 # ===============================================================================================
@@ -407,56 +419,59 @@ def test_adjudicator_reveals_another_secret_than_his_commitment(fought: Game) ->
 
 def test_adjudicator_spells_his_reveal_in_upper_case(fought: Game) -> None:
     """The Soviet writes his reveal in upper case in the state he seals (the same secret, another
-    spelling, another seed): a malformed state, exit 2."""
+    spelling, another seed): a sealed dice field re-spelled is tampering, exit 3."""
     rewrite(fought.folder / "0002.state.toml", lambda d: d["transition"]["reveals"].__setitem__(
         "soviet", d["transition"]["reveals"]["soviet"].upper()), "soviet", fought.keys["soviet"])
-    refused(2, "verify", fought.folder, "--quiet", says=("transition.reveals.soviet",))
+    refused(3, "verify", fought.folder, "--quiet", says=(ONE_SPELLING, "transition.reveals.soviet"))
 
 
-def _ground_state(g: Game, p: Path, *, keep_inputs: bool) -> int:
-    """The adjudicator grinds made-up signed-content digests (and, unless ``keep_inputs``, made-up
-    input digests) until the die of the attack changes; returns the face he got."""
+def _ground_state(g: Game, p: Path, *, keep_inputs: bool, grind_seed: bool = True) -> int:
+    """The adjudicator records in state ``p`` a seed of his own making, ground over made-up material
+    until the die of the attack changes, and that die (unless ``grind_seed`` is false); and, unless
+    ``keep_inputs``, a made-up input digest in place of the sender's file (the seed takes no input
+    any more: the made-up material is what he would add). Returns the face recorded."""
     d = read_toml(p)
     tr = d["transition"]
-    want = tr["dice"][0]["face"] % 6 + 1
+    want = tr["dice"][0]["face"] % 6 + 1 if grind_seed else tr["dice"][0]["face"]
 
     def seed_of(i: int) -> bytes:
-        return proto.transition_seed(d["pbem"]["previous"], [fake_digest(i)], tr["reveals"])
+        return hashlib.sha256(canonical({**proto.seed_material(d["pbem"]["previous"], tr["reveals"]), "inputs": [fake_digest(i)]})).digest()
 
-    i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, seed_of)
-    tr["signed_inputs"], tr["seed"], tr["dice"][0]["face"] = [fake_digest(i)], seed_of(i).hex(), want
+    if grind_seed:
+        i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, seed_of)
+        tr["seed"], tr["dice"][0]["face"] = seed_of(i).hex(), want
     if not keep_inputs:
         d["pbem"]["inputs"] = [fake_digest(-1)]
     write(p, resealed(d, "soviet", g.keys["soviet"]))
     return want
 
 
-def test_adjudicator_lies_in_signed_inputs_and_verify_replays(fought: Game) -> None:
-    """The Soviet grinds transition.signed_inputs (and the seed and the die with it) for a face he
-    likes: verify replays the transition from the German's real file, exit 1."""
+def test_adjudicator_records_a_seed_of_his_own_and_verify_replays(fought: Game) -> None:
+    """The Soviet records a seed ground over material of his own choosing (say, the old protocol's
+    input digests, made up) and the die it gives: verify replays the transition (exit 1), audit
+    re-derives the seed from the previous state and the reveals (exit 3)."""
     _ground_state(fought, fought.folder / "0002.state.toml", keep_inputs=True)
-    refused(1, "verify", fought.folder, "--quiet", says=("does not follow",))
-    refused(3, "audit", fought.folder / "0002.state.toml", says=("signed-content digest",))
+    refused(1, "verify", fought.folder, "--quiet", says=("does not follow", "transition.dice[0].face"))
+    refused(3, "audit", fought.folder / "0002.state.toml", says=("recorded seed is not the one derived from the reveals",))
 
 
-@pytest.mark.xfail(strict=True, reason="pbem audit checks only the inputs it finds in the folder: a state whose pbem.inputs "
-                   "and transition.signed_inputs are made up (so that the sender's own file is not found) gets its seed "
-                   "ground by the adjudicator, and audit re-derives every die from it and says ok (exit 0)")
-def test_adjudicator_grinds_the_seed_with_made_up_inputs_and_audit_accepts(fought: Game) -> None:
-    """The Soviet makes up the input digests of state 0002 and grinds the seed through them; the
-    German, who holds his own orders beside the state, audits it: audit must refuse (an input
-    missing, exit 1), not re-derive the ground dice."""
+def test_adjudicator_grinds_the_seed_with_made_up_inputs_and_audit_refuses(fought: Game) -> None:
+    """The Soviet makes up the input digests of state 0002 (so that the German's own file is not
+    found) and grinds the seed; the German, who holds his orders beside the state, audits it: audit
+    refuses the seed (exit 3), and with the honest seed, the missing input (exit 1)."""
     _ground_state(fought, fought.folder / "0002.state.toml", keep_inputs=False)
     refused(1, "verify", fought.folder, "--quiet", says=("not in the folder",))
+    refused(3, "audit", fought.folder / "0002.state.toml", says=("recorded seed is not the one derived",))
+    for name in ("0002.state.toml", "0002.report.md", "0002.turn.svg"):
+        (fought.folder / name).unlink(missing_ok=True)
+    fought.adjudicate(fought.folder / "0001-german.orders.toml")
+    _ground_state(fought, fought.folder / "0002.state.toml", keep_inputs=False, grind_seed=False)
     refused(1, "audit", fought.folder / "0002.state.toml", says=("not in the folder",))
 
 
-@pytest.mark.xfail(strict=True, reason="pbem audit re-derives each recorded die from its recorded label without replaying "
-                   "the transition: an adjudicator who re-spells a die's label (a trailing space) gets another face and "
-                   "audit says ok")
-def test_adjudicator_respells_a_die_label_and_audit_accepts(fought: Game) -> None:
+def test_adjudicator_respells_a_die_label_and_audit_refuses(fought: Game) -> None:
     """The Soviet records the attack's die under a re-spelled label ('...|CRT' + spaces) that gives a
-    face he likes: verify replays and refuses (exit 1); audit must refuse too."""
+    face he likes: verify and audit replay the transition and refuse (exit 1)."""
     p = fought.folder / "0002.state.toml"
     d = read_toml(p)
     tr = d["transition"]
@@ -465,8 +480,8 @@ def test_adjudicator_respells_a_die_label_and_audit_accepts(fought: Game) -> Non
     n = next(n for n in range(1, 200) if face_from_seed(seed, ATTACK_DIE + " " * n, 6)[0] == want)
     tr["dice"][0]["label"], tr["dice"][0]["face"] = ATTACK_DIE + " " * n, want
     write(p, resealed(d, "soviet", fought.keys["soviet"]))
-    refused(1, "verify", fought.folder, "--quiet", says=("does not follow",))
-    refused(1, "audit", p, says=("label",))
+    refused(1, "verify", fought.folder, "--quiet", says=("does not follow", "transition.dice[0]"))
+    refused(1, "audit", p, says=("does not follow", "transition.dice[0]"))
 
 
 def _defaulted_two_player_state(g: Game, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -490,9 +505,6 @@ def _defaulted_two_player_state(g: Game, monkeypatch: pytest.MonkeyPatch) -> Pat
     return p
 
 
-@pytest.mark.xfail(strict=True, reason="verify reports a two-player state that records transition.defaulted as a usage error "
-                   "(exit 2, 'only a referee may adjudicate...'), as if the user had mistyped a command, rather than as a state "
-                   "that does not follow (exit 1); and pbem audit accepts it (exit 0)")
 def test_adjudicator_adjudicates_without_the_senders_orders_in_a_two_player_game(duel: Game, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Soviet ignores the German's orders and writes state 0002 with transition.defaulted =
     ["german"]: a seed made of his own reveal only, known to him before. verify and audit must
@@ -531,9 +543,11 @@ def test_adjudicator_replaces_the_senders_key_in_the_next_state(fought: Game) ->
     refused(1, "verify", fought.folder, "--quiet", says=("does not follow", "parties.german.key"))
 
 
-@pytest.mark.xfail(strict=True, reason="verify takes the adjudicator's next commitment as recorded and never checks it is new: "
-                   "a commitment to the secret he has just revealed is accepted, and the sender then knows the adjudicator's "
-                   "next secret (a referee can hand a player the dice this way, with nothing for the other player to see)")
+@pytest.mark.xfail(strict=True, reason="verify refuses a commitment made earlier in the game only when it differs from the "
+                   "party's commitment in the previous state: an adjudicator who keeps, in the state he writes, the very "
+                   "commitment whose secret he reveals in it (his index moves on, his commitment does not) passes, and his "
+                   "next reveal is known to everyone before the next orders are written (in a refereed game the next sender "
+                   "then knows the whole seed of his step: the seed takes no input, so he picks his orders for their dice)")
 def test_adjudicator_commits_to_a_secret_already_revealed(fought: Game) -> None:
     """The Soviet commits, in state 0002, to the secret he reveals in it: his next reveal is then known
     to everyone before the next orders are written. verify must refuse a commitment to a revealed
@@ -545,34 +559,53 @@ def test_adjudicator_commits_to_a_secret_already_revealed(fought: Game) -> None:
     for name in ("0002.state.toml", "0002.report.md", "0002.turn.svg"):
         (fought.folder / name).unlink()
     write(fought.folder / "0002.state.toml", seal(body, "soviet", fought.keys["soviet"]))
-    refused(3, "verify", fought.folder, "--quiet", says=("already revealed",))
+    refused(3, "verify", fought.folder, "--quiet", says=("commits again to a dice secret already committed to",))
+
+
+def sealed_by_hand(g: Game, state: dict[str, Any], side: str, body: str, name: str | None = None) -> Path:
+    """``side``'s orders answering ``state``, sealed by hand (not by pbem sign, which checks the
+    state): the next secret of his chain revealed, the one after committed, the dice attested."""
+    p = g.folder / (name or f"{int(state['pbem']['sequence']):04d}-{side}.orders.toml")
+    p.write_text(order_text(state, side, body), encoding="utf-8")
+    d = read_toml(p)
+    idx = int(d["pbem"]["dice_index"])
+    d["dice"] = {"reveal": g.secret(side, idx), "commit": proto.commitment(g.secret(side, idx + 1))}
+    d["dice"]["attest"] = proto.attest(g.keys[side], d["pbem"], d["dice"])
+    write(p, seal(d, side, g.keys[side]))
+    return p
+
+
+_UNJOINED = pytest.mark.xfail(strict=True, reason=(
+    "check_before_reveal looks the adjudicator up in the state's parties (and for a salt) before it checks the history: "
+    "a state 0002 sealed by the Soviet that names no joined adjudicator, or drops the German's salt, is reported as "
+    "'<party> has not joined this game', a usage error (exit 2) that tells the German he has not joined his own game, "
+    "instead of a state that does not follow from 0001 (exit 1)"))
 
 
 @pytest.mark.parametrize(
     ("what", "change", "code", "says"),
     [
-        ("an adjudicator who is not a party", lambda d: d["awaits"].__setitem__("adjudicator", "ghost"), 1, "ghost"),
-        ("no salt for the adjudicator", lambda d: d["parties"]["german"].pop("salt"), 3, "salt"),
-        ("no commitment for the sender", lambda d: d["parties"]["soviet"].pop("commit"), 3, "commit"),
-        ("the adjudicator's index at the end of the 64 bits", lambda d: d["parties"]["german"].__setitem__("index", 2**63 - 1), 3, "index"),
+        pytest.param("an adjudicator who is not a party", lambda d: d["awaits"].__setitem__("adjudicator", "ghost"), 1,
+                     ("does not follow", "awaits.adjudicator"), marks=_UNJOINED),
+        pytest.param("no salt for the adjudicator", lambda d: d["parties"]["german"].pop("salt"), 1,
+                     ("does not follow", "parties.german"), marks=_UNJOINED),
+        ("no commitment for the sender", lambda d: d["parties"]["soviet"].pop("commit"), 3, ("(soviet) next dice commitment is missing",)),
+        ("the adjudicator's index at the end of the 64 bits", lambda d: d["parties"]["german"].__setitem__("index", 2**63 - 1), 1,
+         ("does not follow", "parties.german.index")),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="pbem adjudicate trusts the fields of the state it is given: a state sealed by the "
-                   "previous adjudicator with an inconsistent party table or awaits makes it fail with an internal error "
-                   "(KeyError, ValueError; exit 2) instead of refusing the state")
 def test_adjudicator_of_the_previous_step_writes_a_state_that_crashes_the_next_adjudication(
-        fought: Game, tmp_path: Path, what: str, change: Any, code: int, says: str) -> None:
+        fought: Game, tmp_path: Path, what: str, change: Any, code: int, says: tuple[str, ...]) -> None:
     """The Soviet writes state 0002 (sealed with his key, so the seal holds) with an inconsistent
-    party table, then his orders for it: the German's pbem adjudicate must refuse cleanly."""
+    party table, then his orders for it: the German's pbem adjudicate replays the transition before
+    it reveals anything and refuses the state (exit 1; a missing commitment, exit 3)."""
     p = fought.folder / "0002.state.toml"
     st = rewrite(p, change, "soviet", fought.keys["soviet"])
-    orders = orders_for(st, fought.folder, "soviet", SOVIET_STANDING, fought.keys["soviet"])
-    refused(code, "adjudicate", p, orders, "--key", key(tmp_path, "german"), says=(says,))
+    orders = sealed_by_hand(fought, st, "soviet", SOVIET_STANDING)
+    refused(code, "adjudicate", p, orders, "--key", key(tmp_path, "german"), says=says)
+    assert not (fought.folder / "0003.state.toml").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="pbem audit asks face_from_seed for a die of the recorded number of sides: a state "
-                   "that records a die of 1 side makes it fail with an internal error (DiceError, exit 2) instead of "
-                   "refusing the recorded die (exit 3)")
 def test_adjudicator_records_a_die_of_one_side(fought: Game) -> None:
     """The Soviet records the attack's die as a die of 1 side: audit must refuse it cleanly."""
     p = fought.folder / "0002.state.toml"
@@ -600,9 +633,9 @@ def test_adjudicator_orders_the_joins_otherwise(tmp_path: Path) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="pbem adjudicate --no-orders SIDE is accepted although SIDE's sealed orders for that "
-                   "very step are beside the state, and verify replays it without a word: the referee can look at the "
-                   "orders' dice and choose between them and the defaulted dice (docs/protocol.md names the limit; pbem "
-                   "could at least refuse or report it)")
+                   "very step are beside the state (verify only notes it afterwards): without SIDE's reveal the step has "
+                   "another seed, which the referee alone knows, so holding the orders he chooses between two outcomes "
+                   "(docs/protocol.md names the limit; adjudicate could refuse what it sees)")
 def test_referee_defaults_a_side_whose_orders_he_holds(refereed: Refereed, tmp_path: Path) -> None:
     """The referee has the German's GT2 orders, computes their dice, and adjudicates the step with
     --no-orders german because the defaulted dice suit him better."""
@@ -615,95 +648,98 @@ def test_referee_defaults_a_side_whose_orders_he_holds(refereed: Refereed, tmp_p
             says=(orders.name,))
 
 
-@pytest.mark.xfail(strict=True, reason="pbem verify on a player's folder that holds the game's state 0000 (which he needed to "
-                   "join) takes the state path and only notes that the views show states it does not have: a view whose "
-                   "die was changed passes as ok (exit 0)")
+def test_referee_defaults_a_side_whose_orders_he_holds_and_verify_notes_it(refereed: Refereed, tmp_path: Path) -> None:
+    """The same: verify on the referee's folder replays the defaulted step and says that the German's
+    sealed orders for it are there (a note, exit 0: only the deadline tells who is right)."""
+    g = refereed
+    seq = int(g.state().data["pbem"]["sequence"])
+    orders = g.orders("german", "")
+    g.adjudicate([], defaulted=["german"])
+    r = accepted("verify", g.folder, "--quiet")
+    assert f"adjudicated without german's orders, but {orders}" in r.output, r.output
+    assert f"{seq + 1:04d}.state.toml" in r.output
+
+
 def test_referee_changes_a_die_in_a_view_of_a_folder_that_also_holds_state_0(refereed: Refereed, tmp_path: Path) -> None:
     """The referee changes the die of view 0002 for the Soviet; the Soviet's folder also holds state
     0000 and his join. verify must check the views (exit 3), not only state 0."""
     g = refereed
-    mine = soviet_views(g, tmp_path / "soviet", "0000.state.toml", "0000-soviet.join.toml")
+    mine = soviet_views(g, tmp_path / "soviet", *PLAYER_START)
     reseal_view(mine / "0002-soviet.view.toml", lambda v: v["transition"]["dice"][0].__setitem__(
         "face", v["transition"]["dice"][0]["face"] % 6 + 1), g)
     refused(3, "verify", mine, "--quiet", says=("the seed gives",))
 
 
 def test_referee_changes_a_die_in_a_view_of_a_folder_of_views(refereed: Refereed, tmp_path: Path) -> None:
-    """The referee changes the die of view 0002 in a folder of views only: exit 3."""
+    """The referee changes the die of view 0002 in a folder of views only, which the player trusts
+    from view 0001 (--from): exit 3."""
     g = refereed
     mine = soviet_views(g, tmp_path / "soviet")
     reseal_view(mine / "0002-soviet.view.toml", lambda v: v["transition"]["dice"][0].__setitem__(
         "face", v["transition"]["dice"][0]["face"] % 6 + 1), g)
-    refused(3, "verify", mine, "--quiet", says=("the seed gives",))
+    anchor = load_state(mine / "0001-soviet.view.toml").digest
+    refused(3, "verify", mine, "--quiet", "--from", anchor, says=("the seed gives",))
 
 
-@pytest.mark.xfail(strict=True, reason="verify_views checks the seed and the dice only when the view records reveals: a view "
-                   "with transition.reveals = {} may show any die (exit 0, '0 dice re-derived')")
 def test_referee_drops_the_reveals_from_a_view(refereed: Refereed, tmp_path: Path) -> None:
     """The referee writes view 0002 with no reveals and the die he likes: exit 3."""
     g = refereed
-    mine = soviet_views(g, tmp_path / "soviet")
+    mine = soviet_views(g, tmp_path / "soviet", *PLAYER_START)
 
     def change(v: dict[str, Any]) -> None:
         v["transition"]["reveals"] = {}
         v["transition"]["dice"][0]["face"] = v["transition"]["dice"][0]["face"] % 6 + 1
 
     reseal_view(mine / "0002-soviet.view.toml", change, g)
-    refused(3, "verify", mine, "--quiet", says=("reveal",))
+    refused(3, "verify", mine, "--quiet", says=("reveals recorded for nobody",))
 
 
-@pytest.mark.xfail(strict=True, reason="verify_views does not check which parties' reveals make the seed: a view that leaves "
-                   "out the German's reveal (keeping the referee's) verifies, and its dice are other dice")
 def test_referee_leaves_a_sides_reveal_out_of_a_view(refereed: Refereed, tmp_path: Path) -> None:
     """The referee leaves the German's reveal out of view 0002 for the Soviet and re-derives seed and
     die without it: the seed must take the reveals of the awaited sides and the referee (exit 3)."""
     g = refereed
-    mine = soviet_views(g, tmp_path / "soviet")
+    mine = soviet_views(g, tmp_path / "soviet", *PLAYER_START)
 
     def change(v: dict[str, Any]) -> None:
         tr = v["transition"]
         del tr["reveals"]["german"]
-        seed = proto.transition_seed(v["pbem"]["previous"], tr["signed_inputs"], tr["reveals"])
+        seed = proto.transition_seed(v["pbem"]["previous"], tr["reveals"])
         tr["seed"] = seed.hex()
         tr["dice"][0]["face"] = face_from_seed(seed, tr["dice"][0]["label"], 6)[0]
 
     reseal_view(mine / "0002-soviet.view.toml", change, g)
-    refused(3, "verify", mine, "--quiet", says=("german",))
+    refused(3, "verify", mine, "--quiet", says=("reveals recorded for referee", "german"))
 
 
-@pytest.mark.xfail(strict=True, reason="the seed takes transition.signed_inputs, which a player holding views cannot check "
-                   "(the other side's orders are hidden from him): the referee grinds them for any die, and verify on the "
-                   "views re-derives the ground dice (exit 0). Fix: leave the inputs out of the seed (the reveals are "
-                   "committed and make it unpredictable), or let the player check each input's digest")
-def test_referee_grinds_signed_inputs_in_a_view(refereed: Refereed, tmp_path: Path) -> None:
-    """The referee makes up the German's signed-content digest in the Soviet's view 0002 until the
-    attack's die is the one he wants; the view is sealed and its seed follows from its fields."""
+def made_up_seed(previous: str, reveals: dict[str, str], i: int) -> bytes:
+    """A seed of the old protocol's kind: the previous digest, the reveals and a made-up input digest,
+    which whoever records it can vary at will."""
+    return hashlib.sha256(canonical({**proto.seed_material(previous, reveals), "inputs": [fake_digest(i)]})).digest()
+
+
+def test_referee_grinds_the_seed_of_a_view(refereed: Refereed, tmp_path: Path) -> None:
+    """The referee records in the Soviet's view 0002 a seed ground over a made-up input digest (what
+    the old protocol let him vary) until the attack's die is the one he wants: the seed is the
+    previous state's digest and the reveals only, exit 3."""
     g = refereed
-    mine = soviet_views(g, tmp_path / "soviet")
+    mine = soviet_views(g, tmp_path / "soviet", *PLAYER_START)
 
     def change(v: dict[str, Any]) -> None:
         tr = v["transition"]
         want = tr["dice"][0]["face"] % 6 + 1
-
-        def seed_of(i: int) -> bytes:
-            return proto.transition_seed(v["pbem"]["previous"], [fake_digest(i)], tr["reveals"])
-
-        i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, seed_of)
-        tr["signed_inputs"], tr["seed"], tr["dice"][0]["face"] = [fake_digest(i)], seed_of(i).hex(), want
+        i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, lambda i: made_up_seed(v["pbem"]["previous"], tr["reveals"], i))
+        tr["seed"], tr["dice"][0]["face"] = made_up_seed(v["pbem"]["previous"], tr["reveals"], i).hex(), want
 
     reseal_view(mine / "0002-soviet.view.toml", change, g)
-    refused(3, "verify", mine, "--quiet", says=("seed",))
+    refused(3, "verify", mine, "--quiet", says=("the seed does not follow from the reveals",))
 
 
-@pytest.mark.xfail(strict=True, reason="a view records the other side's dice commitment as the referee writes it: the Soviet "
-                   "cannot check the German's commitment (it is in the German's orders, hidden from him), so the referee "
-                   "shows him a commitment to a secret of his own choosing and, in the next view, that secret as the "
-                   "German's reveal: every die of the Soviet's views is the referee's choice and verify says ok")
 def test_referee_substitutes_the_other_sides_commitment_in_a_sides_views(refereed: Refereed, tmp_path: Path) -> None:
     """In the Soviet's view 0001 the referee records his own commitment for the German, and in view
-    0002 its secret as the German's reveal, ground for the die he wants."""
+    0002 its secret as the German's reveal, ground for the die he wants: the German's join attests
+    his commitment, exit 3."""
     g = refereed
-    mine = soviet_views(g, tmp_path / "soviet")
+    mine = soviet_views(g, tmp_path / "soviet", *PLAYER_START)
     v2 = read_toml(mine / "0002-soviet.view.toml")
     tr = v2["transition"]
     want = tr["dice"][0]["face"] % 6 + 1
@@ -712,7 +748,7 @@ def test_referee_substitutes_the_other_sides_commitment_in_a_sides_views(referee
         return hashlib.sha256(f"referee's choice {i}".encode()).hexdigest()
 
     def seed_of(i: int) -> bytes:
-        return proto.transition_seed(v2["pbem"]["previous"], tr["signed_inputs"], {**tr["reveals"], "german": secret_of(i)})
+        return proto.transition_seed(v2["pbem"]["previous"], {**tr["reveals"], "german": secret_of(i)})
 
     i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, seed_of)
     reseal_view(mine / "0001-soviet.view.toml", lambda v: v["parties"]["german"].__setitem__("commit", proto.commitment(secret_of(i))), g)
@@ -722,25 +758,21 @@ def test_referee_substitutes_the_other_sides_commitment_in_a_sides_views(referee
         v["transition"]["seed"], v["transition"]["dice"][0]["face"] = seed_of(i).hex(), want
 
     reseal_view(mine / "0002-soviet.view.toml", change, g)
-    refused(3, "verify", mine, "--quiet", says=("german",))
+    refused(3, "verify", mine, "--quiet", says=("0001-soviet.view.toml", "german's commitment in the view is not the one german attested"))
 
 
-@pytest.mark.xfail(strict=True, reason="verify_views skips the chain, commitment and dice checks of a view whose predecessor "
-                   "is missing and does not report the gap (states missing from a chain are exit 1)")
 def test_referee_leaves_a_view_out(refereed: Refereed, tmp_path: Path) -> None:
-    """The Soviet's folder lacks view 0002: verify must report the missing view (exit 1)."""
-    mine = soviet_views(refereed, tmp_path / "soviet")
+    """The Soviet's folder lacks view 0002: verify reports the missing view (exit 1)."""
+    mine = soviet_views(refereed, tmp_path / "soviet", *PLAYER_START)
     (mine / "0002-soviet.view.toml").unlink()
-    refused(1, "verify", mine, "--quiet", says=("missing",))
+    refused(1, "verify", mine, "--quiet", says=("views missing from the chain: sequence 2",))
 
 
-@pytest.mark.xfail(strict=True, reason="verify_views accepts any die label: the referee re-spells a label (a trailing space) "
-                   "for another face, and the player, who cannot replay the hidden part, is told every die was re-derived")
 def test_referee_respells_a_die_label_in_a_view(refereed: Refereed, tmp_path: Path) -> None:
     """The referee records the attack's die of view 0002 under a re-spelled label that gives a face
     he likes, consistent with the seed: labels must be in their one spelling (exit 3)."""
     g = refereed
-    mine = soviet_views(g, tmp_path / "soviet")
+    mine = soviet_views(g, tmp_path / "soviet", *PLAYER_START)
 
     def change(v: dict[str, Any]) -> None:
         tr = v["transition"]
@@ -753,35 +785,31 @@ def test_referee_respells_a_die_label_in_a_view(refereed: Refereed, tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    ("what", "change"),
+    ("what", "change", "says"),
     [
-        ("a die of 1 side", lambda v: v["transition"]["dice"][0].__setitem__("sides", 1)),
-        ("a reveal of a party the game does not have", lambda v: v["transition"]["reveals"].__setitem__("ghost", "0" * 64)),
+        ("a die of 1 side", lambda v: v["transition"]["dice"][0].__setitem__("sides", 1), "of 1 sides is not a die the rules roll"),
+        ("a reveal of a party the game does not have", lambda v: v["transition"]["reveals"].__setitem__("ghost", "0" * 64),
+         "reveals recorded for german, ghost, referee"),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="verify_views indexes the former view's parties by the reveal's party and asks "
-                   "face_from_seed for the recorded sides: an unknown party or a die of 1 side is an internal error "
-                   "(KeyError, DiceError; exit 2) instead of a refused view (exit 3)")
-def test_referee_writes_a_view_that_crashes_verify(refereed: Refereed, tmp_path: Path, what: str, change: Any) -> None:
-    """A view sealed by the referee with a die of 1 side, or a reveal of an unknown party."""
-    mine = soviet_views(refereed, tmp_path / "soviet")
+def test_referee_writes_a_view_that_crashes_verify(refereed: Refereed, tmp_path: Path, what: str, change: Any, says: str) -> None:
+    """A view sealed by the referee with a die of 1 side, or a reveal of an unknown party: refused
+    cleanly, exit 3."""
+    mine = soviet_views(refereed, tmp_path / "soviet", *PLAYER_START)
     reseal_view(mine / "0002-soviet.view.toml", change, refereed)
-    refused(3, "verify", mine, "--quiet")
+    refused(3, "verify", mine, "--quiet", says=(says,))
 
 
 def test_referee_shows_a_view_that_is_not_the_view_of_his_state(refereed: Refereed, tmp_path: Path) -> None:
-    """The referee's view 0002 shows other dice than his state 0002 (seed ground through the inputs):
-    verify on the referee's folder compares each view with its state, exit 1."""
+    """The referee's view 0002 shows other dice than his state 0002 (a seed ground over made-up
+    material): verify on the referee's folder compares each view with its state, exit 1."""
     g = refereed
 
     def change(v: dict[str, Any]) -> None:
         tr = v["transition"]
         want = tr["dice"][0]["face"] % 6 + 1
-        i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want,
-                  lambda i: proto.transition_seed(v["pbem"]["previous"], [fake_digest(i)], tr["reveals"]))
-        tr["signed_inputs"] = [fake_digest(i)]
-        tr["seed"] = proto.transition_seed(v["pbem"]["previous"], tr["signed_inputs"], tr["reveals"]).hex()
-        tr["dice"][0]["face"] = want
+        i = grind(lambda s: face_from_seed(s, ATTACK_DIE, 6)[0] == want, lambda i: made_up_seed(v["pbem"]["previous"], tr["reveals"], i))
+        tr["seed"], tr["dice"][0]["face"] = made_up_seed(v["pbem"]["previous"], tr["reveals"], i).hex(), want
 
     reseal_view(g.folder / "0002-soviet.view.toml", change, g)
     refused(1, "verify", g.folder, "--quiet", says=("is not the view of the state it names",))
@@ -793,8 +821,15 @@ def test_referee_shows_a_view_that_is_not_the_view_of_his_state(refereed: Refere
 
 
 def _state_zero_folder(folder: Path, sides: dict[str, str], creator: KeyPair, referee: str | None = None) -> Path:
+    """A state 0 sealed by the German creator with the parties' keys ``sides`` (and ``referee``),
+    written by hand: pbem new (state_zero) refuses one key for two parties or a weak key, so the
+    state is made with other keys and then given these."""
     folder.mkdir(parents=True)
-    body = state_zero("proud-monster", EXCHANGE_SCENARIO, sides, referee, "german", "pm-made", {})
+    placeholders = {p: KeyPair.from_seed(f"placeholder {p}".encode()).public_text for p in sides}
+    body = state_zero("proud-monster", EXCHANGE_SCENARIO, placeholders,
+                      KeyPair.from_seed(b"placeholder referee").public_text if referee else None, "german", "pm-made", {})
+    for p, k in {**sides, **({"referee": referee} if referee else {})}.items():
+        body["parties"][p]["key"] = k
     write(folder / "0000.state.toml", seal(body, "german", creator))
     return folder
 
@@ -814,8 +849,6 @@ def test_creator_state_0_sealed_by_another_party(tmp_path: Path) -> None:
     refused(3, "verify", folder, says=("'german' adjudicates this step",))
 
 
-@pytest.mark.xfail(strict=True, reason="verify re-derives state 0 with state_zero, which does not refuse what pbem new "
-                   "refuses: two parties with one key pass as 'the game's start' (exit 0)")
 def test_creator_gives_two_sides_one_key(tmp_path: Path) -> None:
     """A state 0 whose German and Soviet have one key (one person plays both; a seal's signer, which
     the signature does not cover, can then be swapped between them): verify must refuse (exit 1)."""
@@ -824,26 +857,24 @@ def test_creator_gives_two_sides_one_key(tmp_path: Path) -> None:
     refused(1, "verify", folder, says=("same public key",))
 
 
-@pytest.mark.xfail(strict=True, reason="neither pbem join nor verify refuses a refereed game whose referee has the German's "
-                   "key: the German then adjudicates his own orders knowing both secrets of every seed of his, and can "
-                   "grind his orders for his dice while the Soviet's views all verify")
 def test_creator_makes_the_referee_one_of_the_players(tmp_path: Path) -> None:
-    """The German creates a refereed game whose referee key is his own key; the Soviet joins it."""
+    """The German creates a refereed game whose referee key is his own key (he would adjudicate his
+    own orders knowing every secret of their seeds); the Soviet's verify and join refuse it as not
+    the start pbem new makes (exit 1)."""
     g, s = KeyPair.from_seed(b"r german"), KeyPair.from_seed(b"r soviet")
     folder = _state_zero_folder(tmp_path / "g", {"german": g.public_text, "soviet": s.public_text}, g, referee=g.public_text)
     keys_to_files({"soviet": s}, tmp_path)
     refused(1, "verify", folder, says=("same public key",))
-    refused(2, "join", folder / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"), says=("same public key",))
+    refused(1, "join", folder / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"), says=("same public key",))
+    assert not (folder / "0000-soviet.join.toml").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="verify re-derives state 0 without checking the parties' keys: a small-order key "
-                   "(which pbem new refuses, and with which one signature verifies for many messages) passes as the "
-                   "game's start")
 def test_creator_gives_a_side_a_weak_key(tmp_path: Path) -> None:
-    """State 0 records a small-order point (order 4) as the Soviet's key: verify must refuse it."""
+    """State 0 records a small-order point (order 4) as the Soviet's key: verify refuses it as not
+    the start pbem new makes (exit 1)."""
     g = KeyPair.from_seed(b"w german")
     folder = _state_zero_folder(tmp_path / "g", {"german": g.public_text, "soviet": key_text(bytes(32))}, g)
-    refused(3, "verify", folder, says=("weak",))
+    refused(1, "verify", folder, says=("not the start of a game", "weak"))
 
 
 def test_creator_replays_state_0_and_a_fresh_join_gives_fresh_secrets(tmp_path: Path) -> None:
@@ -862,46 +893,40 @@ def test_creator_replays_state_0_and_a_fresh_join_gives_fresh_secrets(tmp_path: 
     assert join["dice"]["salt"] != a.state().data["parties"]["soviet"]["salt"]
 
 
-@pytest.mark.xfail(strict=True, reason="the Soviet's secrets in a game are those of the salt the state records, whoever "
-                   "chose it: the creator replays an earlier game's state 0 (pbem new with the same keys and game id makes "
-                   "it byte for byte) and that game's joins, and the Soviet's pbem adjudicate reveals the secrets he "
-                   "revealed in the earlier game; the German, who knows them, grinds his orders for his dice. pbem "
-                   "adjudicate and sign never check that the salt is the one of the party's own join")
-def test_creator_replays_state_0_and_the_victims_old_join(tmp_path: Path) -> None:
+def _replayed_game(a: Game, b: Path, tmp_path: Path) -> tuple[Path, int]:
     """Game A was played (the Soviet revealed his secret 0 in state 0002). The German starts game B
-    with A's state 0; the Soviet joins (a fresh join, in his folder), but the German adjudicates A's
-    joins: state 0001 of B is A's. Knowing the Soviet's secret 0 from A, the German picks, among
-    variants of his standing instructions, the orders whose die is a 6 (or his best)."""
-    a = start_game(tmp_path / "a")
-    a.play(GERMAN_GT1)
+    in the Soviet's folder ``b`` with A's state 0 (byte for byte what pbem new makes again); the
+    Soviet joins it (a fresh salt), but the German adjudicates A's joins: state 0001 of B is A's.
+    Knowing the Soviet's secret 0 from A, and the seed taking no input, the German knows every die
+    of his GT1 orders before he writes them. Returns his orders (attacking) and the die they get."""
     keys_to_files(a.keys, tmp_path)
-    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml"])
     accepted("join", b / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"))
     shutil.copy(a.folder / "0001.state.toml", b / "0001.state.toml")  # the German adjudicated A's joins again
     known = read_toml(a.folder / "0002.state.toml")["transition"]["reveals"]["soviet"]
     state1 = load_state(b / "0001.state.toml")
+    seed = proto.transition_seed(state1.digest, {"german": a.secret("german", 0), "soviet": known})
+    face = face_from_seed(seed, ATTACK_DIE, 6)[0]  # he attacks if it suits him, else holds back
     scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    faces = {}
-    units = ["Inf1", "Pz1", "Inf2"]
-    variants = [list(p) for n in (1, 2, 3) for p in itertools.permutations(units, n)]
-    for i, order in enumerate(variants):
-        body = GERMAN_GT1 + f"loss_order = {order!r}\n".replace("'", '"')
-        p = orders_for(state1.data, scratch, "german", body, a.keys["german"], name=f"{i}.orders.toml")
-        d = load_doc(p)
-        seed = proto.transition_seed(state1.digest, [content_digest(d.data)], {"german": d.data["dice"]["reveal"], "soviet": known})
-        faces[i] = face_from_seed(seed, ATTACK_DIE, 6)[0]
-    best = max(faces, key=lambda i: (faces[i], -i))
-    chosen = shutil.copy(scratch / f"{best}.orders.toml", b / "0001-german.orders.toml")
+    scratch.mkdir(exist_ok=True)
+    chosen = orders_for(state1.data, scratch, "german", GERMAN_GT1, a.keys["german"])
+    return Path(shutil.copy(chosen, b / "0001-german.orders.toml")), face
+
+
+def test_creator_replays_state_0_and_the_victims_old_join(tmp_path: Path) -> None:
+    """The German replays game A's state 0 and state 0001 (A's joins) to the Soviet, who joined B
+    afresh: the Soviet's pbem adjudicate would reveal his secret 0 of A, which the German knows; it
+    refuses the state, whose salt is not that of the Soviet's join in his folder (exit 3)."""
+    a = start_game(tmp_path / "a")
+    a.play(GERMAN_GT1)
+    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml"])
+    chosen, face = _replayed_game(a, b, tmp_path)
     r = pbem("adjudicate", b / "0001.state.toml", chosen, "--key", key(tmp_path, "soviet"))
     if r.exit_code == 0:
-        assert read_toml(b / "0002.state.toml")["transition"]["dice"][0]["face"] == faces[best], "the German chose the die"
+        assert read_toml(b / "0002.state.toml")["transition"]["dice"][0]["face"] == face, "the German knew the die"
     assert r.exit_code == 3, r.output
-    assert "salt" in r.output
+    assert "salt" in r.output and "not the one of soviet's join" in r.output
 
 
-@pytest.mark.xfail(strict=True, reason="docs/protocol.md says pbem join refuses a commitment already used in its folder, but "
-                   "the command never passes the folder's commitments to make_join: the check cannot fire")
 def test_creator_gets_a_party_to_join_twice_with_one_salt(duel: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Should the random salt repeat (a broken generator: here, forced), the Soviet's second join of
     a replayed state 0 would repeat his chain; pbem join must refuse the used commitment (exit 3)."""
@@ -1014,11 +1039,9 @@ def test_mail_changes_a_value_of_a_sealed_state_into_a_malformed_one(fought: Gam
     refused(3, "audit", p, says=("signature does not match",))
 
 
-@pytest.mark.xfail(strict=True, reason="a state without its seal is tampering (exit 3) only if nothing else is wrong with it: "
-                   "strip the seal and break one more field, and it is reported as a malformed file (exit 2), although "
-                   "every state is sealed (docs/protocol.md: the seal first)")
 def test_mail_strips_a_states_seal_and_changes_a_value(fought: Game) -> None:
-    """The carrier removes state 0002's seal and sets its sequence to -1."""
+    """The carrier removes state 0002's seal and sets its sequence to -1: a state without its seal is
+    tampering whatever else is wrong with it, exit 3."""
     p = fought.folder / "0002.state.toml"
     d = unsealed(read_toml(p))
     d["pbem"]["sequence"] = -1
@@ -1081,13 +1104,11 @@ def test_mail_sends_a_state_numbered_near_the_end_of_64_bits(fought: Game) -> No
     refused(1, "verify", fought.folder, "--quiet", says=("states missing from the chain: sequence 3-9223372036854775806",))
 
 
-@pytest.mark.xfail(strict=True, reason="verify on a folder of views ignores --from: any digest, even one of no view, is "
-                   "accepted (exit 0), so the player's anchor does not anchor anything")
 def test_mail_has_the_player_verify_views_from_a_digest_he_does_not_hold(refereed: Refereed, tmp_path: Path) -> None:
     """The player verifies his views --from the digest of a state he holds; the views given show
     another one: exit 1, as for states."""
     mine = soviet_views(refereed, tmp_path / "soviet")
-    refused(1, "verify", mine, "--quiet", "--from", fake_digest(3), says=("no state among the files",))
+    refused(1, "verify", mine, "--quiet", "--from", fake_digest(3), says=("the views start at", "a view you hold (--from DIGEST)"))
 
 
 @pytest.mark.xfail(strict=True, reason="a TOML integer of more than 4300 digits makes Python's int() raise ValueError inside "
@@ -1104,42 +1125,43 @@ def test_mail_puts_a_deeply_nested_file_into_the_folder(fought: Game) -> None:
     refused(2, "verify", fought.folder, "--quiet", says=("nested too deeply",))
 
 
-@pytest.mark.xfail(strict=True, reason="pbem sign derives the secret it reveals from the index, origin and salt of the state it "
-                   "is given and never checks that the secret hashes to the commitment the state records for the signer "
-                   "(nor that the state is sealed by the game's keys): a forged state makes the player reveal any secret "
-                   "of his chain, e.g. the one he will reveal when he adjudicates the opponent's next orders")
-def test_mail_forges_a_state_that_makes_pbem_sign_reveal_a_secret_ahead_of_its_turn(duel: Game, tmp_path: Path) -> None:
-    """The opponent (or the carrier) sends the German a state 0001 that records its own key for the
-    Soviet, is sealed with it, and sets the German's index to 1. The German's pbem sign reveals his
-    secret number 1, which the Soviet then knows before he writes his orders of the step the German
-    adjudicates with it."""
+def _forged_state_1(duel: Game, mail: Path) -> tuple[Path, Path]:
+    """A state 0001 that records the carrier's own key for the Soviet, is sealed with it and sets the
+    German's index to 1, in folder ``mail``; and the German's orders for it, not yet sealed."""
     mallory = KeyPair.from_seed(b"mallory")
     d = unsealed(read_toml(duel.folder / "0001.state.toml"))
     d["parties"]["german"]["index"] = 1
     d["parties"]["soviet"]["key"] = mallory.public_text
     forged = seal(d, "soviet", mallory)
-    mail = tmp_path / "mail"
-    mail.mkdir()
     write(mail / "0001.state.toml", forged)
     orders = mail / "0001-german.orders.toml"
     orders.write_text(order_text(forged, "german", GERMAN_GT1), encoding="utf-8")
-    r = pbem("sign", orders, "--key", key(tmp_path, "german"), "--state", mail / "0001.state.toml")
-    leaked = read_toml(orders).get("dice", {}).get("reveal")
-    assert leaked != duel.secret("german", 1), "the German revealed his secret number 1 ahead of its turn"
-    assert r.exit_code == 3 and "commitment" in r.output, r.output
+    return mail / "0001.state.toml", orders
 
 
-@pytest.mark.xfail(strict=True, reason="pbem adjudicate checks the orders against the keys of the state it is given, not those "
-                   "of the game the adjudicator joined: a state 0001 resealed with another key of the German's, and orders "
-                   "sealed with it, make the Soviet reveal his committed secret; the German then writes his real orders "
-                   "for the real state 0001 knowing both secrets of their seed")
+def test_mail_forges_a_state_that_makes_pbem_sign_reveal_a_secret_ahead_of_its_turn(duel: Game, tmp_path: Path) -> None:
+    """The opponent (or the carrier) sends the German a forged state 0001 (the Soviet's key his own,
+    the German's index 1) so that pbem sign reveals the German's secret number 1 ahead of its turn.
+    Alone, it has no history to check (exit 2); in a folder with the game's first state and joins,
+    it is not sealed by the creator (exit 3). Nothing is revealed."""
+    mail = tmp_path / "mail"
+    mail.mkdir()
+    state, orders = _forged_state_1(duel, mail)
+    refused(2, "sign", orders, "--key", key(tmp_path, "german"), "--state", state, says=("0000.state.toml is not there",))
+    assert "dice" not in read_toml(orders)
+    folder = copy_folder(duel.folder, tmp_path / "folder", START)
+    state, orders = _forged_state_1(duel, folder)
+    refused(3, "sign", orders, "--key", key(tmp_path, "german"), "--state", state, says=("sealed by 'soviet', but 'german' adjudicates",))
+    assert read_toml(orders).get("dice", {}).get("reveal") != duel.secret("german", 1)
+
+
 def test_mail_forges_a_state_that_makes_pbem_adjudicate_reveal_the_adjudicators_secret(duel: Game, tmp_path: Path) -> None:
     """The Soviet's folder holds state 0000 and both joins; he receives a state 0001 whose German key
-    is a second key of the German's (state and orders sealed with it, the German's real reveal in the
-    orders). His pbem adjudicate must refuse the state (it is not sealed by the creator's key in
-    0000), not reveal his secret."""
+    is a second key of the German's (state and orders sealed and attested with it, the German's real
+    reveal in the orders). His pbem adjudicate refuses the state: its keys are not the game's
+    (exit 3); he reveals nothing."""
     second = KeyPair.from_seed(b"the German's second key")
-    soviet = copy_folder(duel.folder, tmp_path / "soviet", ["0000.state.toml", "0000-german.join.toml", "0000-soviet.join.toml"])
+    soviet = copy_folder(duel.folder, tmp_path / "soviet", START)
     d = unsealed(read_toml(duel.folder / "0001.state.toml"))
     d["parties"]["german"]["key"] = second.public_text
     forged = seal(d, "german", second)
@@ -1148,10 +1170,11 @@ def test_mail_forges_a_state_that_makes_pbem_adjudicate_reveal_the_adjudicators_
     orders.write_text(order_text(forged, "german", ""), encoding="utf-8")
     o = read_toml(orders)
     o["dice"] = {"reveal": duel.secret("german", 0), "commit": proto.commitment(duel.secret("german", 1))}
+    o["dice"]["attest"] = proto.attest(second, o["pbem"], o["dice"])
     write(orders, seal(o, "german", second))
-    r = pbem("adjudicate", soviet / "0001.state.toml", orders, "--key", key(tmp_path, "soviet"))
+    refused(3, "adjudicate", soviet / "0001.state.toml", orders, "--key", key(tmp_path, "soviet"),
+            says=("the parties' keys are not the game's",))
     assert not (soviet / "0002.state.toml").exists(), "the Soviet revealed his secret 0 for a forged state"
-    assert r.exit_code == 3 and "key" in r.output, r.output
 
 
 def test_mail_sends_orders_of_another_game(fought: Game, tmp_path: Path) -> None:
