@@ -1288,6 +1288,39 @@ def test_creator_records_another_salt_for_the_joiner(duel: Game) -> None:
     refused(1, "verify", duel.folder, "--quiet", says=("parties.soviet.salt",))
 
 
+def test_creator_gets_a_party_to_join_a_state_0_that_pbem_new_would_not(duel: Game, tmp_path: Path) -> None:
+    """The creator gives himself an extra VP in state 0 and sends it to the Soviet to join: pbem join
+    re-derives state 0 and refuses it (exit 1); no join is written."""
+    folder = copy_folder(duel.folder, tmp_path / "fresh", ["0000.state.toml"])
+    rewrite(folder / "0000.state.toml", lambda d: d["position"].__setitem__("vp", 5), "german", duel.keys["german"])
+    refused(1, "join", folder / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"),
+            says=("is not the state 0", "position.vp"))
+    assert not (folder / "0000-soviet.join.toml").exists()
+
+
+@pytest.mark.xfail(strict=True, reason="check_before_reveal accepts any join of the party, answering the game's first state, "
+                   "whose salt is the one the state records: with a replayed state 0 (byte for byte, as pbem new makes it "
+                   "again), the Soviet's old join of game A is such a join, and the creator has only to get it into the "
+                   "Soviet's folder beside his fresh one (a push to a git game, a file saved from a mail): the Soviet's pbem "
+                   "adjudicate reveals his secret 0 of game A, which the German knew, so the German knew every die of his "
+                   "orders before he wrote them (verify, afterwards, even blames the Soviet for equivocating)")
+def test_creator_replays_state_0_and_slips_the_victims_old_join_into_his_folder(tmp_path: Path) -> None:
+    """As above, but the Soviet's old join of game A (and the German's) is in the Soviet's folder too,
+    under another name: pbem adjudicate must refuse a folder holding two joins of the Soviet for one
+    first state (exit 3), not reveal the secret of the old one."""
+    a = start_game(tmp_path / "a")
+    a.play(GERMAN_GT1)
+    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml"])
+    chosen, face = _replayed_game(a, b, tmp_path)
+    shutil.copy(a.folder / "0000-soviet.join.toml", b / "0000-soviet-a.join.toml")
+    shutil.copy(a.folder / "0000-german.join.toml", b / "0000-german.join.toml")
+    r = pbem("adjudicate", b / "0001.state.toml", chosen, "--key", key(tmp_path, "soviet"))
+    if r.exit_code == 0:
+        assert read_toml(b / "0002.state.toml")["transition"]["dice"][0]["face"] == face, "the German knew the die"
+    assert r.exit_code == 3, r.output
+    assert "join" in r.output
+
+
 # ===============================================================================================
 # A third party who carries the mail (or the opponent, using a key of his own)
 # ===============================================================================================
