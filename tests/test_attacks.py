@@ -1322,6 +1322,21 @@ def test_creator_gets_a_party_to_join_a_state_0_that_pbem_new_would_not(duel: Ga
     assert not (folder / "0000-soviet.join.toml").exists()
 
 
+@pytest.mark.xfail(strict=True, reason="two joins of one party answering one state 0 are reported as that party's equivocation, "
+                   "but a replayed state 0 (pbem new makes it again byte for byte, and pbem join joins it afresh, as it "
+                   "should) is the creator's doing: he gets a 'proof' that the Soviet signed two files for one step. Two "
+                   "joins with different salts for one state 0 show that state 0 was replayed, not that the joiner cheated")
+def test_creator_replays_state_0_to_frame_the_joiner_as_equivocating(tmp_path: Path) -> None:
+    """The German replays game A's state 0 as game B's; the Soviet joins B with pbem join. The German
+    then shows the two joins as the Soviet's equivocation: verify must not blame the Soviet."""
+    a = start_game(tmp_path / "a")
+    keys_to_files(a.keys, tmp_path)
+    b = copy_folder(a.folder, tmp_path / "b", ["0000.state.toml"])
+    accepted("join", b / "0000.state.toml", "--side", "soviet", "--key", key(tmp_path, "soviet"))
+    r = pbem("verify", a.folder / "0000-soviet.join.toml", b / "0000-soviet.join.toml", "--quiet")
+    assert "equivocation: 'soviet'" not in r.output, r.output
+
+
 @pytest.mark.xfail(strict=True, reason="check_before_reveal accepts any join of the party, answering the game's first state, "
                    "whose salt is the one the state records: with a replayed state 0 (byte for byte, as pbem new makes it "
                    "again), the Soviet's old join of game A is such a join, and the creator has only to get it into the "
