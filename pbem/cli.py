@@ -441,7 +441,7 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
     if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
         raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
-    check_before_reveal(st, str(doc.data["pbem"]["side"]))
+    check_before_reveal(st, str(doc.data["pbem"]["side"]), key)
     text = sign_orders(orders, source, doc.data, key, st, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
@@ -477,10 +477,16 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     if not orders and not defaulted:
         raise UsageError("give the order, join or reply files to adjudicate (or --no-orders SIDE, for a referee)")
     st = load_state(state_path, views=False)
+    key = _key(key_path, ask)
     if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
-        check_before_reveal(st, str(st.data["awaits"]["adjudicator"]))
+        check_before_reveal(st, str(st.data["awaits"]["adjudicator"]), key)
+    for side in defaulted:  # a side "without its orders" whose sealed orders for this state are here: adjudicate them
+        held = [p for p in sorted(state_path.parent.glob("*.toml")) if _sealed_orders_of(p, side, st.digest)]
+        if held:
+            raise UsageError(f"--no-orders {side}: {held[0]} holds {side}'s sealed orders for this very state",
+                             hint="Adjudicate the orders you have; --no-orders is for a side that sent nothing by the deadline.")
     docs = [load_doc(p, "orders") for p in orders]
-    res = run(st, docs, _key(key_path, ask), list(defaulted))
+    res = run(st, docs, key, list(defaulted))
     nxt = res.state
     out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
     files = res.outputs(out, report)
@@ -491,6 +497,18 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
         click.echo(f"game over: the {nxt['result']['winner']} wins ({nxt['result']['rule']})")
     else:
         click.echo(f"awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
+
+
+def _sealed_orders_of(path: Path, side: str, answers: str) -> bool:
+    """``path`` is an order or reply file of ``side``, sealed, answering the state ``answers``."""
+    from pbem.exchange.game import load_doc
+
+    try:
+        d = load_doc(path)
+    except PbemError:
+        return False
+    h = d.data["pbem"]
+    return d.kind in ("orders", "reply") and h.get("side") == side and h.get("answers") == answers and "seal" in d.data
 
 
 @cli.command()

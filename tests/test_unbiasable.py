@@ -239,7 +239,10 @@ def test_a_changed_field_of_sealed_orders_is_tampering(game: Game, tmp_path: Pat
     data = read(orders)
     data["pbem"][field] = value
     write(orders, data)
-    for args in (["check", game.state_path, orders], ["adjudicate", game.state_path, orders, "--key", "x.key"]):
+    from pbem.exchange.keys import write_key_files
+
+    key = write_key_files(game.keys["soviet"], tmp_path / "soviet")[0]
+    for args in (["check", game.state_path, orders], ["adjudicate", game.state_path, orders, "--key", key]):
         fails(tmp_path, 3, args, "the signature does not match the content")
 
 

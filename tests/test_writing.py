@@ -75,7 +75,8 @@ def commands(c: Case) -> dict[str, list[Any]]:
     """Every command that writes into a folder, as the tests below run it."""
     return {
         "adjudicate": ["adjudicate", "game/0001.state.toml", c.orders, "--key", "soviet.key"],
-        "join": ["join", "game/0000.state.toml", "--side", "german", "--key", "german.key", "-o", "game/j.toml"],
+        # a second join, beside the game's folder (in it, it would stop sign: two joins of one party)
+        "join": ["join", "game/0000.state.toml", "--side", "german", "--key", "german.key", "-o", "j.toml"],
         "sign": ["sign", c.draft, "--key", "german.key", "--state", c.game.state_path],
         "sign -o": ["sign", c.draft, "--key", "german.key", "--state", c.game.state_path, "-o", "game/s.toml"],
         "template -o": ["template", "game/0001.state.toml", "--side", "german", "-o", "game/t.toml"],
@@ -113,8 +114,8 @@ def test_written_files_get_the_users_umask(case: Case, restore_umask: None, mask
     run(cmds["sign"])  # sealed in place: a new file too
     run(["new", EXCHANGE_SCENARIO, "--side", "german=german.pub", "--side", "soviet=soviet.pub", "--key", "german.key",
          "-o", "g2", "--game-id", "pm-2"])
-    written = [case.folder / n for n in ("0002.state.toml", "0002.report.md", "0002.turn.svg", "j.toml", "s.toml", "t.toml",
-                                         "p.svg", "x.eml", "carol.pub")]
+    written = [case.folder / n for n in ("0002.state.toml", "0002.report.md", "0002.turn.svg", "s.toml", "t.toml",
+                                         "p.svg", "x.eml", "carol.pub")] + [case.root / "j.toml"]
     written += [case.receiver / n for n in ("0003.state.toml", "0003.report.md", "0003-german.orders.toml")]
     written += [case.draft, case.root / "g2" / "0000.state.toml"]
     assert {str(p): oct(mode(p)) for p in written} == {str(p): oct(0o666 & ~mask) for p in written}

@@ -42,7 +42,7 @@ from .canonical import (
 from .files import dumps, read_toml, schema_problems, validate
 from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report, report_version
-from .views import check_view_against_state, make_views, verify_views
+from .views import check_view_against_state, check_views_agree, make_views, verify_views
 
 FORMAT = FILE_FORMAT
 MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
@@ -107,7 +107,7 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     if schema in ("state", "view") and "seal" not in data:  # whatever else is wrong: a state is signed
         raise TamperError(f"{path}: the {'view' if schema == 'view' else 'state'} has no seal",
                           hint="A state is sealed by the party that adjudicated it; ask for the signed file.")
-    if problems and "seal" in data and all(_CHAIN_FIELD.fullmatch(p.where[len(str(path)) + 2:]) for p in problems):
+    if problems and "seal" in data and any(_CHAIN_FIELD.fullmatch(p.where[len(str(path)) + 2:]) for p in problems):
         raise TamperError(f"{path}: a sealed file whose dice or chain fields are not in their one spelling "
                           f"({', '.join(p.where[len(str(path)) + 2:] for p in problems[:5])}): whoever sealed it re-spelled "
                           "a value that reaches a seed or a digest", problems,
@@ -133,6 +133,9 @@ def _check_consistency(data: dict[str, Any], path: Path) -> None:
                      for p, v in sorted(parties.items()) if "salt" not in v or "commit" not in v]
     if data["pbem"]["kind"] == "view" and "referee" not in parties:
         problems.append(Problem(f"{path}: parties", "a view is a refereed game's, and this one names no referee"))
+    if problems:  # the parties, their commitments and who adjudicates: the chain's own fields
+        raise TamperError(f"{path}: {len(problems)} problem(s) in the parties and commitments it records: whoever sealed it "
+                          "broke the game's chain", problems, hint="Do not accept it.")
     if not problems:
         try:
             module = find_module(str(data["pbem"]["module"]))
@@ -156,8 +159,11 @@ def _seal_first(data: dict[str, Any], path: Path) -> None:
     a signed file changed afterwards is tampering (exit 3), whatever the change broke besides (its
     schema, a spelling). Whether the key is the right party's is checked where the game is known."""
     s = data.get("seal")
-    if not isinstance(s, dict) or not all(isinstance(s.get(k), str) for k in ("signer", "key", "signature")):
+    if s is None:
         return
+    if not isinstance(s, dict) or not all(isinstance(s.get(k), str) for k in ("signer", "key", "signature")):
+        raise TamperError(f"{path}: its seal is not a whole seal (a signer, a key and a signature)",
+                          hint="A seal is written by `pbem sign` (orders) or by the adjudicator (states): ask for the signed file.")
     try:
         canonical(unsealed(data))
     except (TypeError, ValueError):
@@ -442,6 +448,11 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
 
 # --- adjudication ------------------------------------------------------------------------------
 
+def commits_of(state: dict[str, Any]) -> set[str]:
+    """Every dice commitment a state records (one per party)."""
+    return {str(v["commit"]) for v in state["parties"].values() if "commit" in v}
+
+
 def adjudicator_of(state: dict[str, Any]) -> str:
     return str(state["awaits"]["adjudicator"])
 
@@ -502,6 +513,9 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     else:
         for x in subs:
             reveals[x.side] = x.body["dice"]["reveal"]
+            if x.body["dice"]["commit"] == s["parties"][x.side]["commit"]:
+                raise TamperError(f"{x.side} commits again to the secret it reveals: its next secret would be known",
+                                  hint="Each file commits to a new secret (`pbem sign` makes it).")
             parties[x.side]["commit"] = x.body["dice"]["commit"]
             parties[x.side]["index"] = int(parties[x.side]["index"]) + 1
         if adj_reveal is None or not proto.reveal_matches(adj_reveal, s["parties"][adj]["commit"]):
@@ -509,6 +523,9 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         reveals[adj] = adj_reveal
         if adj_commit is None:
             raise TamperError(f"the adjudicator's ({adj}) next dice commitment is missing")
+        if adj_commit == s["parties"][adj]["commit"] or adj_commit in commits_of(s):
+            raise TamperError(f"the adjudicator ({adj}) commits again to a secret already committed to: its next secret "
+                              "would be known, and with it the next seed", hint="Each state commits to a new secret.")
         parties[adj]["commit"] = adj_commit
         parties[adj]["index"] = int(parties[adj]["index"]) + 1
         if not proto.is_digest(adj_commit):
@@ -622,14 +639,15 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
 
 # --- before revealing a secret --------------------------------------------------------------------
 
-def check_before_reveal(state: Doc, party: str) -> None:
+def check_before_reveal(state: Doc, party: str, key: KeyPair) -> None:
     """Before ``party`` reveals a dice secret for ``state`` (signing a file that answers it, or
     adjudicating it), the state must continue the game's history as the folder beside it holds it,
-    so that no forged or replayed state can draw a secret out of its turn (docs/protocol.md, Threat
-    model): the game's first state as `pbem new` makes it; the party's own join, with the salt the
-    state records for it; every state since sealed by the adjudicator the one before names, with the
-    game's keys; the transitions since the party's own last file replayed; and no file of the party
-    already revealing the same secret for another state."""
+    so that no forged, forked or replayed state can draw a secret out of its turn (docs/protocol.md,
+    Threat model): the game's first state as `pbem new` makes it; every state since sealed by the
+    adjudicator the one before names, with the game's keys, one per sequence number; the last
+    transition replayed (in a refereed game, the side's views from the first state); the party's
+    own join, sealed by its key, the only one for this game, with the salt the state records; and
+    the secret not already revealed, in any file of the folder, for another state."""
     folder = state.path.parent
     zero_path = folder / "0000.state.toml"
     if not zero_path.is_file():
@@ -639,14 +657,15 @@ def check_before_reveal(state: Doc, party: str) -> None:
     zero = load_state(zero_path)
     _check_origin(zero)
     docs = [d for d in (_load_quietly(p) for p in sorted(folder.glob("*.toml"))) if d is not None]
-    origin = zero.digest
-    party_rec = state.data["parties"].get(party)
-    if party_rec is None or "salt" not in party_rec:
-        raise UsageError(f"{state.path}: {party} has not joined this game")
-    joins = [d for d in docs if d.kind == "join" and d.data["pbem"]["side"] == party and d.data["pbem"]["answers"] == origin]
-    if not any(d.data["dice"].get("salt") == party_rec["salt"] for d in joins):
-        raise TamperError(f"{state.path}: the salt it records for {party} is not the one of {party}'s join in {folder}",
-                          hint="The state builds on another join than yours (a replayed game?): do not answer it.")
+    by_seq: dict[tuple[str, int, str], Doc] = {}
+    for d in docs:
+        if d.kind in ("state", "view"):
+            k = (d.kind, int(d.data["pbem"]["sequence"]), str(d.data["pbem"].get("side", "")))
+            if k in by_seq and by_seq[k].digest != d.digest:
+                raise TamperError(f"{state.path}: {by_seq[k].path} and {d.path} are two different {d.kind}s with sequence number "
+                                  f"{k[1]} (a fork): pbem reveals no secret in a game that has two histories",
+                                  hint="Keep both files as proof; answer only the history you received first.")
+            by_seq[k] = d
     if state.kind == "view":
         views = [d for d in docs if d.kind == "view" and d.data["pbem"]["side"] == state.data["pbem"]["side"]
                  and int(d.data["pbem"]["sequence"]) <= int(state.data["pbem"]["sequence"])]
@@ -655,12 +674,36 @@ def check_before_reveal(state: Doc, party: str) -> None:
         verify_views([(str(d.path), d.data) for d in views], start=(str(zero.path), zero.data))
     else:
         _check_history_to(state, zero, docs)
+    origin = zero.digest
+    party_rec = state.data["parties"].get(party)
+    if party_rec is None or "salt" not in party_rec:
+        raise TamperError(f"{state.path}: {party} has not joined this game")
+    my_key = str(zero.data["parties"][party]["key"])
+    salts = set()
+    for d in docs:
+        if d.kind == "join" and d.data["pbem"]["side"] == party and d.data["pbem"]["answers"] == origin and "seal" in d.data:
+            try:
+                check_seal(d.data, str(d.path), my_key)
+            except TamperError:
+                continue
+            salts.add(str(d.data.get("dice", {}).get("salt")))
+    if len(salts) > 1:
+        raise TamperError(f"{folder}: holds {len(salts)} joins of {party} for this game, with different salts: the game's first "
+                          "state was offered twice (replayed)", hint="Answer only the game you joined first; keep the files as proof.")
+    if salts != {str(party_rec["salt"])}:
+        raise TamperError(f"{state.path}: the salt it records for {party} is not the one of {party}'s join in {folder}",
+                          hint="The state builds on another join than yours (a replayed game?): do not answer it.")
     index = int(party_rec["index"])
+    secret = proto.secret(key, origin, str(party_rec["salt"]), index)
+    here = answered(state)
     for d in docs:
         h = d.data["pbem"]
-        if d.kind in ("orders", "reply") and h.get("side") == party and "seal" in d.data and h.get("dice_index") == index \
-                and h.get("answers") != answered(state):
+        if d.kind in ("orders", "reply") and d.data.get("dice", {}).get("reveal") == secret and h.get("answers") != here:
             raise TamperError(f"{state.path}: your secret number {index} was already revealed by {d.path}, for another state",
+                              hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
+        if d.kind in ("state", "view") and d.data.get("transition", {}).get("reveals", {}).get(party) == secret \
+                and h.get("previous") != here:
+            raise TamperError(f"{state.path}: your secret number {index} was already revealed in {d.path}, for another state",
                               hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
 
 
@@ -878,7 +921,11 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
             zero = states[0]
             res.anchor, res.anchor_digest, res.anchor_how = str(zero.path), zero.digest, _check_origin(zero)
             start = (str(zero.path), zero.data)
-        counts = verify_views([(str(d.path), d.data) for d in views], start=start, anchor=anchor)
+        counts = {"views": 0, "dice": 0}
+        for side in sorted({str(d.data["pbem"]["side"]) for d in views}):
+            c = verify_views([(str(d.path), d.data) for d in views if d.data["pbem"]["side"] == side], start=start, anchor=anchor)
+            counts = {k: counts[k] + c[k] for k in counts}
+        check_views_agree([(str(d.path), d.data) for d in views])
         if start is None:
             anchored = next(d for d in views if anchor in (d.digest, d.data["pbem"]["of"]))
             res.anchor, res.anchor_digest, res.anchor_how = str(anchored.path), str(anchor), "named with --from"
@@ -938,7 +985,8 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
         events = check_transition(prev, cur, inputs, others, res.notes)
         for party, v in cur.data["parties"].items():
             c = v.get("commit")
-            if c is not None and c != prev.data["parties"][party].get("commit") and c in seen_commits:
+            if c is not None and c != prev.data["parties"][party].get("commit") and c in seen_commits \
+                    or party in cur.data.get("transition", {}).get("reveals", {}) and c == prev.data["parties"][party].get("commit"):
                 raise TamperError(f"{cur.path}: {party} commits again to a dice secret already committed to (and revealed) "
                                   "earlier in the game", hint="A secret is used once; the next one is new.")
             if c is not None:
@@ -969,13 +1017,23 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
         res.transitions += 1
         res.states += 1
     by_digest = {d.digest: d for d in states}
+    last = by_seq[seqs[-1]]
+    beyond: list[Doc] = []
     for v in views:
         st = by_digest.get(str(v.data["pbem"]["of"]))
-        if st is None:
-            res.notes.append(f"{v.path}: shows a state that is not among the files given; not compared")
-            continue
-        check_view_against_state(v.data, st.data, str(v.path))
-        res.views += 1
+        if st is not None:
+            check_view_against_state(v.data, st.data, str(v.path))
+            res.views += 1
+        elif int(v.data["pbem"]["sequence"]) > seqs[-1]:
+            beyond.append(v)  # the referee's later states are not here: checked as a player checks them
+        else:
+            raise TamperError(f"{v.path}: shows a state {int(v.data['pbem']['sequence']):04d} other than the one here",
+                              hint="The referee's view does not show his state: keep both as proof.")
+    for side in sorted({str(v.data["pbem"]["side"]) for v in beyond}):
+        c = verify_views([(str(v.path), v.data) for v in beyond if v.data["pbem"]["side"] == side], start=(str(last.path), last.data))
+        res.views += c["views"]
+        res.dice += c["dice"]
+    check_views_agree([(str(v.path), v.data) for v in views])
     res.last = str(by_seq[seqs[-1]].path)
     return res
 

@@ -1155,12 +1155,9 @@ class _Reader:
             if h["previous"] != before.digest:
                 raise TamperError(f"{doc.path}: its previous-state digest is not that of state {seq - 1:04d}: the chain is broken",
                                   hint="It does not continue this game's history: do not accept it.")
-            tr = doc.data.get("transition", {})
-            if before.data["awaits"]["kind"] != "join" or tr.get("reveals") or tr.get("dice"):
-                raise VerificationError(f"{doc.path}: follows state {seq - 1:04d}, whose view is not here: its dice cannot be checked",
-                                        hint=f"Put the view {seq - 1:04d} of {side} into the folder (or give it in the same mail).")
-            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues state {seq - 1:04d} "
-                           "(the joins: no dice)")
+            verify_views([(str(doc.path), doc.data)], start=(str(before.path), before.data))
+            what = "the joins: no dice" if before.data["awaits"]["kind"] == "join" else "attestations, commitments and dice checked"
+            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues state {seq - 1:04d} ({what})")
         else:
             raise VerificationError(f"{doc.path}: is view {seq:04d} of {side}, but neither view {seq - 1:04d} nor state "
                                     f"{seq - 1:04d} is {'in ' + str(self.folder) + ' or ' if self.folder else ''}in the mail: "

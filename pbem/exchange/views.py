@@ -55,6 +55,25 @@ def view_body(state: dict[str, Any], side: str) -> dict[str, Any]:
     return body
 
 
+SHARED = ("parties", "clock", "awaits", "options", "transition", "result")  # what every side's view of a state shows alike
+
+
+def check_views_agree(views: list[tuple[str, dict[str, Any]]]) -> None:
+    """The views of one state for several sides show the same parties, clock, awaits, options,
+    transition and result: a referee who shows two sides different commitments, dice or steps
+    equivocates, and the two views prove it (exit 3)."""
+    by_of: dict[str, tuple[str, dict[str, Any]]] = {}
+    for where, v in views:
+        other = by_of.setdefault(str(v["pbem"]["of"]), (where, v))
+        if other[1] is v:
+            continue
+        for k in SHARED:
+            if canonical(v.get(k)) != canonical(other[1].get(k)):
+                raise TamperError(f"equivocation: the referee's views of one state for {other[1]['pbem']['side']} ({other[0]}) "
+                                  f"and {v['pbem']['side']} ({where}) show different {k}",
+                                  hint="Both views carry the referee's seal: together they prove it. Keep them.")
+
+
 def make_views(state: dict[str, Any], key: KeyPair) -> dict[str, dict[str, Any]]:
     """A sealed view for every side of a refereed game; none in a two-player game."""
     if "referee" not in state["parties"]:
@@ -95,11 +114,14 @@ def verify_views(views: list[tuple[str, dict[str, Any]]], *, start: tuple[str, d
     if start is not None:
         swhere, s0 = start
         keys = {p: str(x["key"]) for p, x in s0["parties"].items()}
-        first = 1
+        first = int(s0["pbem"]["sequence"]) + 1
         if "referee" not in keys:
             raise VerificationError(f"{swhere}: the game has no referee; views are a refereed game's")
-        if int(s0["pbem"]["sequence"]) != 0 or s0["pbem"]["game"] != by_seq[seqs[0]][1]["pbem"]["game"]:
-            raise TamperError(f"{swhere}: is not the first state of the views' game")
+        if s0["pbem"]["game"] != by_seq[seqs[0]][1]["pbem"]["game"]:
+            raise TamperError(f"{swhere}: is not a state of the views' game")
+        seqs = [n for n in seqs if n >= first]  # views of the trusted state itself or before: compared with states elsewhere
+        if not seqs:
+            return {"views": 0, "dice": 0}
     else:
         held = [n for n in seqs if anchor in (digest(by_seq[n][1]), by_seq[n][1]["pbem"]["of"])]
         if anchor is None or not held:
@@ -161,6 +183,8 @@ def _check_view_transition(where: str, v: dict[str, Any], pwhere: str, p: dict[s
         if a["commit"] != v["parties"][side].get("commit") or ("salt" in a and a["salt"] != v["parties"][side].get("salt")):
             raise TamperError(f"{where}: {side}'s commitment in the view is not the one {side} attested")
     reveals = tr.get("reveals", {})
+    if aw["kind"] == "join" and int(p["pbem"]["sequence"]) != 0:
+        raise TamperError(f"{pwhere}: awaits joins, but only the game's first state does")
     if aw["kind"] == "join":
         if reveals or tr.get("dice") or tr.get("seed"):
             raise TamperError(f"{where}: the transition from the joins rolls no dice, but dice, reveals or a seed are recorded")
@@ -177,6 +201,8 @@ def _check_view_transition(where: str, v: dict[str, Any], pwhere: str, p: dict[s
     for party, x in v["parties"].items():
         if party not in expected and x.get("commit") != p["parties"][party].get("commit"):
             raise TamperError(f"{where}: {party}'s commitment changed though {party} revealed nothing")
+        if party in expected and x.get("commit") in {str(y.get("commit")) for y in p["parties"].values()}:
+            raise TamperError(f"{where}: {party} commits again to a secret already committed to: its next secret would be known")
     try:
         seed = proto.transition_seed(str(v["pbem"]["previous"]), dict(reveals))
     except ValueError as e:
