@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
+from pbem.games.proud_monster.options import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "proud-monster-ambiguities.md"

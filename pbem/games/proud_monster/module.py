@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import re
 import tomllib
 from collections.abc import Callable
 from fractions import Fraction
@@ -17,7 +16,8 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 
 from . import air, assault, naval, picture, reinforce, render, rules, rwr, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
-from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
+from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
+from .rules import Ctx, Decision, MoveTracker
 from .sequence import (
     PLAYER_TURN,
     SEQUENCE_START,
@@ -41,12 +41,6 @@ AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "december-air": air.december_air,  # 10.2, 10.4: the start of GT12
     "flak-withdrawal": air.flak_withdrawal,  # 10.1, 8.16: the first German RWR phase of GT12
 }
-
-
-def _option_rule(name: str) -> str:
-    """The rule an option is about, from its note: 'Ambiguity 55 (6.2): ...' gives 6.2."""
-    m = re.search(r"\(([0-9./]+)\)", OPTION_NOTES[name])
-    return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
 
 
 # 14.7: events a side sees although they name enemy units: combat reveals both sides' stacks at
@@ -98,12 +92,11 @@ class ProudMonster:
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         sc = load_scenario(scenario)
         ruleset = options.get("ruleset", sc.options.get("ruleset", sc.ruleset))
-        opts = {**DEFAULT_OPTIONS, **(FULL_GAME if ruleset == "full" else {}), "ruleset": ruleset, **sc.options, **options}
-        unknown = sorted(set(opts) - set(DEFAULT_OPTIONS))
+        opts = game_options(ruleset, sc.options, options)
+        unknown = unknown_options(opts)
         if unknown:
             raise IllegalOrdersError(f"unknown option(s): {', '.join(unknown)}", hint=f"Known: {', '.join(DEFAULT_OPTIONS)}.")
-        bad = [Problem(f"option {k}", f"{v!r} is not one of {', '.join(repr(x) for x in OPTION_VALUES[k])}", _option_rule(k))
-               for k, v in sorted(opts.items()) if v not in OPTION_VALUES[k] or type(v) is not type(OPTION_VALUES[k][0])]
+        bad = value_problems(opts)
         if bad:
             raise IllegalOrdersError("invalid option value(s)", bad, hint="`pbem rules proud-monster` and the README list the options.")
         units: dict[str, dict[str, Any]] = {}

@@ -51,7 +51,8 @@ from .data import (
     shown_values,
     sut_type,
 )
-from .rules import ARKO_TYPE, DEFAULT_OPTIONS, FULL_GAME, OFF_MAP_BOXES, Ctx, entry_problems, stack_problems
+from .options import game_options
+from .rules import ARKO_TYPE, OFF_MAP_BOXES, Ctx, entry_problems, stack_problems
 from .sequence import SETUP_SIDES, setup_step
 
 if TYPE_CHECKING:
@@ -339,7 +340,7 @@ def stacking_problems(ctx: Ctx, placements: Iterable[Placement], where: Callable
 def scenario_options(sc: Scenario) -> dict[str, Any]:
     """The options a new game of the scenario has unless `pbem new --option` changes them."""
     ruleset = sc.options.get("ruleset", sc.ruleset)
-    return {**DEFAULT_OPTIONS, **(FULL_GAME if ruleset == "full" else {}), "ruleset": ruleset, **sc.options}
+    return game_options(ruleset, sc.options)
 
 
 def _ctx(sc: Scenario, options: dict[str, Any], side: str = "german") -> Ctx:
