@@ -31,7 +31,7 @@ are out of supply (10.4, 8.10, Ambiguity 18).
 Flak (10.1). A Flak unit never attacks and takes no part in an MA. Defending, it halves the attack
 factor of every Soviet tank unit attacking its hex when the hex has a unit that is not Flak and the
 Flak unit is not out of supply (supply.supply_state; with the option supply off every unit counts
-as supplied); the halving combines with the others as Ambiguity 30 says (rules.attack_strength).
+as supplied); the halving combines with the others as Ambiguity 30 says (rules.combat.strength.attack_strength).
 Several Flak units in one hex halve once: the rule says the attack factor is halved, not halved per
 Flak unit. Every Flak unit not eliminated is withdrawn for good in the first German RWR phase of
 GT12 (8.16; it may not be refused, 8.17): pbem does it automatically before the German's orders.
@@ -49,7 +49,8 @@ from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Shift
 
 from .data import AirUnit, Scenario
-from .rules import Ctx, attack_strength
+from .rules.combat.strength import attack_strength
+from .rules.context import Ctx
 from .sequence import PLAYER_TURN, phases
 
 if TYPE_CHECKING:
@@ -369,7 +370,7 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
     Ambiguity 29; "stack": of all its ground units), shared when two air units are on one stack;
     VIII Fliegerkorps (the chart's ``shift``) gives 1R on its attack, 1L on the Soviet attack on its
     stack (10.3; option viii_on_defense, Ambiguity 29). Also the report data on Flak in the target
-    hex (10.1; the halving itself is in rules.attack_strength)."""
+    hex (10.1; the halving itself is in rules.combat.strength.attack_strength)."""
     data: dict[str, Any] = {}
     info = flak_info(ctx, attackers, target)
     if info:

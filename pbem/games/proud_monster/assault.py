@@ -14,28 +14,18 @@ from pbem.mechanics.odds import Odds, Shift, apply_shifts
 
 from .air import air_combat
 from .data import ARMOR
-from .rules import (
-    Ctx,
-    MoveTracker,
-    attack_restriction_problems,
-    attack_shifts,
-    attack_strength,
-    combat_notes,
-    combat_terrain,
-    crt_outcome,
-    defense_rows,
-    defense_total,
-    do_move,
-    enter_hex,
-    hexside_cost,
-    in_hedgehog,
-    movement_allowance,
-    reveal_untried,
-    stack_problems,
-    take_losses,
-    weather_at,
-    weather_ignores,
-)
+from .rules.combat.attacks import attack_restriction_problems
+from .rules.combat.losses import take_losses
+from .rules.combat.resolve import combat_notes, crt_outcome
+from .rules.combat.shifts import attack_shifts
+from .rules.combat.strength import attack_strength, defense_rows, defense_total
+from .rules.context import Ctx, MoveTracker
+from .rules.control import enter_hex
+from .rules.hedgehogs import in_hedgehog
+from .rules.movement import do_move, hexside_cost, movement_allowance
+from .rules.stacking import stack_problems
+from .rules.untried import reveal_untried
+from .rules.weather import combat_terrain, weather_at, weather_ignores
 from .sequence import other
 from .supply import gast, ma_oos
 

@@ -23,8 +23,15 @@ from pbem.exchange.files import dumps
 from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
 
-from . import rules, rwr, setup
-from .rules import Ctx
+from . import rwr, setup
+from .rules.allies import entry_problems
+from .rules.arko import ARKO_HEXES, is_arko
+from .rules.combat.shifts import attack_shifts
+from .rules.context import Ctx
+from .rules.hedgehogs import HEDGEHOG_SETTLEMENTS, HEDGEHOG_TURNS, german_nationals
+from .rules.movement import hex_cost, hexside_cost, movement_allowance, okh_entry_hexes, stationary
+from .rules.stacking import END_OF_MOVEMENT, stack_problems
+from .rules.untried import counter_pool
 from .sequence import other
 
 if TYPE_CHECKING:
@@ -97,7 +104,7 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
             key = key.split(".", 1)[0]
             if rest and key in orders and isinstance(orders[key], list):
                 drop.setdefault(key, set()).add(int(rest.split("]", 1)[0]))
-            elif p.where.startswith(rules.END_OF_MOVEMENT):  # 6.2: drop the last move or entry into that hex
+            elif p.where.startswith(END_OF_MOVEMENT):  # 6.2: drop the last move or entry into that hex
                 crowded = p.message.split(" would hold", 1)[0].rsplit(" ", 1)[-1]
                 into = [i for i, m in enumerate(orders.get("move", [])) if m.get("path", [""])[-1] == crowded]
                 placed = [i for i, m in enumerate(orders.get("place", [])) if m.get("hex") == crowded]
@@ -221,7 +228,7 @@ def estimate(ctx: Ctx, unit: str) -> tuple[Fraction, Fraction]:
     """Attack and defense of a unit as its owner's enemy may judge them: an untried unit's the mean
     of the counters it may be (2.15), any other its own."""
     if ctx.untried(unit):
-        pool = rules.counter_pool(ctx, unit) or ["1-1"]
+        pool = counter_pool(ctx, unit) or ["1-1"]
         a = Fraction(sum(int(v.split("-")[0]) for v in pool), len(pool))
         d = Fraction(sum(int(v.split("-")[1]) for v in pool), len(pool))
         return a, d
@@ -235,7 +242,7 @@ def estimated_odds(ctx: Ctx, attackers: list[str], target: str) -> Odds:
     att = sum(estimate(ctx, u)[0] for u in attackers)
     dfn = sum(estimate(ctx, u)[1] for u in ctx.occupants(target, enemy))
     odds = Odds.of(int(att), max(int(dfn + Fraction(1, 2)), 1))
-    return apply_shifts(odds, rules.attack_shifts(ctx, attackers, target))
+    return apply_shifts(odds, attack_shifts(ctx, attackers, target))
 
 
 def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[str, Any]]:
@@ -261,8 +268,8 @@ def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict
 
 def can_attack(ctx: Ctx, unit: str) -> bool:
     spec = ctx.spec(unit)
-    return (spec.type not in ("flak",) and not (ctx.options.get("arko") and rules.is_arko(ctx, unit))
-            and not rules.stationary(ctx, unit))  # 8.20, 9.18
+    return (spec.type not in ("flak",) and not (ctx.options.get("arko") and is_arko(ctx, unit))
+            and not stationary(ctx, unit))  # 8.20, 9.18
 
 
 def measures(ctx: Ctx, side: str) -> dict[str, Any]:
@@ -285,10 +292,10 @@ def measures(ctx: Ctx, side: str) -> dict[str, Any]:
                 size[ctx.at(u)] = size.get(ctx.at(u), 0) + 1
             if size:
                 declare["air_supply"] = sorted(sorted(size, key=lambda h: (-size[h], h))[:2])
-        if ctx.options.get("hedgehogs") and ctx.turn in rules.HEDGEHOG_TURNS:
+        if ctx.options.get("hedgehogs") and ctx.turn in HEDGEHOG_TURNS:
             declare["hedgehog"] = sorted(h for h in ctx.stacks("german")
-                                         if ctx.sc.map.hexes[h].settlement in rules.HEDGEHOG_SETTLEMENTS
-                                         and rules.german_nationals(ctx, h))
+                                         if ctx.sc.map.hexes[h].settlement in HEDGEHOG_SETTLEMENTS
+                                         and german_nationals(ctx, h))
     else:
         place = [{"units": [u], "hex": h} for u, h in rvgk_entries(ctx, [])]
         if place:
@@ -343,7 +350,7 @@ def exercises(ctx: Ctx, side: str) -> dict[str, Any]:
                      and not ctx.occupants(h, "soviet")]
             where: dict[str, str] = {}
             for u in pool:  # each in the first such hex with room for it (stacking applies, Ambiguity 24)
-                room = [h for h in hexes if not rules.stack_problems(
+                room = [h for h in hexes if not stack_problems(
                     ctx, h, ctx.occupants(h, "german") + [x for x, y in where.items() if y == h] + [u])]
                 if room:
                     where[u] = room[0]
@@ -412,11 +419,11 @@ def arko_hex(ctx: Ctx) -> str:
     if not ctx.options.get("arko") or ctx.pts != 1:
         return ""
     scheduled = {u for _, u, _ in ctx.sc.reinforcements}
-    if not any(rules.is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled for u in ctx.units):
+    if not any(is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled for u in ctx.units):
         return ""
     for h, c in sorted(ctx.position["control"].items()):
         spec = ctx.sc.map.hexes[h]
-        if c == "german" and spec.settlement in rules.ARKO_HEXES and spec.country == "ussr" \
+        if c == "german" and spec.settlement in ARKO_HEXES and spec.country == "ussr" \
                 and not any(ctx.occupants(n, "soviet") for n in (h, *ctx.sc.map.neighbours(h))):
             return str(h)
     return ""
@@ -465,13 +472,13 @@ def plan_assaults(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     cost, _ = ma_cost(ctx, side)
     for h, units in sorted(ctx.stacks(side).items()):
         mech = [u for u in units if ctx.spec(u).mechanized and ctx.spec(u).type != "flak"
-                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian") and not rules.stationary(ctx, u)]
+                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian") and not stationary(ctx, u)]
         if not any(ctx.spec(u).type in ("tank", "assault-gun", "armored-recon") for u in mech):
             continue
         for t in sorted(ctx.sc.map.neighbours(h)):
             if not ctx.occupants(t, enemy) or any(u in used for u in mech):
                 continue
-            if any(rules.movement_allowance(ctx, u, h)[0] < cost + 2 for u in mech):
+            if any(movement_allowance(ctx, u, h)[0] < cost + 2 for u in mech):
                 continue
             if estimated_odds(ctx, mech, t) >= MA_ODDS:
                 out.append({"units": mech, "path": [t], "assault": t})
@@ -507,7 +514,7 @@ def plan_moves(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[s
 
 def movable(ctx: Ctx, unit: str) -> bool:
     at = ctx.at(unit)
-    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0 and not rules.stationary(ctx, unit)
+    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0 and not stationary(ctx, unit)
 
 
 def next_to_enemy(ctx: Ctx, h: str, enemy: str) -> bool:
@@ -542,7 +549,7 @@ def destination(ctx: Ctx, side: str, units: list[str], start: str, goals: list[s
     for h in sorted(reach, key=score):
         if score(h) >= here:
             return None
-        if rules.stack_problems(ctx, h, ctx.occupants(h, side) + units):
+        if stack_problems(ctx, h, ctx.occupants(h, side) + units):
             continue
         if side == "soviet" and ctx.sc.map.hexes[h].country != "ussr":
             continue
@@ -555,16 +562,16 @@ def reachable(ctx: Ctx, side: str, units: list[str], start: str) -> dict[str, li
     from an OKH area through its entry hexes): Dijkstra on the rules' own costs, the stack paying
     the dearest cost of its units, within the smallest allowance."""
     enemy = other(side)
-    mp = min(rules.movement_allowance(ctx, u, start)[0] for u in units)
+    mp = min(movement_allowance(ctx, u, start)[0] for u in units)
     specs = [ctx.spec(u) for u in units]
 
     def step(a: str, b: str) -> int | None:
-        if ctx.occupants(b, enemy) or any(rules.entry_problems(ctx, u, b) for u in units):
+        if ctx.occupants(b, enemy) or any(entry_problems(ctx, u, b) for u in units):
             return None
         worst = 0
         for s in specs:
-            hc = rules.hex_cost(ctx, s, b, a if a in ctx.sc.map.hexes else None)[0]
-            sc = (0, "", []) if a not in ctx.sc.map.hexes else rules.hexside_cost(ctx, s, a, b)
+            hc = hex_cost(ctx, s, b, a if a in ctx.sc.map.hexes else None)[0]
+            sc = (0, "", []) if a not in ctx.sc.map.hexes else hexside_cost(ctx, s, a, b)
             if hc == "no" or sc[0] in ("no", "all"):
                 return None
             worst = max(worst, int(hc) + int(sc[0]))
@@ -572,7 +579,7 @@ def reachable(ctx: Ctx, side: str, units: list[str], start: str) -> dict[str, li
 
     def nbrs(h: str) -> Iterable[str]:
         if h in ("okh-north", "okh-south"):
-            return rules.okh_entry_hexes(ctx, h)
+            return okh_entry_hexes(ctx, h)
         return ctx.sc.map.neighbours(h)
 
     best: dict[str, int] = {start: 0}

@@ -1105,7 +1105,7 @@ def validate_scenario(sc: Scenario) -> list[Problem]:
     each unit placed once) are not repeated. The places, rivers and triangles the rulebook locates
     are checked only where the map has their hexes, so that a small map passes.
     """
-    # The set-up rules (3.2-3.8, 6.x, 7.x) build on rules.py, which imports this module.
+    # The set-up rules (3.2-3.8, 6.x, 7.x) build on the rules package, which imports this module.
     from .setup import scenario_problems
 
     m = sc.map

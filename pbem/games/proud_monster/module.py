@@ -14,10 +14,21 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, naval, picture, reinforce, render, rules, rwr, setup, supply
+from . import air, assault, naval, picture, reinforce, render, rwr, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
 from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
-from .rules import Ctx, Decision, MoveTracker
+from .rules.arko import ARKO_TYPE, form_arko
+from .rules.combat.attacks import static_attack_problems
+from .rules.combat.losses import LOSS_POLICIES, allocate_with, loss_constraints_text, loss_reduced
+from .rules.combat.resolve import resolve_attack
+from .rules.combat.retreat import RETREAT_POLICIES
+from .rules.context import OFF_MAP, Ctx, Decision, MoveTracker, snapshot
+from .rules.control import victory_check
+from .rules.hedgehogs import declare_hedgehogs
+from .rules.movement import check_lake_ends
+from .rules.stacking import END_OF_MOVEMENT, check_stacking, remove_overstack
+from .rules.weather import initial_weather, weather_phase
+from .rules.works import fort_activation, initial_works
 from .sequence import (
     PLAYER_TURN,
     SEQUENCE_START,
@@ -35,9 +46,9 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "mutual-reinforcement": reinforce.mutual_reinforcement,  # 8.1-8.13
-    "weather": rules.weather_phase,  # 13.2, 13.8-13.10
-    "victory-check": rules.victory_check,  # 4.4-4.5
-    "fort-activation": rules.fort_activation,  # 14.25
+    "weather": weather_phase,  # 13.2, 13.8-13.10
+    "victory-check": victory_check,  # 4.4-4.5
+    "fort-activation": fort_activation,  # 14.25
     "december-air": air.december_air,  # 10.2, 10.4: the start of GT12
     "flak-withdrawal": air.flak_withdrawal,  # 10.1, 8.16: the first German RWR phase of GT12
 }
@@ -67,7 +78,7 @@ def _named(value: Any) -> set[str]:
 def default_losses(q: dict[str, Any]) -> list[str]:
     """The losses of an unanswered question: fewest-steps-first within the rules' constraints."""
     r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
-    result = rules.allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
+    result = allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
     return [lo.unit for lo in result for _ in range(lo.steps)]
 
 
@@ -110,7 +121,7 @@ class ProudMonster:
             units[u] = {"at": "setup", "steps": sc.units[u].steps}
         if opts.get("arko"):  # 14.41: the ArKo is held off the map until the German forms it
             for u, spec in sorted(sc.units.items()):
-                if spec.side == "german" and spec.type == rules.ARKO_TYPE and u not in units:
+                if spec.side == "german" and spec.type == ARKO_TYPE and u not in units:
                     units[u] = {"at": "track", "steps": spec.steps}
         control = {}
         for h in sorted(sc.map.hexes.values(), key=lambda x: x.id):
@@ -118,9 +129,9 @@ class ProudMonster:
                 control[h.id] = "german" if h.country == "germany" else "soviet"
         position = {"vp": 0, "moscow_rolled": False, "units": units, "control": control}  # 4.5: German VP = 0
         if opts.get("weather"):  # 13.2: no weather rolls before GT7, so Dry; the basic game keeps no weather
-            position.update(rules.initial_weather())
+            position.update(initial_weather())
         if opts.get("fortifications"):  # 14.24, 14.30: the state of every fort and Stalin Line hex
-            position.update(rules.initial_works(sc))
+            position.update(initial_works(sc))
         position.update(rwr.initial_position(opts))  # 8.15 the replacement pool, 8.20 refits made
         return {
             "options": opts,
@@ -231,7 +242,7 @@ class ProudMonster:
         self._movement(ctx, submission.body.get("move", []), problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
-        problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
+        problems += static_attack_problems(ctx, submission.body.get("attack", []))
         problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
         problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
         return problems
@@ -250,7 +261,7 @@ class ProudMonster:
         if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
             reinforce.divert(ctx, list(declare["divert"]), problems)
         if "form_arko" in declare:
-            rules.form_arko(ctx, declare["form_arko"], problems)
+            form_arko(ctx, declare["form_arko"], problems)
         if "security" in declare:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
             rwr.deploy_security(ctx, declare["security"], problems)
         reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
@@ -264,7 +275,7 @@ class ProudMonster:
         declare = orders.get("declare", {})
         naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
         if "hedgehog" in declare:
-            rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
+            declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
     def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: str = "standing") -> list[Problem]:
         """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
@@ -282,11 +293,11 @@ class ProudMonster:
                 seen[h] = i
             problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
         pol = st.get("loss_policy")
-        if pol is not None and pol not in rules.LOSS_POLICIES:
-            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
+        if pol is not None and pol not in LOSS_POLICIES:
+            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
         ret = st.get("retreat")
-        if ret is not None and ret not in rules.RETREAT_POLICIES:
-            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
+        if ret is not None and ret not in RETREAT_POLICIES:
+            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(RETREAT_POLICIES)}", "14.32"))
         for h in st.get("retreat_hexes", []):
             if ctx.sc.map.canonical(str(h)) is None:
                 problems.append(Problem(f"{where}.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
@@ -327,9 +338,9 @@ class ProudMonster:
         hint = "List one unit id per step lost; repeat an id to take two steps from it."
         try:
             extra = unused_entries(alive, int(q["loss"]), losses, weight={u: Fraction(w) for u, w in r["weight"].items()},
-                                   first_from=r["first_from"], spread=r["spread"], reduced=rules.loss_reduced(r))
+                                   first_from=r["first_from"], spread=r["spread"], reduced=loss_reduced(r))
         except NeedsDecision:
-            bound = rules.loss_constraints_text(list(q["units"]), r)
+            bound = loss_constraints_text(list(q["units"]), r)
             within = f" within the rules: {'; '.join(bound)}" if bound else ""
             return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}{within}", q["rule"], hint)]
         if extra:
@@ -347,13 +358,13 @@ class ProudMonster:
                 continue
             problems += supply.move_problems(ctx, i, mv, tr)  # 9.18-9.20
             here = {ctx.at(u) for u in mv.get("units", []) if u in ctx.units and ctx.on_map(u)}
-            assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
+            assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.movement.do_move; 15.x after a mobile assault
             supply.after_move(ctx, i, mv, here.pop() if len(here) == 1 else None)  # 9.18: air supply markers
             if ctx.result:
                 return
         if not problems:
-            rules.check_lake_ends(ctx, ctx.side, tr, problems)
-            rules.check_stacking(ctx, ctx.side, rules.END_OF_MOVEMENT, problems)
+            check_lake_ends(ctx, ctx.side, tr, problems)
+            check_stacking(ctx, ctx.side, END_OF_MOVEMENT, problems)
 
     # --- resolving ------------------------------------------------------------------------------
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
@@ -422,10 +433,10 @@ class ProudMonster:
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
                 self._movement(ctx, orders.get("move", []), problems)
-                if problems and all(p.where == rules.END_OF_MOVEMENT for p in problems):
+                if problems and all(p.where == END_OF_MOVEMENT for p in problems):
                     # check() assumed every mobile assault clears its hex; a force that failed went
                     # back, and its hex can end over-stacked only now, after the dice: 6.2 applies
-                    rules.remove_overstack(ctx, ctx.side)
+                    remove_overstack(ctx, ctx.side)
                 elif problems:  # check() simulated the same moves; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", problems)
             elif ph.name == "prepared-assault":
@@ -450,11 +461,11 @@ class ProudMonster:
         decisions = pending.get("decisions", {})
         order = naval.assault_order(ctx, attacks)
         for k in order[order.index(start) if "question" in pending and start in order else 0:]:
-            before = rules.snapshot(ctx)
+            before = snapshot(ctx)
             mark = len(ctx.events)
             rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
             try:
-                rules.resolve_attack(ctx, k, attacks[k], decisions)
+                resolve_attack(ctx, k, attacks[k], decisions)
             except Decision as d:
                 ctx.position = before
                 faces = dict(pending.get("faces", {})) if k == start else {}
@@ -534,7 +545,7 @@ class ProudMonster:
         order = {u: i for i, u in enumerate(state.get("standing", {}).get(enemy, {}).get("top_units", []))}
         stacks: dict[str, list[str]] = {}
         for u, s in sorted(pos["units"].items()):
-            if sc.units[u].side == enemy and s["at"] not in rules.OFF_MAP:
+            if sc.units[u].side == enemy and s["at"] not in OFF_MAP:
                 stacks.setdefault(str(s["at"]), []).append(u)
         hidden: dict[str, int] = {}
         reserve = sorted(u for u, s in pos["units"].items() if sc.units[u].side == enemy and s["at"] == "rvgk")

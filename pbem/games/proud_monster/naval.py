@@ -45,10 +45,14 @@ from pbem.errors import Problem
 from pbem.mechanics.odds import Shift
 
 from .data import Scenario, on_south_coast
-from .rules import CONDITION_KEYS, OFF_MAP_BOXES, Ctx, advance_after_combat, enter_hex, entry_problems
+from .rules.allies import entry_problems
+from .rules.combat.advance import advance_after_combat
+from .rules.combat.attacks import CONDITION_KEYS
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.control import enter_hex
 from .sequence import other
 
-BOX = "ports-box"  # 11.3: the Southern Ports Holding Box (rules.OFF_MAP_BOXES)
+BOX = "ports-box"  # 11.3: the Southern Ports Holding Box (rules.context.OFF_MAP_BOXES)
 CAPACITY = 5  # 11.1: units by sea per Soviet player turn
 NO_SEA = {("tank", "XX"): "a tank division", ("motorized", "XX"): "a motorized-rifle division"}  # 11.1
 EVENT_KINDS = frozenset({"sea-move", "sea-landing", "sea-invasion", "invasion-assault", "invasion-ashore",

@@ -27,16 +27,11 @@ from pbem.errors import Problem
 
 from .data import OKH_AREAS, SOUTH_OKH_NATIONS, UnitSpec
 from .naval import place_in_box
-from .rules import (
-    OFF_MAP_BOXES,
-    Ctx,
-    enter_hex,
-    entry_problems,
-    okh_entry_hexes,
-    okh_unavailable,
-    stack_problems,
-    stacking_limit,
-)
+from .rules.allies import entry_problems
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.control import enter_hex
+from .rules.movement import okh_entry_hexes, okh_unavailable
+from .rules.stacking import stack_problems, stacking_limit
 from .sequence import other
 
 RVGK_LIMIT = 10  # 8.1: at most 10 units in the RVGK at any time

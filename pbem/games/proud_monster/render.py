@@ -13,7 +13,8 @@ from .air import event_lines as air_event_lines
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
-from .rules import OFF_MAP_BOXES, loss_constraints_text
+from .rules.combat.losses import loss_constraints_text
+from .rules.context import OFF_MAP_BOXES
 
 if TYPE_CHECKING:
     from .module import ProudMonster

@@ -20,13 +20,13 @@ the German choosing, those left open in the first waiting for the second; positi
     infantry = 1
 
 Security divisions (8.21) are deployed in the MR phase: pbem has no German order in the automatic
-MR phase, so, like the ArKo (rules.form_arko), they are given in the `[declare]` table of the
+MR phase, so, like the ArKo (rules.arko.form_arko), they are given in the `[declare]` table of the
 German's orders of a GT's first player turn (`[declare.security]`, unit = hex).
 
 The position keeps the replacement pool (`replacements`, 8.15), the GT of each division's refit
 (`refits_used`, the refit counters on the Turn Record Track, 8.20), and, during the German player
 turn only, the units that may not move or attack (`stationary`: 8.20 refitting, 9.18 replaced
-while air-supplied; rules.stationary).
+while air-supplied; rules.movement.stationary).
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ from typing import Any
 from pbem.errors import Problem
 
 from .data import OKH_AREAS, WithdrawalKind
-from .rules import OFF_MAP_BOXES, Ctx, enter_hex, mr_declaration_open, stack_problems
+from .rules.arko import mr_declaration_open
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.control import enter_hex
+from .rules.stacking import stack_problems
 from .sequence import sequences_in
 from .supply import concentration, supply_state
 

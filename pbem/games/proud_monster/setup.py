@@ -10,7 +10,7 @@ The rules a set-up must meet, usable for a scenario's fixed set-up (``scenario_p
 * 3.7 German: the Hungarian Fast Corps alone in Hungary, Romanian units in Romania or the South OKH
   area, at most 7 German non-mechanized divisions and 1 assault-gun battalion there, every other
   unit in the Greater-German ZOMO or the North OKH area (8.4: units held back wait there);
-* 3.8 Soviet starting units have 1 step; stacking 6.1-6.5 and 7.1-7.3 (``rules.stack_problems``).
+* 3.8 Soviet starting units have 1 step; stacking 6.1-6.5 and 7.1-7.3 (``rules.stacking.stack_problems``).
 
 Border hexes are the USSR hexes on a ``border`` hexside, ordered along the border line
 (``border_lines``). A map that lacks the hexes a minimum concerns (a training or test map) is
@@ -52,7 +52,10 @@ from .data import (
     sut_type,
 )
 from .options import game_options
-from .rules import ARKO_TYPE, OFF_MAP_BOXES, Ctx, entry_problems, stack_problems
+from .rules.allies import entry_problems
+from .rules.arko import ARKO_TYPE
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.stacking import stack_problems
 from .sequence import SETUP_SIDES, setup_step
 
 if TYPE_CHECKING:

@@ -40,7 +40,10 @@ from pbem.errors import ModuleDataError, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
 
 from .data import gas_sides
-from .rules import AIR_SUPPLY_MF, OFF_MAP_BOXES, Ctx, MoveTracker, intact_fort, weather_at, zone_weather
+from .rules.context import OFF_MAP_BOXES, Ctx, MoveTracker
+from .rules.movement import AIR_SUPPLY_MF
+from .rules.weather import weather_at, zone_weather
+from .rules.works import intact_fort
 from .sequence import other, sequences_in
 
 GERMAN_NOT_SOURCES = frozenset({"1913N", "2013N", "2014N"})  # 9.11
