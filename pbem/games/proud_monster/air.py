@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Problem
@@ -50,8 +50,9 @@ from pbem.mechanics.odds import Shift
 
 from .data import AirUnit, Scenario
 from .rules.combat.strength import attack_strength
-from .rules.context import Ctx
+from .rules.context import CombatSupport, Ctx, Hooks
 from .sequence import PLAYER_TURN, phases
+from .supply import out_of_supply, soviet_hex_state, supply_state
 
 if TYPE_CHECKING:
     from pbem.engine.model import Event
@@ -349,19 +350,8 @@ def settle(ctx: Ctx) -> None:
 
 # --- combat (10.1-10.4, 14.13, 15.5) ----------------------------------------------------------------
 
-@dataclass(frozen=True)
-class AirCombat:
-    """What air and Flak bring to one combat: points added to each side's total, column shifts,
-    and the data the report shows (``support``, ``ground_totals``, ``flak``)."""
-
-    attack: int = 0
-    defense: int = 0
-    shifts: list[Shift] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
-
-
 def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str, oos: Collection[str],
-               att_total: int, def_total: int, force: int | None = None) -> AirCombat:
+               att_total: int, def_total: int, force: int | None = None) -> CombatSupport:
     """Ground support in one combat (10.2-10.4, 14.13; 15.5 in a mobile assault: ``force`` is the
     index of the [[move]]). For each committed air unit whose stack takes part: an attacker's air
     unit when units of its hex attack (in an MA, when it went with the force), a defender's when it
@@ -376,7 +366,7 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
     if info:
         data["flak"] = info
     if not enabled(ctx) or not placements(ctx.position):
-        return AirCombat(data=data)
+        return CombatSupport(data=data)
     settle(ctx)
     side = ctx.side
     rows: list[dict[str, Any]] = []
@@ -397,8 +387,7 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
                 continue
             key = (role, str(force) if force is not None else r["hex"])
             if key not in left:
-                from .supply import out_of_supply  # 9.7: a unit that does not attack is checked now
-
+                # 9.7: a unit that does not attack is checked now
                 cut = set(oos) | set(out_of_supply(ctx, [u for u in stack if u not in part]))
                 left[key] = attack_strength(ctx, stack, target, cut)[0]
         elif r["hex"] == target:
@@ -424,9 +413,9 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
         rows.append({"air": n, "name": _name(ctx.sc, n), "side": r["side"], "role": role, "hex": r["hex"], "units": part,
                      "points": points, "cap": cap, "added": add, "shift": shift, "provisional": bool(r.get("provisional"))})
     if not rows:
-        return AirCombat(data=data)
+        return CombatSupport(data=data)
     data.update(support=rows, ground_totals=[att_total, def_total], air_provisional=any(x["provisional"] for x in rows))
-    return AirCombat(added["attacker"], added["defender"], shifts, data)
+    return CombatSupport(added["attacker"], added["defender"], shifts, data)
 
 
 def flak_state(ctx: Ctx, hex_id: str) -> tuple[list[str], str]:
@@ -442,8 +431,6 @@ def flak_state(ctx: Ctx, hex_id: str) -> tuple[list[str], str]:
         return [], ""
     if len(flak) == len(here):
         return flak, "it is alone or only with other Flak units, so it just defends"
-    from .supply import supply_state
-
     if supply_state(ctx, flak[0]) == "oos":
         return flak, "its hex is out of supply (it needs ground supply, full or attenuated, or air supply)"
     return flak, ""
@@ -505,8 +492,7 @@ def december_air(ctx: Ctx, turn: int) -> None:
     elif held:
         why = f"{', '.join(held)} {'is' if len(held) == 1 else 'are'} German-controlled"
     else:
-        from .supply import soviet_hex_state  # "supplied" for every hex with the option supply off
-
+        # soviet_hex_state: "supplied" for every hex with the option supply off
         cut = [h for h in moscow if soviet_hex_state(ctx, h) == "oos"]
         if cut and len(cut) == len(moscow):
             why = "both Moscow hexes are out of supply"
@@ -666,3 +652,9 @@ def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
     lines += ["# [[support]]", f'# air = "{first}"', '# hex = "HEX"']
     return lines
 
+
+def plug(hooks: Hooks) -> Hooks:
+    """The air and Flak rules in the core rules (rules/context.py, Hooks): the air units that go with
+    a move (10.2), the Flak units that never attack (10.1) and halve Soviet tanks (10.1), and ground
+    support in a combat (10.2-10.4, 14.13)."""
+    return replace(hooks, moved=carry, attack_barred=flak_attack_problems, flak=flak_halves, ground_support=air_combat)

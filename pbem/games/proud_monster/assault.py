@@ -7,19 +7,20 @@ mobile assault fails, the later moves its result makes impossible are cancelled 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pbem.errors import Problem
 from pbem.mechanics.odds import Odds, Shift, apply_shifts
 
-from .air import air_combat
+from .air import air_combat, land
 from .data import ARMOR
 from .rules.combat.attacks import attack_restriction_problems
 from .rules.combat.losses import take_losses
 from .rules.combat.resolve import combat_notes, crt_outcome
 from .rules.combat.shifts import attack_shifts
 from .rules.combat.strength import attack_strength, defense_rows, defense_total
-from .rules.context import Ctx, MoveTracker
+from .rules.context import Ctx, Hooks, MoveTracker
 from .rules.control import enter_hex
 from .rules.hedgehogs import in_hedgehog
 from .rules.movement import do_move, hexside_cost, movement_allowance
@@ -248,6 +249,15 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
              mp=mp, cost_rule=rule)
 
 
+def assault_at_end_of_move(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin: str, launch: str,
+                           target: str, tr: MoveTracker, problems: list[Problem]) -> None:
+    """The mobile assault that ends the [[move]] of ``units`` from ``origin`` (15.2): made from
+    ``launch`` into ``target`` (mobile_assault), then the air units that went with its force land
+    with it (10.2, 15.5: air.land)."""
+    mobile_assault(ctx, index, order, units, launch, target, tr, problems)
+    land(ctx, index, units, origin)
+
+
 def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
     """A [[move]] in the movement phase. After a mobile assault has been resolved (with dice), the
     orders were checked as if it had cleared its hex: units it eliminated are left out of later
@@ -275,3 +285,9 @@ def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker,
     tr.spent, tr.moved, tr.open_group, tr.closed, tr.last_order, tr.ended = saved_tr
     del ctx.events[mark:]
     ctx.emit("move-cancelled", found[0].rule, index=index, units=units, why=found[0].message)
+
+
+def plug(hooks: Hooks) -> Hooks:
+    """The mobile-assault rules in the core rules (rules/context.py, Hooks): the assault that ends a
+    move (15.x)."""
+    return replace(hooks, mobile_assault=assault_at_end_of_move)

@@ -22,7 +22,7 @@ from .rules.combat.attacks import static_attack_problems
 from .rules.combat.losses import LOSS_POLICIES, allocate_with, loss_constraints_text, loss_reduced
 from .rules.combat.resolve import resolve_attack
 from .rules.combat.retreat import RETREAT_POLICIES
-from .rules.context import OFF_MAP, Ctx, Decision, MoveTracker, snapshot
+from .rules.context import OFF_MAP, Ctx, Decision, Hooks, MoveTracker, snapshot
 from .rules.control import victory_check
 from .rules.hedgehogs import declare_hedgehogs
 from .rules.movement import check_lake_ends
@@ -42,6 +42,10 @@ from .sequence import (
 )
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+
+# The feature rules plugged into the core rules (rules/context.py, Hooks): supply (9.x), air units and
+# Flak (10.x), naval movement and invasions (11.x), mobile assaults (15.x).
+HOOKS = assault.plug(naval.plug(air.plug(supply.plug(Hooks()))))
 
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
@@ -145,7 +149,7 @@ class ProudMonster:
         return Ctx(
             sc=self.scenario(state), options=dict(state["options"]), position=copy.deepcopy(state["position"]),
             turn=int(clock["turn"]), pts=int(clock["pts"]), side=side or str(clock["side"]), dice=dice,
-            standing=copy.deepcopy(state.get("standing", {})),
+            standing=copy.deepcopy(state.get("standing", {})), hooks=HOOKS,
         )
 
     def context(self, state: dict[str, Any], dice: Dice | None, side: str | None = None) -> Ctx:

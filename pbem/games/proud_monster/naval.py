@@ -38,6 +38,7 @@ waits to attack, so that the invasion PA takes place (11.4, 14.1).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pbem.engine.model import Event
@@ -48,7 +49,7 @@ from .data import Scenario, on_south_coast
 from .rules.allies import entry_problems
 from .rules.combat.advance import advance_after_combat
 from .rules.combat.attacks import CONDITION_KEYS
-from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.context import OFF_MAP_BOXES, Ctx, Hooks
 from .rules.control import enter_hex
 from .sequence import other
 
@@ -395,6 +396,12 @@ def end_player_turn(ctx: Ctx) -> None:
     """The restrictions of this player turn's naval moves end with it (11.2, 11.4): afterwards the
     units trace supply and move normally."""
     ctx.position.pop("naval", None)
+
+
+def plug(hooks: Hooks) -> Hooks:
+    """The naval rules in the core rules (rules/context.py, Hooks): the invasion PA's force, its 1L
+    and its outcome (11.4)."""
+    return replace(hooks, invasion=invasion_attack, invasion_shifts=invasion_shifts, invasion_end=invasion_outcome)
 
 
 # --- text -------------------------------------------------------------------------------------

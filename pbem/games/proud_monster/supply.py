@@ -34,21 +34,20 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from pbem.errors import ModuleDataError, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
 
 from .data import gas_sides
-from .rules.context import OFF_MAP_BOXES, Ctx, MoveTracker
+from .rules.context import OFF_MAP_BOXES, Ctx, Hooks, MoveTracker
 from .rules.movement import AIR_SUPPLY_MF
+from .rules.sources import OWN_ZOMO_ONLY, is_source, line_kind
 from .rules.weather import weather_at, zone_weather
 from .rules.works import intact_fort
 from .sequence import other, sequences_in
 
-GERMAN_NOT_SOURCES = frozenset({"1913N", "2013N", "2014N"})  # 9.11
-SOVIET_SOURCE_COLUMN = "60"  # 9.10: the east map edge, 60xxN and 60xxS
-OWN_ZOMO_ONLY = {"romanian": "romania", "hungarian": "hungary"}  # 9.11
 ZONES = ("NZ", "SZ")  # 13.2
 LENINGRAD = "4201N"  # 9.16
 ORANIENBAUM = "4100N"  # 9.13
@@ -60,32 +59,6 @@ PAUSE_SEQUENCES = 3  # 9.19: it lasts 3 full player-turn sequences
 
 def enabled(ctx: Ctx) -> bool:
     return bool(ctx.options.get("supply", False))
-
-
-def line_kind(ctx: Ctx, unit: str) -> str:
-    """Which sources a unit's line may reach (9.11-9.12): "soviet", "german" (German-nationality
-    and other German-side units: every German source), "romania" or "hungary" (their own ZOMO)."""
-    spec = ctx.spec(unit)
-    if spec.side == "soviet":
-        return "soviet"
-    return OWN_ZOMO_ONLY.get(spec.nat, "german")
-
-
-def is_source(ctx: Ctx, hex_id: str, kind: str) -> bool:
-    """9.10: a Soviet source is a hex of the east edge (column 60) or a hex the map marks
-    ``supply = "soviet"``; 9.11: a German source is a ZOMO hex other than 1913N, 2013N and 2014N,
-    or a hex marked ``supply = "german"``; Romanian and Hungarian units use only those of their own
-    country. 9.12: a source serves only its own side (a captured one is not the captor's). 9.17: a
-    Black Sea port is no source (units outside may not trace to it)."""
-    h = ctx.sc.map.hexes[hex_id]
-    if h.water:
-        return False
-    if kind == "soviet":
-        return h.supply == "soviet" or (h.supply == "" and hex_id.startswith(SOVIET_SOURCE_COLUMN))
-    german = h.supply == "german" or (h.supply == "" and h.zomo and hex_id not in GERMAN_NOT_SOURCES)
-    if kind == "german":
-        return german
-    return german and h.country == kind
 
 
 def _side(kind: str) -> str:
@@ -798,3 +771,15 @@ def markers(ctx: Ctx) -> None:
             ctx.position[key] = found
         else:
             ctx.position.pop(key, None)
+
+
+def reaches(ctx: Ctx, kind: str, hex_id: str) -> bool:
+    """9.4: whether a supply line of ``kind`` reaches ``hex_id`` now (supplied_hexes)."""
+    return hex_id in supplied_hexes(ctx, kind)
+
+
+def plug(hooks: Hooks) -> Hooks:
+    """The supply rules in the core rules (rules/context.py, Hooks): supply at the start of a move
+    (9.8), the participants of a combat out of supply (9.8), the GAST (9.6, 17.10), and whether a
+    line reaches a hex (9.4, for the ArKo's formation, 14.41)."""
+    return replace(hooks, move_start=check_move, combat_supply=combat_oos, gast=gast, supply_reaches=reaches)

@@ -72,12 +72,8 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
         problems.append(Problem(where, f"{h} {spec.place} is not German-controlled", "14.41"))
     elif near:
         problems.append(Problem(where, f"{h} {spec.place} is next to Soviet units ({', '.join(near)})", "14.41"))
-    elif ctx.options.get("supply"):
-        from ..supply import supplied_hexes
-
-        if h not in supplied_hexes(ctx, "german"):
-            problems.append(Problem(where, f"{h} {spec.place} is out of supply: no German supply line reaches it (9.4)",
-                                    "14.41"))
+    elif ctx.options.get("supply") and not ctx.hooks.supply_reaches(ctx, "german", h):  # 9.4 (supply.py)
+        problems.append(Problem(where, f"{h} {spec.place} is out of supply: no German supply line reaches it (9.4)", "14.41"))
     if len(problems) > known:
         return
     u = held[0]

@@ -3,6 +3,9 @@
 (12.1-12.7, 12.22), entry from the OKH reserve areas (8.2-8.3, Ambiguities 14-15), the highway (12.20),
 the weather's effects on movement (13.5-13.7, Ambiguity 35) and the units kept in place by the RWR
 phase (8.20, 9.18).
+
+The feature rules act on a move through the context's hooks (context.Hooks): supply at the start of
+the move (9.8), the air units going with their stack (10.2), the mobile assault that ends it (15.x).
 """
 
 from __future__ import annotations
@@ -275,10 +278,7 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     tr.open_group = group
     current = here.pop()
     origin = current
-    if ctx.options.get("supply"):
-        from ..supply import check_move  # 9.8: supply at the start of the move
-
-        check_move(ctx, index, units, tr.moved)
+    ctx.hooks.move_start(ctx, index, units, tr.moved)  # 9.8: supply at the start of the move (supply.py)
     start_spent = {u: tr.spent.get(u, 0) for u in units}
     path: list[str] = []
     for j, raw in enumerate(path_in):
@@ -387,14 +387,9 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             "index": index, "units": units, "from": origin, "path": walk, "costs": costs,
             "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u], walk[-1])[0]] for u in units}, "minimum": minimum,
             "notes": notes}))
-    from .. import air  # 10.2: an air unit goes with its stack, or stays (the air module builds on this one)
-
-    air.carry(ctx, index, order, units, origin, walk, assault, problems)
-    if assault and not ctx.result:
-        from ..assault import mobile_assault  # 15.0 (the assault module builds on this one)
-
-        mobile_assault(ctx, index, order, units, current, assault, tr, problems)
-        air.land(ctx, index, units, origin)  # 15.5
+    ctx.hooks.moved(ctx, index, order, units, origin, walk, assault, problems)  # 10.2: an air unit goes with its stack, or stays
+    if assault and not ctx.result:  # 15.x: the mobile assault, and the air units that went with its force (15.5)
+        ctx.hooks.mobile_assault(ctx, index, order, units, origin, current, assault, tr, problems)
     check_hedgehogs(ctx, "movement")  # Ambiguity 48
 
 

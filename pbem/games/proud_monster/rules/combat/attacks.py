@@ -1,5 +1,6 @@
 """The attack orders of a prepared-assault phase: which attacks may be made (14.1-14.6), their
-conditions on earlier results (14.5), who may not attack or not together (5.3, 7.2-7.4, 10.1).
+conditions on earlier results (14.5), who may not attack or not together (5.3, 7.2-7.4; 10.1 through
+the context's hooks).
 """
 
 from __future__ import annotations
@@ -160,9 +161,7 @@ def attack_restriction_problems(ctx: Ctx, where: str, target: str, units: list[s
     the Hungarians (7.4, Ambiguity 13: option hungarian_joint_attack); with the option
     gt1_restrictions on GT1, no Soviet attack into Hungary or Romania and no attack by German-side
     units set up in their ZOMO (5.3; gt1_barred); with the option flak, no Flak unit (10.1)."""
-    from ...air import flak_attack_problems  # 10.1
-
-    problems: list[Problem] = flak_attack_problems(ctx, where, units)
+    problems: list[Problem] = ctx.hooks.attack_barred(ctx, where, units)  # 10.1: Flak (air.py)
     specs = {u: ctx.spec(u) for u in units}
     if ctx.options.get("axis_allies", False):
         for u, sp in specs.items():

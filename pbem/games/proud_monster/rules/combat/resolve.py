@@ -1,7 +1,8 @@
 """One prepared assault resolved (14.5-14.39): the untried units revealed (2.15), the totals and odds
 (14.8-14.10), the shifts (14.11), the CRT roll or automatic result (14.31, 17.7), the city doubling
 (14.23) and the ArKo (14.41), losses with the defender first (14.32), the German retreat (14.32-14.35)
-and the advance after combat (14.39).
+and the advance after combat (14.39). What the feature rules add (supply 9.6-9.8, ground support
+10.1-10.4, the invasion PA 11.4) comes through the context's hooks (context.Hooks).
 """
 
 from __future__ import annotations
@@ -100,34 +101,25 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
                  reason="the hex holds no enemy unit any more" if not defenders else "no attacker is left")
         return
     reveal_untried(ctx, i, attackers, defenders)
-    from ... import naval  # 11.4 (the naval module builds on this one)
-
-    invaders = naval.invasion_attack(ctx, i, target, attackers)  # 11.4: the invasion PA's force, else []
-    oos: set[str] = set()
-    if ctx.options.get("supply"):
-        from ...supply import combat_oos  # 9.8: both sides' participants, at the start of the combat
-
-        # 11.4: invaders count as fully supplied for the player turn in which they land
-        oos = combat_oos(ctx, i, [u for u in attackers if u not in invaders], defenders, "prepared assault")
+    hooks = ctx.hooks
+    invaders = hooks.invasion(ctx, i, target, attackers)  # 11.4: the invasion PA's force, else [] (naval.py)
+    # 9.8: both sides' participants, at the start of the combat (supply.py); 11.4: invaders count as
+    # fully supplied for the player turn in which they land
+    oos = hooks.combat_supply(ctx, i, [u for u in attackers if u not in invaders], defenders, "prepared assault")
     att_total, att_rows = attack_strength(ctx, attackers, target, oos)
     caught = [u for u in defenders if u in retreated(ctx)]  # 14.34: retreated here this phase
     fighting = [u for u in defenders if u not in caught]
     def_rows = defense_rows(ctx, fighting, target, oos)  # 14.30: the Stalin Line; 9.7
     def_rows += [{"unit": u, "factor": 0, "notes": ["retreated into this hex this phase: adds nothing (14.34)"]} for u in caught]
     def_total = defense_total(def_rows)  # 9.7: out-of-supply defenders halved together
-    from ...air import air_combat  # the air module builds on this one
-
-    gs = air_combat(ctx, attackers, defenders, target, oos, att_total, def_total)  # 10.1-10.4, 14.13
+    gs = hooks.ground_support(ctx, attackers, defenders, target, oos, att_total, def_total)  # 10.1-10.4, 14.13 (air.py)
     att_total, def_total = att_total + gs.attack, def_total + gs.defense
     odds = Odds.of(att_total, def_total)
-    shifts = attack_shifts(ctx, attackers, target) + naval.invasion_shifts(invaders)  # 11.4: 1L
+    shifts = attack_shifts(ctx, attackers, target) + hooks.invasion_shifts(invaders)  # 11.4: 1L
     shifts += gs.shifts  # 10.3
     extra: dict[str, Any] = dict(gs.data)
-    if ctx.options.get("supply"):
-        from ...supply import gast  # 9.6: the GAST, the last step before the CRT die
-
-        shifts, gast_data = gast(ctx, f"attack {i + 1}", attackers, target, shifts)
-        extra.update(gast_data)
+    shifts, gast_data = hooks.gast(ctx, f"attack {i + 1}", attackers, target, shifts)  # 9.6: the last step before the CRT die
+    extra.update(gast_data)
     final = apply_shifts(odds, shifts)
     label = f"14.31|{ctx.step}|attack {i + 1}|{target}|CRT"
     auto, face, label, result, provisional, att_loss, def_loss, doubling = crt_outcome(ctx, final, target, label)
@@ -162,7 +154,7 @@ def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any
         take_losses(ctx, enemy, "defender", fighting, def_loss, i, None, decisions)
     take_losses(ctx, side, "attacker", attackers, att_loss, i, a, decisions)
     if invaders:
-        naval.invasion_outcome(ctx, i, a, target, invaders)  # 11.4: ashore, or eliminated
+        hooks.invasion_end(ctx, i, a, target, invaders)  # 11.4: ashore, or eliminated (naval.py)
     elif not ctx.occupants(target, enemy):
         advance_after_combat(ctx, i, a, target)
     check_hedgehogs(ctx, f"attack {i + 1}")  # Ambiguity 48

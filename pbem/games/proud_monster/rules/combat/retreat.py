@@ -16,6 +16,7 @@ from ..context import Ctx, Decision
 from ..control import enter_hex
 from ..hedgehogs import in_hedgehog
 from ..movement import hex_cost, hexside_cost
+from ..sources import is_source, line_kind
 from ..stacking import stack_problems
 from .losses import standing_for, take_losses
 
@@ -30,11 +31,9 @@ def retreated(ctx: Ctx) -> dict[str, str]:
 
 def german_sources(ctx: Ctx, soviet: set[str], units: Collection[str] = ()) -> list[str]:
     """9.11: the German supply sources of the retreating ``units``, not Soviet-occupied: every ZOMO
-    hex except 1913N, 2013N and 2014N, or a hex the map marks a German source (supply.is_source);
+    hex except 1913N, 2013N and 2014N, or a hex the map marks a German source (sources.is_source);
     for a stack with Romanian or Hungarian units, only the hexes that are a source for every unit
     (they trace only to their own country's ZOMO)."""
-    from ...supply import is_source, line_kind
-
     kinds = {line_kind(ctx, u) for u in units} or {"german"}
     return sorted(h for h in ctx.sc.map.hexes
                   if h not in soviet and all(is_source(ctx, h, k) for k in kinds))

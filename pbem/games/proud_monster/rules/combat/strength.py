@@ -1,5 +1,5 @@
 """Combat strength (14.8, 14.12): the attack and defense totals with their halvings (9.7 out of
-supply, 10.1 Flak, 14.18 armor into swamp; Ambiguity 30), 14.17 mountain
+supply, 10.1 Flak through the context's hooks, 14.18 armor into swamp; Ambiguity 30), 14.17 mountain
 infantry, 14.20 armor across the straits and 14.30 the Stalin Line's +1.
 """
 
@@ -55,14 +55,12 @@ def attack_strength(ctx: Ctx, units: list[str], target: str,
     apart from the others (halving_groups). A unit halved twice counts the same either way (half of
     a rounded half is a rounded quarter); the readings part when different halvings fall on
     different units."""
-    from ...air import flak_halves  # 10.1 (the air module builds on this one)
-
     rows = []
     plain = 0
     halved = Fraction(0)
     groups: dict[tuple[str, ...], list[tuple[dict[str, Any], int]]] = {}  # Ambiguity 30: by the halvings
     swamp = combat_terrain(ctx, target) == "swamp"
-    flak = flak_halves(ctx, target)
+    flak = ctx.hooks.flak(ctx, target)  # 10.1 (air.py)
     for u in units:
         a = ctx.factors(u)[0]
         spec = ctx.spec(u)
