@@ -16,14 +16,18 @@ import copy
 import heapq
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.engine.model import Submission
 from pbem.exchange.files import dumps
 from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
 
-from . import rwr, setup
+from . import air, rwr, setup
+from .assault import ma_cost
+from .module import ProudMonster, default_losses
+from .naval import NO_SEA
+from .reinforce import default_mr_orders
 from .rules.allies import entry_problems
 from .rules.arko import ARKO_HEXES, is_arko
 from .rules.combat.shifts import attack_shifts
@@ -33,9 +37,7 @@ from .rules.movement import hex_cost, hexside_cost, movement_allowance, okh_entr
 from .rules.stacking import END_OF_MOVEMENT, stack_problems
 from .rules.untried import counter_pool
 from .sequence import other
-
-if TYPE_CHECKING:
-    from .module import ProudMonster
+from .supply import out_of_supply
 
 GOOD_ODDS = {"german": Odds.parse("2:1"), "soviet": Odds.parse("2:1")}  # the final odds an attack needs
 MA_ODDS = Odds.parse("4:1")  # a mobile assault is made at these estimated odds or better
@@ -52,9 +54,7 @@ def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[
         orders: dict[str, Any] = {"setup": setup.proposal(module.context(state, None, side), side),
                                   "standing": standing(side)}
     elif int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
-        from .reinforce import default_mr_orders
-
-        orders = default_mr_orders(module._ctx(state, None, side=side))
+        orders = default_mr_orders(module.context(state, None, side))
     else:
         orders = player_turn(module, state, side)
     for k, v in (extra or {}).items():
@@ -81,8 +81,6 @@ def body_text(orders: dict[str, Any]) -> str:
 def reply(state: dict[str, Any]) -> dict[str, Any]:
     """A reply as the documented defaults would give it: the first retreat hex offered, losses
     fewest-steps-first (README: standing instructions and replies)."""
-    from .module import default_losses
-
     q = state["pending"]["question"]
     if q.get("kind") == "retreat":
         return {"retreat": str(q["hexes"][0])}
@@ -138,7 +136,7 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
 def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[str, Any]:
     """The side's measures at the start of its player turn, mobile assaults at very good odds,
     moves toward the enemy and the objectives, then prepared assaults at good odds."""
-    ctx = module._ctx(state, None, side=side)
+    ctx = module.context(state, None, side)
     orders: dict[str, Any] = {"standing": standing(side)}
     support = plan_support(ctx, side)  # before the moves: the commitment phase comes first (10.2)
     if support:
@@ -203,8 +201,6 @@ def plan_support(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     """The Ground Support Commitment phase (10.2, 10.4): the air units with the most points go to
     the stacks next to the enemy with the most attack strength (those stay and fight), one per hex;
     a Soviet one only within 10 hexes of Moscow (the check drops what it refuses)."""
-    from . import air
-
     if not air.enabled(ctx) or not air.commitment_rule(ctx) or (side == "soviet" and not air.soviet_received(ctx)):
         return []
     enemy = other(side)
@@ -284,8 +280,6 @@ def measures(ctx: Ctx, side: str) -> dict[str, Any]:
         if arko:
             declare["form_arko"] = arko
         if ctx.options.get("supply") and "concentration" not in ctx.position:
-            from .supply import out_of_supply
-
             cut = out_of_supply(ctx, [u for u in sorted(ctx.units) if ctx.spec(u).side == "german" and ctx.on_map(u)])
             size: dict[str, int] = {}
             for u in cut:
@@ -382,8 +376,6 @@ def sea_exercise(ctx: Ctx, what: str) -> list[dict[str, Any]]:
     motorized-rifle divisions."""
     if not ctx.options.get("naval"):
         return []
-    from .naval import NO_SEA
-
     ports = sorted(h for h, x in ctx.sc.map.hexes.items() if x.port)
     sailors = [u for u in sorted(ctx.units) if ctx.spec(u).side == "soviet" and ctx.at(u) in ports
                and (ctx.spec(u).type, ctx.spec(u).size) not in NO_SEA]
@@ -436,8 +428,6 @@ def rvgk_entries(ctx: Ctx, given: list[dict[str, Any]]) -> list[tuple[str, str]]
         return [(u, str(p["hex"])) for p in given for u in p["units"]]
     if ctx.side != "soviet" or not any(s["at"] == "rvgk" for s in ctx.units.values()):
         return []
-    from .reinforce import default_mr_orders
-
     probe = copy.deepcopy(ctx)
     probe.position["mr"] = {"place": sorted(u for u, s in ctx.units.items() if s["at"] == "rvgk")}
     return [(u, str(p["hex"])) for p in default_mr_orders(probe)["place"] if p["hex"] not in ("rvgk", "ports-box")
@@ -464,8 +454,6 @@ def plan_assaults(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     plus the hexside); the rules refuse what they forbid (swamp, weather, city to city, straits)."""
     if not ctx.options.get("mobile_assault"):
         return []
-    from .assault import ma_cost
-
     enemy = other(side)
     out: list[dict[str, Any]] = []
     used: set[str] = set()

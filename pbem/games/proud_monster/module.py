@@ -14,8 +14,8 @@ from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, naval, picture, reinforce, render, rwr, setup, supply
-from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
+from . import air, assault, naval, picture, reinforce, render, rwr, rwr_text, setup, supply
+from .data import OKH_AREAS, Scenario, load_scenario, scenario_names
 from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
 from .rules.arko import ARKO_TYPE, form_arko
 from .rules.combat.attacks import static_attack_problems
@@ -40,6 +40,7 @@ from .sequence import (
     phases,
     step_name,
 )
+from .validation import validate_scenario
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 
@@ -157,8 +158,9 @@ class ProudMonster:
 
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
         sc = self.scenario(state)
-        if setup.first_side(sc):  # 3.2-3.7: the players set up before the first GT
-            return setup.await_setup(self, state, self._ctx(state, dice), setup.first_side(sc))
+        side = setup.first_side(sc)
+        if side:  # 3.2-3.7: the players set up before the first GT
+            return setup.await_setup(state, self._ctx(state, dice), side, self._adjudicator(state, side))
         return self.begin(state, dice)
 
     def begin(self, state: dict[str, Any], dice: Dice, events: tuple[Event, ...] | list[Event] = ()) -> Transition:
@@ -374,7 +376,7 @@ class ProudMonster:
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
         (sub,) = submissions
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
-            return setup.resolve(self, state, sub, dice)
+            return self._resolve_setup(state, sub, dice)
         problems = self.check(state, sub)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
@@ -410,6 +412,18 @@ class ProudMonster:
             self._automatic(ctx, SEQUENCE_START, ctx.turn)
             return self._finish(state, ctx, pending=None)
         return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
+
+    def _resolve_setup(self, state: dict[str, Any], sub: Submission, dice: Dice) -> Transition:
+        """A set-up step (3.2-3.7, setup.py), checked, then carried out; then the German's set-up is
+        awaited, or GT1 begins."""
+        ctx = self._ctx(state, dice, sub.side)
+        problems = self.check(state, sub)
+        if problems:
+            raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
+        following = setup.carry_out(ctx, sub)
+        if following:
+            return setup.await_setup({**state, "position": ctx.position}, ctx, following, self._adjudicator(state, following))
+        return self.begin({**state, "position": ctx.position, "standing": ctx.standing}, dice, ctx.events)
 
     def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
                      pending: dict[str, Any]) -> Transition:
@@ -516,7 +530,7 @@ class ProudMonster:
 
     # --- presentation ---------------------------------------------------------------------------
     def template(self, state: dict[str, Any], side: str) -> str:
-        return render.template(self, state, side)
+        return render.template(state, side, lambda s: self._ctx(state, None, side=s))
 
     def render_event(self, event: Event) -> list[str]:
         return render.event_lines(event)
@@ -531,8 +545,6 @@ class ProudMonster:
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:
         """The counters `pbem status` adds to its summary: the replacement pool, refits (8.15, 8.20)."""
-        from . import rwr_text
-
         return rwr_text.position_lines(self.scenario(state), state)
 
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:

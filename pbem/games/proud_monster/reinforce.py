@@ -33,6 +33,7 @@ from .rules.control import enter_hex
 from .rules.movement import okh_entry_hexes, okh_unavailable
 from .rules.stacking import stack_problems, stacking_limit
 from .sequence import other
+from .supply import soviet_hex_state, supplied_hexes
 
 RVGK_LIMIT = 10  # 8.1: at most 10 units in the RVGK at any time
 PLACE_BOXES = ("rvgk", "ports-box")  # 8.1, 11.3: where a Soviet arrival may go instead of a hex
@@ -140,8 +141,6 @@ def _fixed_arrival(ctx: Ctx, u: str, hex_id: str) -> None:
 def hex_supply(ctx: Ctx, hex_id: str) -> str:
     """The supply state a Soviet unit in ``hex_id`` would have: "supplied", "lake" (9.16) or "oos"
     (9.2; a Black Sea port is always in supply, 9.17); "supplied" without the supply rules."""
-    from .supply import soviet_hex_state
-
     return soviet_hex_state(ctx, hex_id)
 
 
@@ -203,8 +202,6 @@ def qualifying_md_hexes(ctx: Ctx) -> list[str]:
     control = ctx.position["control"]
     overland = None
     if ctx.options.get("supply"):  # a Black Sea port's own supply (9.17) is no overland line
-        from .supply import supplied_hexes
-
         overland = supplied_hexes(ctx, "soviet", overland=True)
     return sorted(h.id for h in ctx.sc.map.hexes.values()
                   if h.md and h.settlement and h.country == "ussr" and control.get(h.id) == "soviet"
@@ -490,7 +487,7 @@ def convert_units(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem
             problems.append(Problem(w, why, "8.11"))
             continue
         if ctx.untried(u):
-            better = [x for x in _eligible(ctx, kind) if not ctx.untried(x) and x not in {a for a, _ in done}]
+            better = [x for x in eligible(ctx, kind) if not ctx.untried(x) and x not in {a for a, _ in done}]
             if better:
                 problems.append(Problem(w, f"{u} is untried, and tried {kind} units qualify ({', '.join(better)}); an untried "
                                            "unit is converted only when no tried one qualifies", "8.11"))
@@ -536,7 +533,8 @@ def conversion_problem(ctx: Ctx, u: str) -> str:
     return ""
 
 
-def _eligible(ctx: Ctx, kind: str) -> list[str]:
+def eligible(ctx: Ctx, kind: str) -> list[str]:
+    """8.11: the Soviet units of a kind ("rifle XX") that may be converted into Guards now, by id."""
     return sorted(u for u, s in ctx.units.items()
                   if ctx.spec(u).side == "soviet" and f"{ctx.spec(u).type} {ctx.spec(u).size}" == kind
                   and (ctx.on_map(u) or s["at"] == "rvgk") and not conversion_problem(ctx, u))
@@ -571,7 +569,7 @@ def default_mr_orders(ctx: Ctx) -> dict[str, Any]:
     orders: dict[str, Any] = {}
     taken: set[str] = set()
     for d in mr_state(ctx).get("convert", []):
-        ok = [u for u in _eligible(ctx, d["from"]) if u not in taken]
+        ok = [u for u in eligible(ctx, d["from"]) if u not in taken]
         ok.sort(key=lambda u: (ctx.untried(u), u))
         if ok:
             taken.add(ok[0])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import FILE_FORMAT
 from pbem.engine.model import Event
@@ -13,11 +13,9 @@ from .air import event_lines as air_event_lines
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
+from .reinforce import default_mr_orders, eligible, entry_hexes, mr_state, okh_text, open_md_neighbours
 from .rules.combat.losses import loss_constraints_text
-from .rules.context import OFF_MAP_BOXES
-
-if TYPE_CHECKING:
-    from .module import ProudMonster
+from .rules.context import OFF_MAP_BOXES, Ctx
 
 MISSING_DATA = (
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known; a scenario whose "
@@ -571,8 +569,10 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
-    """A skeleton order file for the awaited step, with the side's units listed as comments."""
+def template(state: dict[str, Any], side: str, context: Callable[[str], Ctx]) -> str:
+    """A skeleton order file for the awaited step, with the side's units listed as comments;
+    ``context(side)`` gives a fresh working context on ``state`` as that side, without dice."""
+    # start-up: the exchange layer (and its cryptography) is loaded only to write a template
     from pbem.exchange.canonical import digest
 
     aw = state["awaits"]
@@ -606,9 +606,9 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
     if setup.in_setup(state):  # 3.2-3.7: what to set up, where, and the minimums to meet
-        return setup.template(module, state, side, head)
+        return setup.template(context(side), head)
     if int(state["clock"]["pts"]) == 0:  # the Soviet's Mutual Reinforcement step (8.1, 8.7, 8.11)
-        return "\n".join(head + mr_template(module, state))
+        return "\n".join(head + mr_template(context("soviet")))
     stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}
     for u, s in sorted(state["position"]["units"].items()):
         if s["at"] in OFF_MAP_BOXES:
@@ -631,9 +631,9 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
             place = sc.map.hexes[h].place
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
     head += template_lines(sc, state, side)  # 10.2, 10.4: the Ground Support Commitment phase
-    head += off_map_template(module, state, side)
+    head += off_map_template(context(side), side)
     head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
-    head += ["", *rwr_text.template_lines(module.ctx_of(state, side))]  # 8.13-8.21
+    head += ["", *rwr_text.template_lines(context(side))]  # 8.13-8.21
     head += [
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
         "# [[move]]",
@@ -671,16 +671,9 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     return "\n".join(head)
 
 
-def _mr_ctx(module: ProudMonster, state: dict[str, Any], side: str) -> Any:
-    return module._ctx(state, None, side=side)
-
-
-def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> list[str]:
+def off_map_template(ctx: Ctx, side: str) -> list[str]:
     """Template lines for units off the map that the player turn may bring in: the German's units
     in the OKH areas (8.2, 8.3), the Soviet's in the RVGK (8.1)."""
-    from .reinforce import entry_hexes, okh_text, open_md_neighbours
-
-    ctx = _mr_ctx(module, state, side)
     out: list[str] = []
     if side == "german":
         okh = okh_text(ctx)
@@ -699,16 +692,13 @@ def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> 
     return out
 
 
-def mr_template(module: ProudMonster, state: dict[str, Any]) -> list[str]:
+def mr_template(ctx: Ctx) -> list[str]:
     """The Soviet's MR orders skeleton (8.1, 8.7, 8.11): what is due and where units may go, then
-    the orders pbem proposes (reinforce.default_mr_orders), ready to edit."""
-    from .reinforce import _eligible, default_mr_orders, entry_hexes, mr_state, open_md_neighbours
-
-    ctx = _mr_ctx(module, state, "soviet")
+    the orders pbem proposes (reinforce.default_mr_orders), ready to edit; ``ctx`` is the Soviet's."""
     mr = mr_state(ctx)
     out = [f"# Mutual Reinforcement phase of GT{ctx.turn} (8.1): conversions first, then place every unit that arrived."]
     for d in mr.get("convert", []):
-        ok = _eligible(ctx, d["from"])
+        ok = eligible(ctx, d["from"])
         out.append(f"# Guards conversion due (8.11): a {d['from']} unit into {d['guards']}; eligible now: {', '.join(ok) or 'none'}"
                    " (tried units first; a conversion not made now is lost).")
     if mr.get("place"):

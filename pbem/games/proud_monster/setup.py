@@ -1,7 +1,7 @@
 """Set-up before GT1 (3.2-3.8, digest A.2 and F.1).
 
 The rules a set-up must meet, usable for a scenario's fixed set-up (``scenario_problems``, part of
-``validate_scenario`` and so of `pbem module check`) and for the players' set-up orders:
+``validation.validate_scenario`` and so of `pbem module check`) and for the players' set-up orders:
 
 * 3.3 Frontier Zone (column 22 and west): a unit in every border hex from 2006N to 1703S; along
   1804S-2114S the option south_border_setup (Ambiguity 4); a unit in each FZ large town;
@@ -33,11 +33,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import IllegalOrdersError, Problem
-from pbem.mechanics.dice import Dice
+from pbem.errors import Problem
 from pbem.mechanics.hexgrid import distance, hexside_lines
 
 from .data import (
@@ -57,9 +56,6 @@ from .rules.arko import ARKO_TYPE
 from .rules.context import OFF_MAP_BOXES, Ctx
 from .rules.stacking import stack_problems
 from .sequence import SETUP_SIDES, setup_step
-
-if TYPE_CHECKING:
-    from .module import ProudMonster
 
 ALL_OCCUPIED = ("2006N", "1703S")  # 3.3: a unit in every border hex of this stretch
 ALTERNATE = ("1804S", "2114S")  # 3.3, Ambiguity 4: the garbled rule for this stretch
@@ -440,12 +436,13 @@ def in_setup(state: Mapping[str, Any]) -> bool:
     return str(state.get("awaits", {}).get("step", "")).startswith("setup/")
 
 
-def await_setup(module: ProudMonster, state: dict[str, Any], ctx: Ctx, side: str) -> Transition:
-    """The state awaiting ``side``'s set-up orders (adjudicated by the other side or the referee)."""
+def await_setup(state: dict[str, Any], ctx: Ctx, side: str, adjudicator: str) -> Transition:
+    """The state awaiting ``side``'s set-up orders, adjudicated by ``adjudicator`` (the other side or
+    the referee)."""
     step = setup_step(side)
     out = {"options": state["options"], "position": ctx.position, "standing": ctx.standing,
            "clock": {"turn": ctx.sc.first_turn, "pts": 0, "side": side, "phase": "setup"},
-           "awaits": {"kind": "orders", "step": step, "from": [side], "adjudicator": module.adjudicator(state, side)}}
+           "awaits": {"kind": "orders", "step": step, "from": [side], "adjudicator": adjudicator}}
     ctx.emit("awaits", "3.2" if side == "soviet" else "3.7", **out["awaits"])
     return Transition(out, tuple(ctx.events))
 
@@ -715,16 +712,13 @@ def schedule(ctx: Ctx, left: list[str]) -> dict[int, list[str]]:
     return {gt: sorted(us, key=list(ctx.sc.units).index) for gt, us in out.items() if us}
 
 
-def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: Dice) -> Transition:
-    """Carry out a set-up: its units go to their hexes or OKH areas (3.2-3.7); the Soviet's units not
-    set up go to the Turn Record Track (3.5, position `arrivals`). Then the German's set-up is awaited,
-    or GT1 begins."""
-    ctx = module.context(state, dice, sub.side)
+def carry_out(ctx: Ctx, sub: Submission) -> str:
+    """Carry out a set-up the rules accept (check): its units go to their hexes or OKH areas
+    (3.2-3.7); the Soviet's units not set up go to the Turn Record Track (3.5, position `arrivals`).
+    Returns the side whose set-up is awaited next (the German's after the Soviet's, 3.7), or "" when
+    GT1 begins."""
     if sub.body.get("standing"):
         ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
-    problems = module.check(state, sub)
-    if problems:
-        raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
     body = sub.body if sub.body or sub.digest else {"setup": missing_orders(ctx, sub.side)}
     placements = read_placements(ctx, sub.side, body, [])
     for p in placements:
@@ -755,10 +749,7 @@ def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: 
                  and (p.at == "okh-south" or (p.at in ctx.sc.map.hexes and ctx.sc.map.hexes[p.at].country == "romania"))]
         data["south"] = {k: sum(1 for p in south if south_kind(ctx.spec(p.unit)) == k) for k in SOUTH_LIMITS}
         ctx.emit("setup", "3.7", **data)
-    if sub.side == "soviet" and ctx.sc.sets_up("german"):
-        return await_setup(module, {**state, "position": ctx.position}, ctx, "german")
-    state = {**state, "position": ctx.position, "standing": ctx.standing}
-    return module.begin(state, dice, ctx.events)
+    return "german" if sub.side == "soviet" and ctx.sc.sets_up("german") else ""
 
 
 # --------------------------------------------------------------------------- report and template
@@ -821,9 +812,10 @@ def event_lines(e: Event) -> list[str] | None:
     return lines
 
 
-def template(module: ProudMonster, state: dict[str, Any], side: str, head: list[str]) -> str:
-    """The skeleton of a set-up order file: what to place, where it may go, the minimums to meet."""
-    ctx = module.context(state, None, side)
+def template(ctx: Ctx, head: list[str]) -> str:
+    """The skeleton of a set-up order file for ``ctx``'s side: what to place, where it may go, the
+    minimums to meet."""
+    side = ctx.side
     units = pool(ctx, side)
     if side == "soviet":
         return "\n".join(head + _soviet_template(ctx, units)) + "\n"
