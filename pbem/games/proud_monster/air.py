@@ -40,10 +40,11 @@ GT12 (8.16; it may not be refused, 8.17): pbem does it automatically before the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Shift
@@ -53,9 +54,6 @@ from .rules.combat.strength import attack_strength
 from .rules.context import CombatSupport, Ctx, Hooks
 from .sequence import PLAYER_TURN, phases
 from .supply import out_of_supply, soviet_hex_state, supply_state
-
-if TYPE_CHECKING:
-    from pbem.engine.model import Event
 
 SOVIET_RANGE = 10  # 10.4, 8.10: hexes from Moscow
 GT12 = 12  # 10.1, 10.2, 10.4: December
@@ -582,30 +580,39 @@ def _soviet_air(d: dict[str, Any]) -> list[str]:
             "(10.4, 8.10, Ambiguity 18)."]
 
 
-def event_lines(e: Event) -> list[str] | None:
-    """Report lines of the air and Flak events, or None for another kind."""
+def _support_carried(e: Event) -> list[str]:
     d = e.data
-    k = e.kind
-    if k == "ground-support":
-        return _support_event(d)
-    if k == "support-carried":
-        how = f"with move {d['index'] + 1}" if d["index"] is not None else "with its stack"
-        return [f"  - {d['name']} ({d['air']}) goes {how} from {d['from']} to {d['to']}: {d['why']} (10.2)."]
-    if k == "support-lost":
-        why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
-        return [f"  - {d['name']} ({d['air']}) no longer supports a stack until the {d['side'].capitalize()}'s next "
-                f"commitment phase: {why}."]
-    if k == "air-departure":
-        gone = "; their stacks lose them: " + ", ".join(f"{x['air']} ({x['hex']})" for x in d["removed"]) if d["removed"] else ""
-        return [f"- All German ground-support air units leave for good at the start of GT{d['turn']}: "
-                f"{', '.join(d['units']) or 'none'}{gone} (10.2; this withdrawal may not be refused, 8.17)."]
-    if k == "soviet-air":
-        return _soviet_air(d)
-    if k == "flak-withdrawn":
-        what = ", ".join(f"{x['unit']} ({x['from']})" for x in d["units"]) or "none is left"
-        return [f"- The Flak corps are withdrawn for good in the first German RWR phase of GT{d['turn']}: {what} "
-                "(10.1, 8.16; this withdrawal may not be refused, 8.17)."]
-    return None
+    how = f"with move {d['index'] + 1}" if d["index"] is not None else "with its stack"
+    return [f"  - {d['name']} ({d['air']}) goes {how} from {d['from']} to {d['to']}: {d['why']} (10.2)."]
+
+
+def _support_lost(e: Event) -> list[str]:
+    d = e.data
+    why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
+    return [f"  - {d['name']} ({d['air']}) no longer supports a stack until the {d['side'].capitalize()}'s next "
+            f"commitment phase: {why}."]
+
+
+def _air_departure(e: Event) -> list[str]:
+    d = e.data
+    gone = "; their stacks lose them: " + ", ".join(f"{x['air']} ({x['hex']})" for x in d["removed"]) if d["removed"] else ""
+    return [f"- All German ground-support air units leave for good at the start of GT{d['turn']}: "
+            f"{', '.join(d['units']) or 'none'}{gone} (10.2; this withdrawal may not be refused, 8.17)."]
+
+
+def _flak_withdrawn(e: Event) -> list[str]:
+    d = e.data
+    what = ", ".join(f"{x['unit']} ({x['from']})" for x in d["units"]) or "none is left"
+    return [f"- The Flak corps are withdrawn for good in the first German RWR phase of GT{d['turn']}: {what} "
+            "(10.1, 8.16; this withdrawal may not be refused, 8.17)."]
+
+
+# Report lines of the air and Flak events (10.1-10.4), by kind (render.EVENT_TEXT).
+EVENT_TEXT: dict[str, Callable[[Event], list[str]]] = {
+    "ground-support": lambda e: _support_event(e.data), "support-carried": _support_carried,
+    "support-lost": _support_lost, "air-departure": _air_departure, "soviet-air": lambda e: _soviet_air(e.data),
+    "flak-withdrawn": _flak_withdrawn,
+}
 
 
 def position_lines(sc: Scenario, state: dict[str, Any]) -> list[str]:

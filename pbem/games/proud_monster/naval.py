@@ -38,6 +38,7 @@ waits to attack, so that the invasion PA takes place (11.4, 14.1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -56,8 +57,6 @@ from .sequence import other
 BOX = "ports-box"  # 11.3: the Southern Ports Holding Box (rules.context.OFF_MAP_BOXES)
 CAPACITY = 5  # 11.1: units by sea per Soviet player turn
 NO_SEA = {("tank", "XX"): "a tank division", ("motorized", "XX"): "a motorized-rifle division"}  # 11.1
-EVENT_KINDS = frozenset({"sea-move", "sea-landing", "sea-invasion", "invasion-assault", "invasion-ashore",
-                         "invasion-failed"})
 
 
 def enabled(ctx: Ctx) -> bool:
@@ -413,42 +412,66 @@ def _from_text(d: dict[str, Any]) -> str:
     return "; ".join(f"{', '.join(us)} from {d['places'][w]}" for w, us in by.items())
 
 
-def event_lines(e: Event) -> list[str]:
-    """Report lines for the naval events (11.1-11.4)."""
+def _capacity(d: dict[str, Any]) -> str:
+    return f" Naval capacity used: {d.get('used')} of {d.get('capacity')} units this player turn (11.1)."
+
+
+def _target_text(d: dict[str, Any]) -> str:
+    return f"{d.get('target')}" + (f" ({d['place']})" if d.get("place") else "")
+
+
+def _sea_move(e: Event) -> list[str]:
     d = e.data
-    k = e.kind
-    cap = f" Naval capacity used: {d.get('used')} of {d.get('capacity')} units this player turn (11.1)."
-    if k == "sea-move":
-        box = " In the Box they are always in supply and leave it only by sea (11.3)." if d["to"] == BOX else ""
-        return [f"- Sea move {d['index'] + 1} (11.2): {_from_text(d)} to {d['to_place']} by sea on the Black "
-                f"Sea (11.1); no further ground movement and no attack this player turn (11.2).{box}{cap}"]
-    where = f"{d.get('target')}" + (f" ({d['place']})" if d.get("place") else "")
-    if k == "sea-landing":
-        return [f"- Amphibious invasion, sea move {d['index'] + 1} (11.4): {_from_text(d)} to the all-sea hex "
-                f"{d['sea']} nearest {where}, which holds no enemy unit: they go ashore at once and may not move or "
-                f"attack further this player turn (11.4).{cap}"]
-    if k == "sea-invasion":
-        return [f"- Amphibious invasion, sea move {d['index'] + 1} (11.4): {_from_text(d)} to the all-sea hex "
-                f"{d['sea']} nearest {where}, which enemy units hold: they wait there, may not move, and make the "
-                f"invasion PA on it, the first prepared assault of the phase (11.4, 14.5).{cap}"]
-    if k == "invasion-assault":
-        joined = f"; joined by {', '.join(d['joiners'])} from adjacent land hexes (Ambiguity 31)" if d["joiners"] else ""
-        return [f"- **Attack {d['index'] + 1} is the invasion PA on {d['target']}** (11.4), resolved first of the phase "
-                f"(14.5): {', '.join(d['units'])} attack from the all-sea hex {d['sea']} and count as fully supplied this "
-                f"player turn (11.4){joined}; the attack takes 1L (11.4)."]
-    if k == "invasion-ashore":
-        if not d["units"]:
-            return [f"  - {d['hex']} is cleared, but no invading unit is left to go ashore (11.4)."]
-        return [f"  - The invasion clears {d['hex']}: {', '.join(d['units'])} go ashore, as an advance after combat "
-                "(14.39, Ambiguity 31), and may not move further this player turn (11.4)."]
-    if k == "invasion-failed":
-        kept = (f"; the units that joined it from land are not eliminated: {', '.join(d['joiners'])} (Ambiguity 31)"
-                if d["joiners"] else "")
-        if not d["units"]:
-            return [f"  - The invasion PA does not clear {d['hex']}; no invading unit is left (11.4){kept}."]
-        return [f"  - The invasion PA does not clear {d['hex']}: every invading unit is eliminated, "
-                f"{', '.join(d['units'])}; there is no evacuation from a beach (11.4){kept}."]
-    raise ValueError(f"not a naval event: {k}")
+    box = " In the Box they are always in supply and leave it only by sea (11.3)." if d["to"] == BOX else ""
+    return [f"- Sea move {d['index'] + 1} (11.2): {_from_text(d)} to {d['to_place']} by sea on the Black "
+            f"Sea (11.1); no further ground movement and no attack this player turn (11.2).{box}{_capacity(d)}"]
+
+
+def _sea_landing(e: Event) -> list[str]:
+    d = e.data
+    return [f"- Amphibious invasion, sea move {d['index'] + 1} (11.4): {_from_text(d)} to the all-sea hex "
+            f"{d['sea']} nearest {_target_text(d)}, which holds no enemy unit: they go ashore at once and may not move or "
+            f"attack further this player turn (11.4).{_capacity(d)}"]
+
+
+def _sea_invasion(e: Event) -> list[str]:
+    d = e.data
+    return [f"- Amphibious invasion, sea move {d['index'] + 1} (11.4): {_from_text(d)} to the all-sea hex "
+            f"{d['sea']} nearest {_target_text(d)}, which enemy units hold: they wait there, may not move, and make the "
+            f"invasion PA on it, the first prepared assault of the phase (11.4, 14.5).{_capacity(d)}"]
+
+
+def _invasion_assault(e: Event) -> list[str]:
+    d = e.data
+    joined = f"; joined by {', '.join(d['joiners'])} from adjacent land hexes (Ambiguity 31)" if d["joiners"] else ""
+    return [f"- **Attack {d['index'] + 1} is the invasion PA on {d['target']}** (11.4), resolved first of the phase "
+            f"(14.5): {', '.join(d['units'])} attack from the all-sea hex {d['sea']} and count as fully supplied this "
+            f"player turn (11.4){joined}; the attack takes 1L (11.4)."]
+
+
+def _invasion_ashore(e: Event) -> list[str]:
+    d = e.data
+    if not d["units"]:
+        return [f"  - {d['hex']} is cleared, but no invading unit is left to go ashore (11.4)."]
+    return [f"  - The invasion clears {d['hex']}: {', '.join(d['units'])} go ashore, as an advance after combat "
+            "(14.39, Ambiguity 31), and may not move further this player turn (11.4)."]
+
+
+def _invasion_failed(e: Event) -> list[str]:
+    d = e.data
+    kept = (f"; the units that joined it from land are not eliminated: {', '.join(d['joiners'])} (Ambiguity 31)"
+            if d["joiners"] else "")
+    if not d["units"]:
+        return [f"  - The invasion PA does not clear {d['hex']}; no invading unit is left (11.4){kept}."]
+    return [f"  - The invasion PA does not clear {d['hex']}: every invading unit is eliminated, "
+            f"{', '.join(d['units'])}; there is no evacuation from a beach (11.4){kept}."]
+
+
+# Report lines for the naval events (11.1-11.4), by kind (render.EVENT_TEXT).
+EVENT_TEXT: dict[str, Callable[[Event], list[str]]] = {
+    "sea-move": _sea_move, "sea-landing": _sea_landing, "sea-invasion": _sea_invasion,
+    "invasion-assault": _invasion_assault, "invasion-ashore": _invasion_ashore, "invasion-failed": _invasion_failed,
+}
 
 
 def entered_this_gt(state: dict[str, Any], units: list[str]) -> dict[str, dict[str, Any]]:

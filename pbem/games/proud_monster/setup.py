@@ -765,15 +765,17 @@ def _units_at(hexes: Mapping[str, list[str]], keys: Iterable[str]) -> str:
     return "; ".join(f"{h} {', '.join(hexes[h])}" for h in keys)
 
 
-def event_lines(e: Event) -> list[str] | None:
-    """Report lines for the set-up events ("setup", "setup-track"); None for other events."""
+def _setup_track(e: Event) -> list[str]:
+    """3.5: the Soviet's units not set up, on the Turn Record Track by the SUT's schedule."""
     d = e.data
-    if e.kind == "setup-track":
-        prov = " — provisional schedule" if d["provisional"] else ""
-        rows = "; ".join(f"GT{r['turn']}: {', '.join(r['units'])}" for r in d["arrivals"])
-        return [f"- Set aside on the Turn Record Track by the SUT's schedule (3.5, 17.6{prov}): {rows}."]
-    if e.kind != "setup":
-        return None
+    prov = " — provisional schedule" if d["provisional"] else ""
+    rows = "; ".join(f"GT{r['turn']}: {', '.join(r['units'])}" for r in d["arrivals"])
+    return [f"- Set aside on the Turn Record Track by the SUT's schedule (3.5, 17.6{prov}): {rows}."]
+
+
+def _setup(e: Event) -> list[str]:
+    """A side's set-up (3.2-3.4 the Soviet's, 3.6-3.7 the German's)."""
+    d = e.data
     hexes: dict[str, list[str]] = d["hexes"]
     n = sum(len(us) for us in hexes.values())
     default = " (no orders by the deadline: every unit held back in its OKH area, 8.4, 8.5)" if d.get("default") else ""
@@ -810,6 +812,10 @@ def event_lines(e: Event) -> list[str] | None:
                 "Interior Zone: cities, large towns, 4 units per column"
             lines.append(f"  - {row['rule']} ({what}): all {row['met']} minimums met.")
     return lines
+
+
+# Report lines for the set-up events (3.2-3.7), by kind (render.EVENT_TEXT).
+EVENT_TEXT: dict[str, Callable[[Event], list[str]]] = {"setup": _setup, "setup-track": _setup_track}
 
 
 def template(ctx: Ctx, head: list[str]) -> str:
