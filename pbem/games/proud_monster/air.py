@@ -45,13 +45,14 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.engine.model import Event
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Shift
 
 from .data import AirUnit, Scenario
 from .rules.combat.strength import attack_strength
 from .rules.context import CombatSupport, Ctx, Hooks
+from .rules.places import path_of, problem, under
 from .sequence import PLAYER_TURN, phases
 from .supply import out_of_supply, soviet_hex_state, supply_state
 
@@ -145,25 +146,25 @@ def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> Non
     phase leave their stacks as the phase begins (10.2: they stay until the next one begins); those
     not named now stay off the map until the side's next commitment phase. No dice."""
     entries = list(orders.get("support", []))
-    where = "support"
+    where = path_of("support")
     side = ctx.side
     if not enabled(ctx):
         if entries:
-            problems.append(Problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
+            problems.append(problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
         return
     rule = commitment_rule(ctx)
     if not rule:
         if entries:
             if side == "german":
-                problems.append(Problem(where, f"the German commits air units only before GT12; his air units left for good "
+                problems.append(problem(where, f"the German commits air units only before GT12; his air units left for good "
                                                f"at the start of GT{GT12}", "10.2"))
             else:
-                problems.append(Problem(where, f"the Soviet commits ground support only in GT{GT12} (\"DEC only\"), not "
+                problems.append(problem(where, f"the Soviet commits ground support only in GT{GT12} (\"DEC only\"), not "
                                                f"GT{ctx.turn}", "10.4"))
         return
     if side == "soviet" and not soviet_received(ctx):
         if entries:
-            problems.append(Problem(where, "the Soviet GS unit was not received at the start of GT12 (see that turn's report)",
+            problems.append(problem(where, "the Soviet GS unit was not received at the start of GT12 (see that turn's report)",
                                     "10.4"))
         return
     known = len(problems)
@@ -171,30 +172,30 @@ def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> Non
     chosen: dict[str, str] = {}
     by_hex: dict[str, str] = {}
     for j, e in enumerate(entries):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         air_id = str(e.get("air", ""))
         unit = units.get(air_id)
         if unit is None:
-            problems.append(Problem(f"{w}.air", f"'{air_id}' is not one of the {side} air units "
+            problems.append(problem(under(w, "air"), f"'{air_id}' is not one of the {side} air units "
                                                 f"({', '.join(units) or 'none'})", rule, "`pbem template` lists them with their points."))
             continue
         if unit.points_in(ctx.turn, ctx.pts) <= 0:
-            problems.append(Problem(f"{w}.air", f"{air_id} ({unit.name}) has no ground-support points in GT{ctx.turn}/{ctx.pts}: "
+            problems.append(problem(under(w, "air"), f"{air_id} ({unit.name}) has no ground-support points in GT{ctx.turn}/{ctx.pts}: "
                                                 "it is not available in this sequence", "17.8"))
             continue
         if air_id in chosen:
-            problems.append(Problem(f"{w}.air", f"{air_id} is committed twice", rule))
+            problems.append(problem(under(w, "air"), f"{air_id} is committed twice", rule))
             continue
         h = ctx.sc.map.canonical(str(e.get("hex", "")))
         if h is None:
-            problems.append(Problem(f"{w}.hex", f"'{e.get('hex')}' is not a hex of the map", rule))
+            problems.append(problem(under(w, "hex"), f"'{e.get('hex')}' is not a hex of the map", rule))
         elif not ctx.occupants(h, side):
-            problems.append(Problem(f"{w}.hex", f"{h} holds no {SIDE_ADJECTIVE[side]} unit: an air unit is placed on a "
+            problems.append(problem(under(w, "hex"), f"{h} holds no {SIDE_ADJECTIVE[side]} unit: an air unit is placed on a "
                                                 "stack of its side", rule))
         elif h in by_hex:
-            problems.append(Problem(f"{w}.hex", f"{by_hex[h]} is already committed to {h}: one air unit per hex", "10.2"))
+            problems.append(problem(under(w, "hex"), f"{by_hex[h]} is already committed to {h}: one air unit per hex", "10.2"))
         elif side == "soviet" and _out_of_range(ctx, h):
-            problems.append(Problem(f"{w}.hex", f"{h} is {_range_text(ctx)} (Ambiguity 18)", "10.4"))
+            problems.append(problem(under(w, "hex"), f"{h} is {_range_text(ctx)} (Ambiguity 18)", "10.4"))
         else:
             chosen[air_id] = h
             by_hex[h] = air_id
@@ -249,10 +250,10 @@ def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin:
     when the stack splits) or when no unit of the side is left in ``origin``; otherwise it stays with
     the units that stay. The Soviet unit may not enter a hex more than 10 hexes from Moscow (10.4)."""
     names = [str(x) for x in order.get("support", [])]
-    where = f"move[{index}].support"
+    where = path_of("move", index, "support")
     if not enabled(ctx):
         if names:
-            problems.append(Problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
+            problems.append(problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
         return
     side = ctx.side
     air = dict(placements(ctx.position))
@@ -261,7 +262,7 @@ def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin:
     for n in dict.fromkeys(names):
         if n not in here:
             at = air[n]["hex"] if n in air and air[n]["side"] == side else None
-            problems.append(Problem(where, f"{n} is not with the stack that began this move in {origin}"
+            problems.append(problem(where, f"{n} is not with the stack that began this move in {origin}"
                                            + (f" (it supports the stack in {at})" if at else " (it is not committed)"), "10.2"))
             bad = True
     if bad or not here:
@@ -275,7 +276,7 @@ def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin:
         if left and not named:
             continue  # 10.2: it stays with the units that stay
         if far and named:
-            problems.append(Problem(where, f"{n} may not enter {far[0]}, {_range_text(ctx)} (Ambiguity 18)", "10.4"))
+            problems.append(problem(where, f"{n} may not enter {far[0]}, {_range_text(ctx)} (Ambiguity 18)", "10.4"))
         elif far:
             _lost(ctx, air, n, f"its stack moved to {far[0]}, {_range_text(ctx)}, where it may not go (10.4, Ambiguity 18)")
         else:
@@ -450,11 +451,11 @@ def flak_info(ctx: Ctx, attackers: list[str], target: str) -> dict[str, Any]:
     return {"units": flak, "tanks": tanks, "applies": not why, "why": why}
 
 
-def flak_attack_problems(ctx: Ctx, where: str, units: list[str]) -> list[Problem]:
+def flak_attack_problems(ctx: Ctx, where: Place, units: list[str]) -> list[Problem]:
     """10.1 (option flak): Flak never attacks, and may not accompany a mobile assault."""
     if not ctx.options.get("flak", False):
         return []
-    return [Problem(where, f"{u} is Flak, which never attacks (nor takes part in a mobile assault)", "10.1")
+    return [problem(where, f"{u} is Flak, which never attacks (nor takes part in a mobile assault)", "10.1")
             for u in units if ctx.spec(u).type == "flak"]
 
 

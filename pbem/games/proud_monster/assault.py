@@ -24,6 +24,7 @@ from .rules.context import Ctx, Hooks, MoveTracker
 from .rules.control import enter_hex
 from .rules.hedgehogs import in_hedgehog
 from .rules.movement import do_move, hexside_cost, movement_allowance
+from .rules.places import path_of, problem
 from .rules.stacking import stack_problems
 from .rules.untried import reveal_untried
 from .rules.weather import combat_terrain, weather_at, weather_ignores
@@ -51,42 +52,42 @@ def is_soviet_cavalry(ctx: Ctx, unit: str) -> bool:
 def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
                      tr: MoveTracker) -> list[Problem]:
     """The limits of 15.1-15.3, 15.6-15.8 and 12.3 on an MA from ``launch`` into ``target``."""
-    where = f"move[{index}].assault"
+    where = path_of("move", index, "assault")
     side = ctx.side
     problems: list[Problem] = []
     h = ctx.sc.map.hexes[target]
     if target not in ctx.sc.map.neighbours(launch):
-        return [Problem(where, f"{target} is not adjacent to {launch}", "15.2")]
+        return [problem(where, f"{target} is not adjacent to {launch}", "15.2")]
     if not ctx.occupants(target, other(side)):
-        return [Problem(where, f"{target} holds no enemy unit to assault; enter it by normal movement", "15.2")]
+        return [problem(where, f"{target} holds no enemy unit to assault; enter it by normal movement", "15.2")]
     for u in units:
         spec = ctx.spec(u)
         if spec.nat in NO_MA_NATIONS:
-            problems.append(Problem(where, f"{u} is {spec.nat.capitalize()}: Italian, Hungarian and Romanian units never take part in an MA", "15.1"))
+            problems.append(problem(where, f"{u} is {spec.nat.capitalize()}: Italian, Hungarian and Romanian units never take part in an MA", "15.1"))
         elif spec.type == "flak" and not ctx.options.get("flak"):  # with the option flak: 10.1 (air.flak_attack_problems)
-            problems.append(Problem(where, f"{u} is Flak, which may not take part in an MA", "15.1"))
+            problems.append(problem(where, f"{u} is Flak, which may not take part in an MA", "15.1"))
         elif not spec.mechanized and not is_soviet_cavalry(ctx, u):
-            problems.append(Problem(where, f"{u} is not mechanized; only mechanized units (and Soviet cavalry, 15.12) make an MA", "15.1"))
+            problems.append(problem(where, f"{u} is not mechanized; only mechanized units (and Soviet cavalry, 15.12) make an MA", "15.1"))
     if any(ctx.spec(u).type == "motorized" for u in units) and not any(ctx.spec(u).type in ARMOR for u in units):
-        problems.append(Problem(where, "motorized infantry may take part only with a tank, assault-gun or armored-recon unit in the same MA", "15.1"))
+        problems.append(problem(where, "motorized infantry may take part only with a tank, assault-gun or armored-recon unit in the same MA", "15.1"))
     if combat_terrain(ctx, target) == "swamp":
-        problems.append(Problem(where, f"{target} is a swamp hex; no MA may be made against swamp", "15.3"))
+        problems.append(problem(where, f"{target} is a swamp hex; no MA may be made against swamp", "15.3"))
     if side == "german" and in_hedgehog(ctx, launch):  # 14.40, Ambiguity 48: hedgehog units never attack, MA included
-        problems.append(Problem(where, f"{launch} is a hedgehog; units in a hedgehog may not attack, by MA either", "14.40"))
+        problems.append(problem(where, f"{launch} is a hedgehog; units in a hedgehog may not attack, by MA either", "14.40"))
     # 15.3: never in mud or snow, anywhere: the weather of the assaulted hex's zone and of the launch hex's
     for hx in dict.fromkeys((target, launch)):
         w = weather_at(ctx, hx)
         if w in ("M", "S"):
-            problems.append(Problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({hx}'s zone "
+            problems.append(problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({hx}'s zone "
                                            f"{ctx.sc.map.hexes[hx].zone})", "15.3"))
             break
     if h.settlement == "city" and ctx.sc.map.hexes[launch].settlement == "city":
-        problems.append(Problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
+        problems.append(problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
     feats = ctx.sc.map.side_features(launch, target)
     if feats & {"sivash", "kerch"}:
-        problems.append(Problem(where, f"no MA across the Sivash or Kerch hexside {launch}-{target}", "15.3"))
+        problems.append(problem(where, f"no MA across the Sivash or Kerch hexside {launch}-{target}", "15.3"))
     elif feats & {"sea", "lake"}:
-        problems.append(Problem(where, f"the hexside {launch}-{target} may not be crossed", "15.2"))
+        problems.append(problem(where, f"the hexside {launch}-{target} may not be crossed", "15.2"))
     else:
         cost, rule = ma_cost(ctx, side)
         for u in units:
@@ -96,24 +97,24 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
             left = mf - tr.spent.get(u, 0)
             if need > left:
                 minimum = " (the one-hex minimum move does not permit an MA, 12.3)" if u not in tr.moved else ""
-                problems.append(Problem(where, f"{u} needs {need} MP for the MA ({cost} for the MA ({rule}) + {need - cost} for the hexside) "
+                problems.append(problem(where, f"{u} needs {need} MP for the MA ({cost} for the MA ({rule}) + {need - cost} for the hexside) "
                                                f"but has {left} of {mf} left{minimum}", "15.3" if minimum else "15.2"))
     # 15.7 / 6.2: the launch hex is a stacking checkpoint (with the full game's 6.3-6.5 and 7.x limits)
     for rule, text in stack_problems(ctx, launch, ctx.occupants(launch, side)):
-        problems.append(Problem(where, f"when the MA begins, the launch hex holds {text} ({rule})", "15.7"))
+        problems.append(problem(where, f"when the MA begins, the launch hex holds {text} ({rule})", "15.7"))
     # who may not attack, or not together (7.2-7.4, 5.3), applies to an MA as to a PA (15.14)
     problems += attack_restriction_problems(ctx, where, target, units)
     rounds = order.get("rounds", 1)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
-        problems.append(Problem(f"move[{index}].rounds", f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))
+        problems.append(problem(path_of("move", index, "rounds"), f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))
     elif rounds > 1 and not (ctx.turn == 1 and side == "german"):
-        problems.append(Problem(f"move[{index}].rounds", "only German MAs on GT1 may run more than one round", "15.6"))
+        problems.append(problem(path_of("move", index, "rounds"), "only German MAs on GT1 may run more than one round", "15.6"))
     if order.get("on_failure", "return") != "return":
-        problems.append(Problem(f"move[{index}].on_failure", f"'{order['on_failure']}' is not a choice: a failed MA returns "
+        problems.append(problem(path_of("move", index, "on_failure"), f"'{order['on_failure']}' is not a choice: a failed MA returns "
                                 "the force to the hex it attacked from and its move ends", "15.6"))
     for u in order.get("losses", []):
         if u not in units:
-            problems.append(Problem(f"move[{index}].losses", f"{u} is not one of this MA's units", "14.35"))
+            problems.append(problem(path_of("move", index, "losses"), f"{u} is not one of this MA's units", "14.35"))
     return problems
 
 

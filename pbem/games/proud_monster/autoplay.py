@@ -34,7 +34,7 @@ from .rules.combat.shifts import attack_shifts
 from .rules.context import Ctx
 from .rules.hedgehogs import HEDGEHOG_SETTLEMENTS, HEDGEHOG_TURNS, german_nationals
 from .rules.movement import hex_cost, hexside_cost, movement_allowance, okh_entry_hexes, stationary
-from .rules.stacking import END_OF_MOVEMENT, stack_problems
+from .rules.stacking import stack_problems
 from .rules.untried import counter_pool
 from .sequence import other
 from .supply import out_of_supply
@@ -88,8 +88,10 @@ def reply(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[str, Any]) -> dict[str, Any]:
-    """The orders less every order ``module.check`` finds a problem with (moves and attacks are
-    dropped one by one; another problem drops the key it names)."""
+    """The orders less every order ``module.check`` finds a problem with, by the problem's place
+    (Problem.place): an entry of a list of orders (a move, an attack, ...) is dropped on its own; a
+    hex over-stacked at the end of the movement phase drops the last move or placement into it;
+    another problem drops the key of a table it names (sub_table), else the whole table."""
     orders = copy.deepcopy(orders)
     for _ in range(MAX_ROUNDS):
         problems = module.check(state, Submission("orders", side, orders, "sha256:proposal"))
@@ -97,13 +99,15 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
             return orders
         drop: dict[str, set[int]] = {}
         for p in problems:
-            head = p.where.split(" ", 1)[0]
-            key, _, rest = head.partition("[")
-            key = key.split(".", 1)[0]
-            if rest and key in orders and isinstance(orders[key], list):
-                drop.setdefault(key, set()).add(int(rest.split("]", 1)[0]))
-            elif p.where.startswith(END_OF_MOVEMENT):  # 6.2: drop the last move or entry into that hex
-                crowded = p.message.split(" would hold", 1)[0].rsplit(" ", 1)[-1]
+            if p.place is None:  # every problem of the orders names its place (rules/places.py)
+                raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
+            path = p.place.path
+            key = str(path[0]) if path else ""
+            index = next((k for k in path if isinstance(k, int)), None)
+            if index is not None and key in orders and isinstance(orders[key], list):
+                drop.setdefault(key, set()).add(index)
+            elif p.place.map_place:  # 6.2: a hex over-stacked at the end of the movement phase
+                crowded = p.place.map_place  # drop the last move or entry into that hex
                 into = [i for i, m in enumerate(orders.get("move", [])) if m.get("path", [""])[-1] == crowded]
                 placed = [i for i, m in enumerate(orders.get("place", [])) if m.get("hex") == crowded]
                 if into:
@@ -115,7 +119,7 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
                 else:
                     raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
             elif key in orders:
-                sub, _, _ = head.partition(".")[2].partition("[")
+                sub = sub_table(path)
                 if isinstance(orders[key], dict) and sub in orders[key]:
                     del orders[key][sub]
                     if not orders[key]:
@@ -129,6 +133,18 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
             if not orders[key]:
                 del orders[key]
     raise RuntimeError("the proposal cannot be made legal")
+
+
+def sub_table(path: tuple[str | int, ...]) -> str:
+    """The key within the table ``path[0]`` that a problem's place names: the keys up to its first
+    index, as one name (``declare.hedgehog[1]`` names ``hedgehog``; ``rwr.withdraw.infantry`` names
+    ``withdraw.infantry``, no key of [rwr], so that the whole table is dropped)."""
+    names: list[str] = []
+    for k in path[1:]:
+        if isinstance(k, int):
+            break
+        names.append(k)
+    return ".".join(names)
 
 
 # --- a player turn ---------------------------------------------------------------------------

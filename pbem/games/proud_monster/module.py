@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import IllegalOrdersError, PbemError, Problem
+from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
@@ -26,6 +26,7 @@ from .rules.context import OFF_MAP, Ctx, Decision, Hooks, MoveTracker, snapshot
 from .rules.control import victory_check
 from .rules.hedgehogs import declare_hedgehogs
 from .rules.movement import check_lake_ends
+from .rules.places import path_of, problem, under
 from .rules.stacking import END_OF_MOVEMENT, check_stacking, remove_overstack
 from .rules.weather import initial_weather, weather_phase
 from .rules.works import fort_activation, initial_works
@@ -43,6 +44,7 @@ from .sequence import (
 from .validation import validate_scenario
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+STANDING = path_of("standing")  # the standing instructions of an order file (F.7)
 
 # The feature rules plugged into the core rules (rules/context.py, Hooks): supply (9.x), air units and
 # Flak (10.x), naval movement and invasions (11.x), mobile assaults (15.x).
@@ -283,36 +285,36 @@ class ProudMonster:
         if "hedgehog" in declare:
             declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
 
-    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: str = "standing") -> list[Problem]:
+    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: Place = STANDING) -> list[Problem]:
         """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
         the same way, each naming a hex of the map once."""
         problems = []
         seen: dict[str, int] = {}
         for i, entry in enumerate(st.get("stack", [])):
-            w = f"{where}.stack[{i}]"
+            w = under(where, "stack", i)
             h = ctx.sc.map.canonical(str(entry.get("hex", "")))
             if h is None:
-                problems.append(Problem(f"{w}.hex", f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
+                problems.append(problem(under(w, "hex"), f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
             elif h in seen:
-                problems.append(Problem(f"{w}.hex", f"{h} already has instructions in {where}.stack[{seen[h]}]", "14.35"))
+                problems.append(problem(under(w, "hex"), f"{h} already has instructions in {under(where, 'stack', seen[h]).text}", "14.35"))
             else:
                 seen[h] = i
             problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
         pol = st.get("loss_policy")
         if pol is not None and pol not in LOSS_POLICIES:
-            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+            problems.append(problem(under(where, "loss_policy"), f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
         ret = st.get("retreat")
         if ret is not None and ret not in RETREAT_POLICIES:
-            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(RETREAT_POLICIES)}", "14.32"))
+            problems.append(problem(under(where, "retreat"), f"'{ret}' is not one of {', '.join(RETREAT_POLICIES)}", "14.32"))
         for h in st.get("retreat_hexes", []):
             if ctx.sc.map.canonical(str(h)) is None:
-                problems.append(Problem(f"{where}.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
+                problems.append(problem(under(where, "retreat_hexes"), f"'{h}' is not a hex of the map", "14.32"))
         for u in st.get("loss_order", []):
             if u not in ctx.units:
-                problems.append(Problem(f"{where}.loss_order", f"unknown unit '{u}'", "14.35"))
+                problems.append(problem(under(where, "loss_order"), f"unknown unit '{u}'", "14.35"))
         for u in st.get("overstack_removal", []):
             if u not in ctx.units:
-                problems.append(Problem(f"{where}.overstack_removal", f"unknown unit '{u}'", "6.2"))
+                problems.append(problem(under(where, "overstack_removal"), f"unknown unit '{u}'", "6.2"))
         return problems
 
     def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
@@ -321,22 +323,22 @@ class ProudMonster:
         if "reply" not in submission.body:
             if not submission.digest:  # no reply by the deadline: the referee applies the default
                 return []
-            return [Problem("reply", "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
+            return [problem(path_of("reply"), "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
         if q.get("kind") == "retreat":  # 14.32: `retreat` = one of the hexes offered, or "no"
             ans = submission.body["reply"].get("retreat")
             hexes = list(q["hexes"])
             canon = self.scenario(state).map.canonical(str(ans)) if ans is not None else None
             if ans != "no" and canon not in hexes:
-                return [Problem("reply.retreat", f"{ans!r} is not one of {', '.join(hexes)} or \"no\"", q["rule"],
+                return [problem(path_of("reply", "retreat"), f"{ans!r} is not one of {', '.join(hexes)} or \"no\"", q["rule"],
                                 'Write retreat = "HEX" with a hex offered, or retreat = "no".')]
             return []
         losses = list(submission.body.get("reply", {}).get("losses", []))
         problems = []
         for u in sorted(set(losses)):
             if u not in q["units"]:
-                problems.append(Problem("reply.losses", f"{u} did not take part in this combat", q["rule"]))
+                problems.append(problem(path_of("reply", "losses"), f"{u} did not take part in this combat", q["rule"]))
             elif losses.count(u) > int(q["units"][u]):
-                problems.append(Problem("reply.losses", f"{u} has only {q['units'][u]} step(s)", "2.16"))
+                problems.append(problem(path_of("reply", "losses"), f"{u} has only {q['units'][u]} step(s)", "2.16"))
         if problems:
             return problems
         alive = list(q["units"].items())
@@ -348,10 +350,10 @@ class ProudMonster:
         except NeedsDecision:
             bound = loss_constraints_text(list(q["units"]), r)
             within = f" within the rules: {'; '.join(bound)}" if bound else ""
-            return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}{within}", q["rule"], hint)]
+            return [problem(path_of("reply", "losses"), f"the steps listed do not take the whole loss of {q['loss']}{within}", q["rule"], hint)]
         if extra:
             why = "more steps than the loss takes, or steps the rules do not allow yet (14.35)"
-            problems.append(Problem("reply.losses", f"{', '.join(extra)}: {why}", q["rule"], hint))
+            problems.append(problem(path_of("reply", "losses"), f"{', '.join(extra)}: {why}", q["rule"], hint))
         return problems
 
     def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:

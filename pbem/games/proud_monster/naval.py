@@ -43,7 +43,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.engine.model import Event
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 from pbem.mechanics.odds import Shift
 
 from .data import Scenario, on_south_coast
@@ -52,6 +52,7 @@ from .rules.combat.advance import advance_after_combat
 from .rules.combat.attacks import CONDITION_KEYS
 from .rules.context import OFF_MAP_BOXES, Ctx, Hooks
 from .rules.control import enter_hex
+from .rules.places import path_of, problem, under
 from .sequence import other
 
 BOX = "ports-box"  # 11.3: the Southern Ports Holding Box (rules.context.OFF_MAP_BOXES)
@@ -127,10 +128,10 @@ def sea_phase(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -
     if not orders:
         return
     if not enabled(ctx):
-        problems.append(Problem("sea", "naval movement is a full-game rule (option naval is off)", "11.1"))
+        problems.append(problem(path_of("sea"), "naval movement is a full-game rule (option naval is off)", "11.1"))
         return
     if ctx.side != "soviet":
-        problems.append(Problem("sea", "only Soviet units move by sea", "11.1"))
+        problems.append(problem(path_of("sea"), "only Soviet units move by sea", "11.1"))
         return
     used: dict[str, int] = {}
     invaded: list[int] = []
@@ -138,71 +139,71 @@ def sea_phase(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -
         sea_order(ctx, k, order, used, invaded, problems)
 
 
-def _unit_problems(ctx: Ctx, where: str, units: list[str], used: dict[str, int]) -> list[Problem]:
+def _unit_problems(ctx: Ctx, where: Place, units: list[str], used: dict[str, int]) -> list[Problem]:
     """11.1-11.3: who may move by sea."""
     out: list[Problem] = []
     for u in sorted(set(units), key=units.index):
         if u not in ctx.units:
-            out.append(Problem(where, f"unknown unit '{u}'", "11.1", "Use the unit ids `pbem show` lists."))
+            out.append(problem(where, f"unknown unit '{u}'", "11.1", "Use the unit ids `pbem show` lists."))
             continue
         spec = ctx.spec(u)
         kind = NO_SEA.get((spec.type, spec.size))
         entry = box_barred(ctx, u)
         if spec.side != "soviet":
-            out.append(Problem(where, f"{u} is a German-side unit; only Soviet units move by sea", "11.1"))
+            out.append(problem(where, f"{u} is a German-side unit; only Soviet units move by sea", "11.1"))
         elif kind:
-            out.append(Problem(where, f"{u} is {kind}; tank and motorized-rifle divisions never move by sea", "11.1"))
+            out.append(problem(where, f"{u} is {kind}; tank and motorized-rifle divisions never move by sea", "11.1"))
         elif units.count(u) > 1:
-            out.append(Problem(where, f"{u} is listed twice", "11.2"))
+            out.append(problem(where, f"{u} is listed twice", "11.2"))
         elif u in used:
-            out.append(Problem(where, f"{u} already moves by sea in sea[{used[u]}]; a unit moves by sea once a player turn",
+            out.append(problem(where, f"{u} already moves by sea in sea[{used[u]}]; a unit moves by sea once a player turn",
                                "11.2"))
         elif not in_port(ctx, u):
             here = f"is {OFF_MAP_BOXES[ctx.at(u)]}" if ctx.at(u) in OFF_MAP_BOXES else f"is in {ctx.at(u)}"
-            out.append(Problem(where, f"{u} {here}, not in a port or the Holding Box, where a unit moving by sea starts "
+            out.append(problem(where, f"{u} {here}, not in a port or the Holding Box, where a unit moving by sea starts "
                                       "the movement phase", "11.2"))
         elif entry is not None:
-            out.append(Problem(where, f"{u} entered the Holding Box in {entry_text(entry)}: it may not move by sea in that "
+            out.append(problem(where, f"{u} entered the Holding Box in {entry_text(entry)}: it may not move by sea in that "
                                       "GT's first sequence (Ambiguity 32)", "11.3"))
     return out
 
 
-def _destination(ctx: Ctx, where: str, raw: str, units: list[str]) -> tuple[str | None, list[Problem]]:
+def _destination(ctx: Ctx, where: Place, raw: str, units: list[str]) -> tuple[str | None, list[Problem]]:
     """11.2: a sea move ends in any other Soviet-controlled port, or in the Box."""
     dest = BOX if raw == BOX else ctx.sc.map.canonical(raw)
     if dest is None:
-        return None, [Problem(f"{where}.to", f"'{raw}' is neither a hex of the map nor \"{BOX}\"", "11.2")]
+        return None, [problem(under(where, "to"), f"'{raw}' is neither a hex of the map nor \"{BOX}\"", "11.2")]
     out: list[Problem] = []
     if dest != BOX:
         h = ctx.sc.map.hexes[dest]
         held = h.settlement and ctx.position["control"].get(dest) != "soviet"
         if not h.port:
-            out.append(Problem(f"{where}.to", f"{dest} is not a port: a sea move ends in a Soviet-controlled port or the "
+            out.append(problem(under(where, "to"), f"{dest} is not a port: a sea move ends in a Soviet-controlled port or the "
                                               "Holding Box (or invades, `invade`, 11.4)", "11.2"))
         elif held or ctx.occupants(dest, "german"):
-            out.append(Problem(f"{where}.to", f"{place_text(ctx.sc, dest)} is not Soviet-controlled", "11.2"))
+            out.append(problem(under(where, "to"), f"{place_text(ctx.sc, dest)} is not Soviet-controlled", "11.2"))
         else:
-            out += [Problem(f"{where}.to", text, rule) for u in units if u in ctx.units
+            out += [problem(under(where, "to"), text, rule) for u in units if u in ctx.units
                     for rule, text in entry_problems(ctx, u, dest)]
     for u in units:
         if u in ctx.units and ctx.at(u) == dest:
-            out.append(Problem(f"{where}.to", f"{u} is already in {place_text(ctx.sc, dest)}: a sea move goes to another "
+            out.append(problem(under(where, "to"), f"{u} is already in {place_text(ctx.sc, dest)}: a sea move goes to another "
                                               "port", "11.2"))
     return dest, out
 
 
-def _target(ctx: Ctx, where: str, raw: str, invaded: list[int]) -> tuple[str | None, str | None, list[Problem]]:
+def _target(ctx: Ctx, where: Place, raw: str, invaded: list[int]) -> tuple[str | None, str | None, list[Problem]]:
     """11.4: the invasion's target, a Crimean south-coast hex, and the all-sea hex nearest it."""
     if invaded:
-        return None, None, [Problem(f"{where}.invade", f"a second invasion: the Soviet invades once a player turn "
+        return None, None, [problem(under(where, "invade"), f"a second invasion: the Soviet invades once a player turn "
                                                        f"(sea[{invaded[0]}])", "11.4")]
     target = ctx.sc.map.canonical(raw)
     if target is None:
-        return None, None, [Problem(f"{where}.invade", f"'{raw}' is not a hex of the map", "11.4")]
+        return None, None, [problem(under(where, "invade"), f"'{raw}' is not a hex of the map", "11.4")]
     h = ctx.sc.map.hexes[target]
     sea = ctx.sc.map.canonical(h.beach) if h.beach else None
     if not on_south_coast(target) or h.water or sea is None or ctx.sc.map.hexes[sea].terrain != "sea":
-        return None, None, [Problem(f"{where}.invade", f"{target} is not a Crimean south-coast hex (2817S-3620S, with the "
+        return None, None, [problem(under(where, "invade"), f"{target} is not a Crimean south-coast hex (2817S-3620S, with the "
                                                        "all-sea hex nearest it given by the map as `beach`)", "11.4")]
     return target, sea, []
 
@@ -211,19 +212,19 @@ def sea_order(ctx: Ctx, k: int, order: dict[str, Any], used: dict[str, int], inv
               problems: list[Problem]) -> None:
     """One [[sea]] entry: a sea move to a port or the Box (11.2, 11.3) or the invasion (11.4),
     within the 5 units of the player turn (11.1)."""
-    where = f"sea[{k}]"
+    where = path_of("sea", k)
     units = [str(u) for u in order.get("units", [])]
     found = _unit_problems(ctx, where, units, used)
     if ("to" in order) == ("invade" in order):
-        found.append(Problem(where, "give `to` (a port, or \"ports-box\") or `invade` (a Crimean south-coast hex): one of "
+        found.append(problem(where, "give `to` (a port, or \"ports-box\") or `invade` (a Crimean south-coast hex): one of "
                                     "them", "11.2"))
     if not units:
-        found.append(Problem(where, "no units", "11.2"))
+        found.append(problem(where, "no units", "11.2"))
     fresh = [u for u in dict.fromkeys(units) if u not in used]
     total = len(used) + len(fresh)
     if total > CAPACITY:
         counts = " (an invasion counts within them, 11.4)" if "invade" in order or invaded else ""
-        found.append(Problem(where, f"{total} units by sea this player turn; at most {CAPACITY}{counts}", "11.1"))
+        found.append(problem(where, f"{total} units by sea this player turn; at most {CAPACITY}{counts}", "11.1"))
     for u in fresh:
         used[u] = k
     dest = target = sea = None
@@ -253,7 +254,7 @@ def sea_order(ctx: Ctx, k: int, order: dict[str, Any], used: dict[str, int], inv
         ctx.emit("sea-move", "11.2", **base, to=dest, to_place=place_text(ctx.sc, dest))
         return
     if target is None or sea is None:  # the checks above leave one of the two
-        raise RuntimeError(f"{where}: neither a destination nor an invasion target")
+        raise RuntimeError(f"{where.text}: neither a destination nor an invasion target")
     h = ctx.sc.map.hexes[target]
     for u in units:
         _leave_box(ctx, u)
@@ -277,7 +278,7 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any]) -> list[Problem]:
     to port (11.2) or an unopposed landing (11.4), by invaders waiting at sea (11.4); and a mobile
     assault into the hex an invasion force waits to attack (a design choice: the invasion PA must
     take place, 11.4, 14.1)."""
-    where = f"move[{index}]"
+    where = path_of("move", index)
     rec = record(ctx)
     inv = invasion(ctx)
     out: list[Problem] = []
@@ -285,17 +286,17 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any]) -> list[Problem]:
         if u not in ctx.units:
             continue
         if ctx.at(u) == BOX:
-            out.append(Problem(where, f"{u} is in the Southern Ports Holding Box, which units leave only by sea (a [[sea]] "
+            out.append(problem(where, f"{u} is in the Southern Ports Holding Box, which units leave only by sea (a [[sea]] "
                                       "entry)", "11.3"))
         elif u in rec.get("moved", []):
-            out.append(Problem(where, f"{u} moved by sea port to port this player turn: no further ground movement", "11.2"))
+            out.append(problem(where, f"{u} moved by sea port to port this player turn: no further ground movement", "11.2"))
         elif u in rec.get("landed", []):
-            out.append(Problem(where, f"{u} landed in {ctx.at(u)} this player turn and may not move further", "11.4"))
+            out.append(problem(where, f"{u} landed in {ctx.at(u)} this player turn and may not move further", "11.4"))
         elif u in inv.get("units", []):
-            out.append(Problem(where, f"{u} waits in the all-sea hex {inv['sea']} for its invasion PA and may not move",
+            out.append(problem(where, f"{u} waits in the all-sea hex {inv['sea']} for its invasion PA and may not move",
                                "11.4"))
     if inv and "assault" in order and ctx.sc.map.canonical(str(order["assault"])) == inv["target"]:
-        out.append(Problem(f"{where}.assault", f"{inv['target']} is the hex the invasion force waits to attack: the "
+        out.append(problem(under(where, "assault"), f"{inv['target']} is the hex the invasion force waits to attack: the "
                                                "invasion PA is the first attack on it (14.1), and no mobile assault may "
                                                "come before it", "11.4"))
     return out
@@ -313,33 +314,33 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
     out: list[Problem] = []
     made = False
     for i, a in enumerate(attacks):
-        where = f"attack[{i}]"
+        where = path_of("attack", i)
         target = ctx.sc.map.canonical(str(a.get("target", "")))
         units = list(a.get("units", []))
         for u in units:
             if u in rec.get("moved", []):
-                out.append(Problem(where, f"{u} moved by sea port to port this player turn and may not attack", "11.2"))
+                out.append(problem(where, f"{u} moved by sea port to port this player turn and may not attack", "11.2"))
             elif u in rec.get("landed", []):
-                out.append(Problem(where, f"{u} landed unopposed this player turn and may not attack", "11.4"))
+                out.append(problem(where, f"{u} landed unopposed this player turn and may not attack", "11.4"))
             elif u in force and target != inv["target"]:
-                out.append(Problem(where, f"{u} is an invader: it attacks only the hex it invades, {inv['target']}", "11.4"))
+                out.append(problem(where, f"{u} is an invader: it attacks only the hex it invades, {inv['target']}", "11.4"))
         if not inv or target != inv["target"]:
             continue
         made = True
         missing = [u for u in force if u not in units]
         if missing:
-            out.append(Problem(where, f"every invading unit takes part in the invasion PA: {', '.join(missing)} "
+            out.append(problem(where, f"every invading unit takes part in the invasion PA: {', '.join(missing)} "
                                       f"{'is' if len(missing) == 1 else 'are'} missing", "11.4"))
         conditions = [k for k in CONDITION_KEYS if a.get(k)]
         if conditions:
-            out.append(Problem(where, f"the invasion PA is made whatever happened before it ({', '.join(conditions)}): an "
+            out.append(problem(where, f"the invasion PA is made whatever happened before it ({', '.join(conditions)}): an "
                                       "invasion against an enemy-held hex must attack (14.1)", "11.4"))
         joiners = [u for u in units if u not in force]
         if joiners and not ctx.options.get("invasion_joiners", True):
-            out.append(Problem(where, f"{', '.join(joiners)} may not join the invasion PA (option invasion_joiners is off, "
+            out.append(problem(where, f"{', '.join(joiners)} may not join the invasion PA (option invasion_joiners is off, "
                                       "Ambiguity 31)", "11.4"))
     if inv and not made:
-        out.append(Problem(f"sea[{inv['index']}]", f"the invasion force must attack {inv['target']}, which enemy units hold: "
+        out.append(problem(path_of("sea", inv['index']), f"the invasion force must attack {inv['target']}, which enemy units hold: "
                                                    "an [[attack]] on it with every invader (the invasion PA)", "11.4",
                            f'Add [[attack]] target = "{inv["target"]}", units = {force!r}.'.replace("'", '"')))
     return out

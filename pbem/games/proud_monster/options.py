@@ -17,6 +17,8 @@ from typing import Any
 
 from pbem.errors import Problem
 
+from .rules.places import path_of, problem
+
 RULESET = "ruleset"
 
 
@@ -213,6 +215,7 @@ def unknown_options(options: Mapping[str, Any]) -> list[str]:
 def value_problems(options: Mapping[str, Any]) -> list[Problem]:
     """A problem for each known option whose value is not one it may take (of the same type as its
     default), citing the option's rule; by option name."""
-    return [Problem(f"option {k}", f"{v!r} is not one of {', '.join(repr(x) for x in BY_NAME[k].values)}", BY_NAME[k].rule)
+    return [problem(path_of("options", k), f"{v!r} is not one of {', '.join(repr(x) for x in BY_NAME[k].values)}",
+                    BY_NAME[k].rule, where=f"option {k}")
             for k, v in sorted(options.items())
             if k in BY_NAME and (v not in BY_NAME[k].values or type(v) is not type(BY_NAME[k].default))]

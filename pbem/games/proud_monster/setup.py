@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 from pbem.mechanics.hexgrid import distance, hexside_lines
 
 from .data import (
@@ -54,6 +54,7 @@ from .options import game_options
 from .rules.allies import entry_problems
 from .rules.arko import ARKO_TYPE
 from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.places import path_of, problem, under
 from .rules.stacking import stack_problems
 from .sequence import SETUP_SIDES, setup_step
 
@@ -65,6 +66,9 @@ SOUTH_LIMITS = {"division": 7, "assault gun": 1}  # 3.7(3): in Romania and the S
 SOUTH_NAMES = {"division": "German non-mechanized divisions", "assault gun": "assault-gun battalions"}
 ZONE_NAMES = {"FZ": "Frontier Zone", "IZ": "Interior Zone"}
 BOX_NAMES = {"okh-north": "the North OKH reserve area", "okh-south": "the South OKH reserve area"}
+# Where a set-up problem is: the place in the orders (or the scenario's [[setup]] list), and a note
+# that follows its path in the ``where`` text ("setup (column 23)", "setup[3] 6RD 1919N").
+Where = tuple[Place, str]
 OTHER_KEYS = ("move", "attack", "declare", "reply")  # order tables that have no place in a set-up step
 
 
@@ -199,7 +203,7 @@ def column_minimums(m: MapData, iz: list[str], options: Mapping[str, Any]) -> li
 
 
 def minimum_problems(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping[str, int],
-                     where: Callable[[str], str]) -> list[Problem]:
+                     where: Callable[[str], Where]) -> list[Problem]:
     """The 3.3 and 3.4 minimums that ``soviet_at`` (Soviet units per hex) leaves unmet, but those of
     the rules the scenario declares its map cannot meet (unmet_minimums); ``where`` names a
     minimum's place (a hex, or "column NN") in the input."""
@@ -207,8 +211,9 @@ def minimum_problems(sc: Scenario, options: Mapping[str, Any], soviet_at: Mappin
     for mn in minimums(sc, options)[0]:
         n = mn.count(soviet_at)
         if n < mn.need and mn.rule not in sc.unmet_minimums:
-            problems.append(Problem(where(mn.place), f"{mn.what}: {n} unit{'s' if n != 1 else ''}, {mn.need} or more "
-                                                     "needed", mn.rule, "Set up more Soviet units there."))
+            place, note = where(mn.place)
+            problems.append(problem(place, f"{mn.what}: {n} unit{'s' if n != 1 else ''}, {mn.need} or more "
+                                           "needed", mn.rule, "Set up more Soviet units there.", note=note))
     return problems
 
 
@@ -230,11 +235,12 @@ def minimum_summary(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """A unit set up in a hex or an OKH area; ``where`` names it in the input."""
+    """A unit set up in a hex or an OKH area; ``where`` names it in the input (the place, and a note
+    after its path in the ``where`` text)."""
 
     unit: str
     at: str
-    where: str
+    where: Where
 
 
 def _water_rule(terrain: str) -> str:
@@ -311,7 +317,7 @@ def german_placement(ctx: Ctx, unit: str, at: str) -> list[tuple[str, str]]:
     return out
 
 
-def south_problems(ctx: Ctx, placements: Iterable[Placement], where: str) -> list[Problem]:
+def south_problems(ctx: Ctx, placements: Iterable[Placement], where: Place) -> list[Problem]:
     """3.7(3): at most 7 German non-mechanized divisions and 1 assault-gun battalion start in Romania
     and the South OKH area (fewer is allowed)."""
     found: dict[str, list[str]] = {}
@@ -319,21 +325,22 @@ def south_problems(ctx: Ctx, placements: Iterable[Placement], where: str) -> lis
         kind = south_kind(ctx.spec(p.unit))
         if kind and (p.at == "okh-south" or (p.at in ctx.sc.map.hexes and ctx.sc.map.hexes[p.at].country == "romania")):
             found.setdefault(kind, []).append(p.unit)
-    return [Problem(where, f"{len(us)} {SOUTH_NAMES[k]} in Romania and the South OKH area ({', '.join(sorted(us))}); "
+    return [problem(where, f"{len(us)} {SOUTH_NAMES[k]} in Romania and the South OKH area ({', '.join(sorted(us))}); "
                            f"at most {SOUTH_LIMITS[k]}", "3.7", "Set the others up in the Greater-German ZOMO or "
                                                                   "hold them back in the North OKH area (okh-north).")
             for k, us in sorted(found.items()) if len(us) > SOUTH_LIMITS[k]]
 
 
-def stacking_problems(ctx: Ctx, placements: Iterable[Placement], where: Callable[[str], str]) -> list[Problem]:
+def stacking_problems(ctx: Ctx, placements: Iterable[Placement], where: Callable[[str], Where]) -> list[Problem]:
     """3.3, 3.7(5): set-up within normal stacking, each side's units per hex (6.1-6.5, 7.1-7.3). The
     OKH areas have no hexes and no stacking limit."""
     stacks: dict[tuple[str, str], list[str]] = {}
     for p in placements:
         if p.at in ctx.sc.map.hexes and not ctx.sc.map.hexes[p.at].water:
             stacks.setdefault((p.at, ctx.spec(p.unit).side), []).append(p.unit)
-    return [Problem(where(h), f"{h} would hold {text}", rule, "Set some of its units up elsewhere.")
-            for (h, _), units in sorted(stacks.items()) for rule, text in stack_problems(ctx, h, units)]
+    return [problem(place, f"{h} would hold {text}", rule, "Set some of its units up elsewhere.", note=note)
+            for (h, _), units in sorted(stacks.items()) for place, note in [where(h)]
+            for rule, text in stack_problems(ctx, h, units)]
 
 
 def scenario_options(sc: Scenario) -> dict[str, Any]:
@@ -356,7 +363,7 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
     the set-up meets is."""
     ctx = _ctx(sc, scenario_options(sc))
     problems: list[Problem] = []
-    placements = [Placement(u, h, f"setup[{i}] {u} {h}") for i, (u, h) in enumerate(sc.setup)]
+    placements = [Placement(u, h, (path_of("setup", i), f"{u} {h}")) for i, (u, h) in enumerate(sc.setup)]
     for p in placements:
         spec = sc.units[p.unit]
         if spec.side == "soviet":
@@ -365,20 +372,20 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
             found = german_placement(ctx, p.unit, p.at)
         if sc.free_setup:  # a free position: only water, the Soviet 1-step rule and who uses which OKH area
             found = [(r, t) for r, t in found if r in ("12.14", "13.7", "3.8", "8.4", "8.5")]
-        problems += [Problem(p.where, text, rule) for rule, text in found]
-    problems += stacking_problems(ctx, placements, lambda h: f"setup {h}")
+        problems += [problem(p.where[0], text, rule, note=p.where[1]) for rule, text in found]
+    problems += stacking_problems(ctx, placements, lambda h: (path_of("setup"), h))
     if sc.free_setup:
         return problems
-    problems += south_problems(ctx, placements, "setup")
+    problems += south_problems(ctx, placements, path_of("setup"))
     if not sc.sets_up("soviet"):
         at: dict[str, int] = {}
         for p in placements:
             if sc.units[p.unit].side == "soviet":
                 at[p.at] = at.get(p.at, 0) + 1
-        problems += minimum_problems(sc, ctx.options, at, lambda h: f"setup {h}")
+        problems += minimum_problems(sc, ctx.options, at, lambda h: (path_of("setup"), h))
         for row in minimum_summary(sc, ctx.options, at):
             if row["declared"] and not row["unmet"]:
-                problems.append(Problem("scenario.unmet_minimums", f"declares the {row['rule']} minimums unmet, but the "
+                problems.append(problem(path_of("scenario", "unmet_minimums"), f"declares the {row['rule']} minimums unmet, but the "
                                                                    "set-up meets every one: remove it", row["rule"]))
     return problems
 
@@ -486,31 +493,31 @@ def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list
     todo = set(pool(ctx, side))
     out: list[Placement] = []
     keys: dict[str, str] = {}
-    first: dict[str, str] = {}
+    first: dict[str, Place] = {}
     for key in table:
-        where = f"setup.{key}"
+        where = path_of("setup", key)
         at = key if key in OKH_AREAS else ctx.sc.map.canonical(key)
         if at is None:
-            problems.append(Problem(where, f"'{key}' is not a hex of the map" + (" nor an OKH area (okh-north, okh-south)"
+            problems.append(problem(where, f"'{key}' is not a hex of the map" + (" nor an OKH area (okh-north, okh-south)"
                                                                                   if side == "german" else ""), rule))
             continue
         if at in keys:
-            problems.append(Problem(where, f"the same hex as setup.{keys[at]} (2.4): list its units once", rule))
+            problems.append(problem(where, f"the same hex as setup.{keys[at]} (2.4): list its units once", rule))
             continue
         keys[at] = key
         for i, u in enumerate(table[key]):
-            uw = f"{where}[{i}]"
+            uw = under(where, i)
             u = str(u)
             if u not in ctx.sc.units:
-                problems.append(Problem(uw, f"unknown unit '{u}'", rule))
+                problems.append(problem(uw, f"unknown unit '{u}'", rule))
             elif u in first:
-                problems.append(Problem(uw, f"{u} is set up twice (also {first[u]})", rule))
+                problems.append(problem(uw, f"{u} is set up twice (also {first[u].text})", rule))
             elif u not in todo:
                 r, text = _why_not(ctx, u, side)
-                problems.append(Problem(uw, f"{text}: not one of the units this set-up places", r))
+                problems.append(problem(uw, f"{text}: not one of the units this set-up places", r))
             else:
                 first[u] = uw
-                out.append(Placement(u, at, uw))
+                out.append(Placement(u, at, (uw, "")))
     return out
 
 
@@ -520,19 +527,19 @@ def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Pr
     body = submission.body
     if not submission.digest and not body:  # no orders by the deadline (referee): see missing_orders
         body = {"setup": missing_orders(ctx, side)}
-    problems = [Problem(k, f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
+    problems = [problem(path_of(k), f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
                 for k in OTHER_KEYS if k in body]
     placements = read_placements(ctx, side, body, problems)
     placement = soviet_placement if side == "soviet" else german_placement
     for p in placements:
-        problems += [Problem(p.where, text if text.startswith(p.unit) else f"{p.unit}: {text}", rule)
+        problems += [problem(p.where[0], text if text.startswith(p.unit) else f"{p.unit}: {text}", rule, note=p.where[1])
                      for rule, text in placement(ctx, p.unit, p.at)]
-    problems += stacking_problems(ctx, placements, lambda h: f"setup.{h}")
+    problems += stacking_problems(ctx, placements, lambda h: (path_of("setup", h), ""))
     if side == "german":
-        problems += south_problems(ctx, placements, "setup")
+        problems += south_problems(ctx, placements, path_of("setup"))
         missing = [u for u in pool(ctx, "german") if u not in {p.unit for p in placements}]
         if missing:
-            problems.append(Problem("setup", f"not set up: {', '.join(missing)}; every German starting unit sets up in a "
+            problems.append(problem(path_of("setup"), f"not set up: {', '.join(missing)}; every German starting unit sets up in a "
                                              "ZOMO hex or is held back in an OKH area", "3.7",
                                     "List the units to hold back under okh-north (8.4) or okh-south (8.5)."))
         return problems
@@ -541,7 +548,8 @@ def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Pr
     for p in placements:
         at[p.at] = at.get(p.at, 0) + 1
     problems += minimum_problems(ctx.sc, ctx.options, at,
-                                 lambda place: f"setup ({place})" if place.startswith("column") else f"setup.{place}")
+                                 lambda place: (path_of("setup"), f"({place})") if place.startswith("column")
+                                 else (path_of("setup", place), ""))
     return problems
 
 
@@ -561,7 +569,7 @@ def sut_problems(ctx: Ctx, placements: Iterable[Placement]) -> list[Problem]:
         for z, row in (("FZ", sut.fz), ("IZ", sut.iz)):
             have, need = count.get((k, z), 0), row.get(k, 0)
             if have != need:
-                problems.append(Problem("setup", f"{k}: {have} set up in the {ZONE_NAMES[z]}, the SUT sets up {need} "
+                problems.append(problem(path_of("setup"), f"{k}: {have} set up in the {ZONE_NAMES[z]}, the SUT sets up {need} "
                                                  "there (17.6)", "3.2"))
     return problems
 

@@ -37,12 +37,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from pbem.errors import ModuleDataError, Problem
+from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
 
 from .data import gas_sides
 from .rules.context import OFF_MAP_BOXES, Ctx, Hooks, MoveTracker
 from .rules.movement import AIR_SUPPLY_MF
+from .rules.places import path_of, problem, under
 from .rules.sources import OWN_ZOMO_ONLY, is_source, line_kind
 from .rules.weather import weather_at, zone_weather
 from .rules.works import intact_fort
@@ -478,12 +479,12 @@ def declarations(ctx: Ctx, declare: dict[str, Any], problems: list[Problem]) -> 
         place_air_supply(ctx, list(declare["air_supply"]), problems)
 
 
-def _german_only(ctx: Ctx, where: str, what: str, rule: str, problems: list[Problem]) -> bool:
+def _german_only(ctx: Ctx, where: Place, what: str, rule: str, problems: list[Problem]) -> bool:
     if not enabled(ctx):
-        problems.append(Problem(where, f"{what} is a full-game supply rule (option supply is off)", rule))
+        problems.append(problem(where, f"{what} is a full-game supply rule (option supply is off)", rule))
         return False
     if ctx.side != "german":
-        problems.append(Problem(where, f"{what} is the German's; the Soviet cannot declare it", rule))
+        problems.append(problem(where, f"{what} is the German's; the Soviet cannot declare it", rule))
         return False
     return True
 
@@ -496,13 +497,13 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
     after the Soviet's last player turn of the GT; ``pause = false`` at the start of a later German
     player turn cancels it, with no benefit. One Pause per game (the rules speak of "a Pause"; a
     cancelled one cannot be declared again)."""
-    where = "declare.pause"
+    where = path_of("declare", "pause")
     if not _german_only(ctx, where, "the von Paulus Pause", "9.19", problems):
         return
     p = ctx.position.get("pause")
     if value:
         if p:
-            problems.append(Problem(where, f"the Pause was declared at the end of GT{p['declared']} ({p['state']}); "
+            problems.append(problem(where, f"the Pause was declared at the end of GT{p['declared']} ({p['state']}); "
                                            "the German declares one Pause per game", "9.19"))
         elif ctx.turn - 1 in PAUSE_TURNS and ctx.pts == 1:  # sent at the start of the next GT: as at the end of the last
             seqs = _pause_sequences(ctx.turn - 1)
@@ -510,7 +511,7 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
             ctx.emit("pause", "9.19", state="declared", declared=ctx.turn - 1, sequences=seqs, step=ctx.step)
             ctx.emit("pause", "9.19", state="in-force", declared=ctx.turn - 1, sequences=seqs, step=ctx.step)
         elif ctx.turn not in PAUSE_TURNS or ctx.pts != sequences_in(ctx.turn):
-            problems.append(Problem(where, "the Pause is declared at the end of GT2 or GT3: in the German's orders of "
+            problems.append(problem(where, "the Pause is declared at the end of GT2 or GT3: in the German's orders of "
                                            f"GT2/2 or GT3/2, or of GT3/1 or GT4/1 as if at the end of the GT before, not "
                                            f"{ctx.step}", "9.19"))
         else:
@@ -519,7 +520,7 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
             ctx.emit("pause", "9.19", state="declared", declared=ctx.turn, sequences=seqs, step=ctx.step)
         return
     if not p or p["state"] not in ("declared", "in-force"):
-        problems.append(Problem(where, "there is no Pause to cancel" + (f" (it is {p['state']})" if p else ""), "9.19"))
+        problems.append(problem(where, "there is no Pause to cancel" + (f" (it is {p['state']})" if p else ""), "9.19"))
         return
     was = p["state"]
     p["state"] = "cancelled"
@@ -534,26 +535,26 @@ def declare_concentration(ctx: Ctx, units: list[Any], problems: list[Problem]) -
     on the map that get its markers: at most 18 (he may name fewer; only the units named are free to
     attack and move). ``concentration = []`` cancels it. Air supply cannot be used in a player-turn
     sequence in which supply is concentrated (Ambiguity 25): markers on the map are taken off."""
-    where = "declare.concentration"
+    where = path_of("declare", "concentration")
     if not _german_only(ctx, where, "supply concentration", "9.20", problems):
         return
     known = len(problems)
     chosen: list[str] = []
     for j, raw in enumerate(units):
         u = str(raw)
-        w = f"{where}[{j}]"
+        w = under(where, j)
         if u not in ctx.units:
-            problems.append(Problem(w, f"unknown unit '{u}'", "9.20", "Use the unit ids `pbem show` lists."))
+            problems.append(problem(w, f"unknown unit '{u}'", "9.20", "Use the unit ids `pbem show` lists."))
         elif ctx.spec(u).side != "german":
-            problems.append(Problem(w, f"{u} is a Soviet unit; the markers go on German-side units", "9.20"))
+            problems.append(problem(w, f"{u} is a Soviet unit; the markers go on German-side units", "9.20"))
         elif not ctx.on_map(u):
-            problems.append(Problem(w, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "9.20"))
+            problems.append(problem(w, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "9.20"))
         elif u in chosen:
-            problems.append(Problem(w, f"{u} is listed twice", "9.20"))
+            problems.append(problem(w, f"{u} is listed twice", "9.20"))
         else:
             chosen.append(u)
     if len(units) > CONCENTRATION_MARKERS:
-        problems.append(Problem(where, f"{len(units)} units named; there are {CONCENTRATION_MARKERS} concentration markers",
+        problems.append(problem(where, f"{len(units)} units named; there are {CONCENTRATION_MARKERS} concentration markers",
                                 "9.20"))
     if len(problems) > known:
         return
@@ -578,28 +579,28 @@ def place_air_supply(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> Non
     which supply is concentrated (9.20, Ambiguity 25; with the option air_supply_concentration =
     "german-turn" they may be placed, and work in the Soviet player turn only). Without the key the
     markers stay where they are, with their stacks."""
-    where = "declare.air_supply"
+    where = path_of("declare", "air_supply")
     if not _german_only(ctx, where, "air supply", "9.18", problems):
         return
     if "concentration" in ctx.position and air_sequence_barred(ctx):
-        problems.append(Problem(where, "supply is concentrated in this player-turn sequence: air supply cannot be used "
+        problems.append(problem(where, "supply is concentrated in this player-turn sequence: air supply cannot be used "
                                        "(Ambiguity 25); cancel the concentration first (concentration = [])", "9.20"))
         return
     known = len(problems)
     chosen: list[str] = []
     for j, raw in enumerate(hexes):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         h = ctx.sc.map.canonical(str(raw))
         if h is None:
-            problems.append(Problem(w, f"'{raw}' is not a hex of the map", "9.18"))
+            problems.append(problem(w, f"'{raw}' is not a hex of the map", "9.18"))
         elif h in chosen:
-            problems.append(Problem(w, f"{h} is listed twice; each marker supplies one hex", "9.18"))
+            problems.append(problem(w, f"{h} is listed twice; each marker supplies one hex", "9.18"))
         elif not ctx.occupants(h, "german"):
-            problems.append(Problem(w, f"{h} holds no German-side unit; a marker goes on a German-side stack", "9.18"))
+            problems.append(problem(w, f"{h} holds no German-side unit; a marker goes on a German-side stack", "9.18"))
         else:
             chosen.append(h)
     if len(hexes) > AIR_MARKERS:
-        problems.append(Problem(where, f"{len(hexes)} hexes named; there are {AIR_MARKERS} air supply markers", "9.18"))
+        problems.append(problem(where, f"{len(hexes)} hexes named; there are {AIR_MARKERS} air supply markers", "9.18"))
     if len(problems) > known:
         return
     before = list(ctx.position.get("air_supply", []))
@@ -629,16 +630,16 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) 
     assault during the Pause (9.19); under supply concentration no mobile assault by a unit without
     a marker, nor a move that takes it more than one hex in the phase (9.20); ``air_supply = true``
     only for a move from a hex with an air supply marker (9.18)."""
-    where = f"move[{index}]"
+    where = path_of("move", index)
     out: list[Problem] = []
     units = [str(u) for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
     if "air_supply" in order:
         if not enabled(ctx):
-            out.append(Problem(f"{where}.air_supply", "air supply is a full-game supply rule (option supply is off)", "9.18"))
+            out.append(problem(under(where, "air_supply"), "air supply is a full-game supply rule (option supply is off)", "9.18"))
         elif order["air_supply"]:
             here = {ctx.at(u) for u in units}
             if len(here) != 1 or next(iter(here)) not in ctx.position.get("air_supply", []):
-                out.append(Problem(f"{where}.air_supply", f"no air supply marker in {', '.join(sorted(here)) or 'its hex'}: "
+                out.append(problem(under(where, "air_supply"), f"no air supply marker in {', '.join(sorted(here)) or 'its hex'}: "
                                                           "only a move from a marker's hex takes it along", "9.18"))
     if not enabled(ctx) or ctx.side != "german":
         return out
@@ -646,17 +647,17 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) 
     chosen = concentration(ctx)
     if "assault" in order:
         if pause_state(ctx) == "in-force":
-            out.append(Problem(f"{where}.assault", _pause_text(ctx), "9.19"))
+            out.append(problem(under(where, "assault"), _pause_text(ctx), "9.19"))
         free = [u for u in german if chosen is not None and u not in chosen]
         if free:
-            out.append(Problem(f"{where}.assault", f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
+            out.append(problem(under(where, "assault"), f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
                                                    "supply concentration and may not attack", "9.20"))
     if chosen is not None:
         steps = len(order.get("path", []))
         far = [u for u in german if u not in chosen and u not in tr.ended and _hexes_moved(ctx, u) + steps > 1]
         if far:
             done = [f"{u} has moved {n}" for u in far if (n := _hexes_moved(ctx, u))]
-            out.append(Problem(where, f"{', '.join(far)} {'is' if len(far) == 1 else 'are'} not under supply concentration "
+            out.append(problem(where, f"{', '.join(far)} {'is' if len(far) == 1 else 'are'} not under supply concentration "
                                       "and may move at most one hex in the phase"
                                       + (f" ({'; '.join(done)})" if done else ""), "9.20"))
     return out
@@ -671,12 +672,12 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
     chosen = concentration(ctx)
     for i, a in enumerate(attacks):
         if pause_state(ctx) == "in-force":
-            out.append(Problem(f"attack[{i}]", _pause_text(ctx), "9.19"))
+            out.append(problem(path_of("attack", i), _pause_text(ctx), "9.19"))
         if chosen is not None:
             free = [str(u) for u in a.get("units", []) if u in ctx.units and ctx.spec(u).side == "german"
                     and u not in chosen]
             if free:
-                out.append(Problem(f"attack[{i}]", f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
+                out.append(problem(path_of("attack", i), f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
                                                    "supply concentration and may not attack", "9.20"))
     return out
 

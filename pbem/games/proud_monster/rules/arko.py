@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 from pbem.mechanics.tables import Result
 
 from .context import Ctx
+from .places import path_of, problem
 from .works import intact_fort
 
 ARKO_TYPE = "siege-artillery"  # 14.41: the ArKo, 0-1-4 siege artillery
@@ -29,15 +30,15 @@ def arko_fixed(ctx: Ctx, unit: str) -> bool:
     return bool(ctx.options.get("arko")) and ctx.position.get("arko", {}).get(unit) == ctx.turn and ctx.pts == 1
 
 
-def mr_declaration_open(ctx: Ctx, where: str, option: str, what: str, rule: str, problems: list[Problem]) -> bool:
+def mr_declaration_open(ctx: Ctx, where: Place, option: str, what: str, rule: str, problems: list[Problem]) -> bool:
     """Whether the German may make one of his Mutual Reinforcement decisions now (the ArKo 14.41, the
     security divisions 8.21): the rule's option is on, and these are his orders of the GT's first
     player turn, where the MR phase's decisions are carried out first (Ambiguity 49). Else a problem."""
     if not ctx.options.get(option):
-        problems.append(Problem(where, f"the rule is switched off in this game (option {option})", rule))
+        problems.append(problem(where, f"the rule is switched off in this game (option {option})", rule))
         return False
     if ctx.side != "german" or ctx.pts != 1:
-        problems.append(Problem(where, f"{what} in the MR phase at the start of a GT: in the German's orders of the GT's "
+        problems.append(problem(where, f"{what} in the MR phase at the start of a GT: in the German's orders of the GT's "
                                        "first player-turn sequence", rule))
         return False
     return True
@@ -51,29 +52,29 @@ def form_arko(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     adjacent to a Soviet unit and, with the option supply, in supply (attenuated acceptable): a German
     supply line reaches it (9.4). The ArKo is a unit of the scenario of type siege-artillery held
     off the map (`track`) and not in the reinforcement schedule; once formed it stays until eliminated."""
-    where = "declare.form_arko"
+    where = path_of("declare", "form_arko")
     known = len(problems)
     if not mr_declaration_open(ctx, where, "arko", "the ArKo is formed", "14.41", problems):
         return
     scheduled = {u for _, u, _ in ctx.sc.reinforcements}
     held = [u for u in sorted(ctx.units) if is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled]
     if not held:
-        problems.append(Problem(where, "no ArKo is waiting to be formed (it is formed once and stays until eliminated)", "14.41"))
+        problems.append(problem(where, "no ArKo is waiting to be formed (it is formed once and stays until eliminated)", "14.41"))
         return
     h = ctx.sc.map.canonical(str(raw))
     if h is None:
-        problems.append(Problem(where, f"'{raw}' is not a hex of the map", "14.41"))
+        problems.append(problem(where, f"'{raw}' is not a hex of the map", "14.41"))
         return
     spec = ctx.sc.map.hexes[h]
     near = sorted({u for n in (h, *ctx.sc.map.neighbours(h)) for u in ctx.occupants(n, "soviet")})
     if spec.settlement not in ARKO_HEXES:
-        problems.append(Problem(where, f"{h} is not a city or large town", "14.41"))
+        problems.append(problem(where, f"{h} is not a city or large town", "14.41"))
     elif ctx.position["control"].get(h) != "german":
-        problems.append(Problem(where, f"{h} {spec.place} is not German-controlled", "14.41"))
+        problems.append(problem(where, f"{h} {spec.place} is not German-controlled", "14.41"))
     elif near:
-        problems.append(Problem(where, f"{h} {spec.place} is next to Soviet units ({', '.join(near)})", "14.41"))
+        problems.append(problem(where, f"{h} {spec.place} is next to Soviet units ({', '.join(near)})", "14.41"))
     elif ctx.options.get("supply") and not ctx.hooks.supply_reaches(ctx, "german", h):  # 9.4 (supply.py)
-        problems.append(Problem(where, f"{h} {spec.place} is out of supply: no German supply line reaches it (9.4)", "14.41"))
+        problems.append(problem(where, f"{h} {spec.place} is out of supply: no German supply line reaches it (9.4)", "14.41"))
     if len(problems) > known:
         return
     u = held[0]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.engine.model import Event
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 from pbem.mechanics.dice import Dice
 from pbem.mechanics.odds import Shift
 
@@ -181,7 +181,7 @@ class CombatSupport:
 MoveStart = Callable[[Ctx, int, list[str], set[str]], None]
 Moved = Callable[[Ctx, int, dict[str, Any], list[str], str, list[str], str | None, list[Problem]], None]
 MobileAssault = Callable[[Ctx, int, dict[str, Any], list[str], str, str, str, MoveTracker, list[Problem]], None]
-AttackBarred = Callable[[Ctx, str, list[str]], list[Problem]]
+AttackBarred = Callable[[Ctx, Place, list[str]], list[Problem]]
 Flak = Callable[[Ctx, str], list[str]]
 CombatSupply = Callable[[Ctx, int, list[str], list[str], str], set[str]]
 GroundSupport = Callable[[Ctx, list[str], list[str], str, Collection[str], int, int], CombatSupport]
@@ -207,7 +207,7 @@ def no_mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[s
     raise RuntimeError(f"move[{index}] makes a mobile assault, but no mobile-assault rules are plugged in")
 
 
-def no_attack_barred(ctx: Ctx, where: str, units: list[str]) -> list[Problem]:
+def no_attack_barred(ctx: Ctx, where: Place, units: list[str]) -> list[Problem]:
     """Without Flak every unit may attack (10.1)."""
     return []
 

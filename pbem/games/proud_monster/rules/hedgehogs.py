@@ -10,6 +10,7 @@ from typing import Any
 from pbem.errors import Problem
 
 from .context import Ctx
+from .places import path_of, problem, under
 
 HEDGEHOG_TURNS = (12,)  # 14.40: the December game turns; the game has only GT12 (Ambiguity 3)
 HEDGEHOG_SETTLEMENTS = ("town", "large_town", "city")  # 14.40
@@ -30,32 +31,32 @@ def declare_hedgehogs(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> No
     left out is cancelled; without the key the hedgehogs in force stay). Only a town, large town or
     city hex holding a German-nationality unit qualifies (Axis allies only stacked with one); supply
     and Soviet adjacency do not matter."""
-    where = "declare.hedgehog"
+    where = path_of("declare", "hedgehog")
     known = len(problems)
     if not ctx.options.get("hedgehogs"):
-        problems.append(Problem(where, "hedgehogs are a full-game rule (option hedgehogs is off)", "14.40"))
+        problems.append(problem(where, "hedgehogs are a full-game rule (option hedgehogs is off)", "14.40"))
         return
     if ctx.side != "german":
-        problems.append(Problem(where, "only the German forms hedgehogs", "14.40"))
+        problems.append(problem(where, "only the German forms hedgehogs", "14.40"))
         return
     if ctx.turn not in HEDGEHOG_TURNS:
-        problems.append(Problem(where, f"hedgehogs are declared only in December game turns (GT12), not GT{ctx.turn}", "14.40"))
+        problems.append(problem(where, f"hedgehogs are declared only in December game turns (GT12), not GT{ctx.turn}", "14.40"))
         return
     chosen: list[str] = []
     for j, raw in enumerate(hexes):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         h = ctx.sc.map.canonical(str(raw))
         if h is None:
-            problems.append(Problem(w, f"'{raw}' is not a hex of the map", "14.40"))
+            problems.append(problem(w, f"'{raw}' is not a hex of the map", "14.40"))
             continue
         spec = ctx.sc.map.hexes[h]
         if h in chosen:
-            problems.append(Problem(w, f"{h} is listed twice", "14.40"))
+            problems.append(problem(w, f"{h} is listed twice", "14.40"))
         elif spec.settlement not in HEDGEHOG_SETTLEMENTS:
-            problems.append(Problem(w, f"{h} is not a town, large town or city hex", "14.40"))
+            problems.append(problem(w, f"{h} is not a town, large town or city hex", "14.40"))
         elif not german_nationals(ctx, h):
             allies = ctx.occupants(h, "german")
-            problems.append(Problem(w, f"{h} holds no German-nationality unit" + (
+            problems.append(problem(w, f"{h} holds no German-nationality unit" + (
                 f" ({', '.join(allies)} cannot form a hedgehog on their own)" if allies else ""), "14.40"))
         else:
             chosen.append(h)

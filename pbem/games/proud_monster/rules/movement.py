@@ -24,6 +24,7 @@ from .arko import arko_fixed
 from .context import OFF_MAP_BOXES, Ctx, MoveTracker
 from .control import enter_hex
 from .hedgehogs import check_hedgehogs, hedgehog_holds
+from .places import path_of, problem, under
 from .weather import WEATHER_NAMES, WEATHER_RULES, weather_at, weather_ignores
 from .works import enter_works
 
@@ -211,67 +212,67 @@ def stationary(ctx: Ctx, unit: str) -> str:
 
 def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
     """One [[move]]: a unit or stack moves hex by hex along its path (12.1-12.7, 12.14-12.16, 12.22)."""
-    where = f"move[{index}]"
+    where = path_of("move", index)
     side = ctx.side
     units: list[str] = list(order.get("units", []))
     path_in: list[str] = list(order.get("path", []))
     bad = False
     for u in units:
         if u not in ctx.units:
-            problems.append(Problem(where, f"unknown unit '{u}'", "12.1", "Use the unit ids `pbem show` lists."))
+            problems.append(problem(where, f"unknown unit '{u}'", "12.1", "Use the unit ids `pbem show` lists."))
             bad = True
         elif ctx.spec(u).side != side:
-            problems.append(Problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
+            problems.append(problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
             bad = True
         elif ctx.at(u) in OKH_AREAS:
             why = okh_unavailable(ctx, u)
             if why:
-                problems.append(Problem(where, why, "8.3"))
+                problems.append(problem(where, why, "8.3"))
                 bad = True
         elif not ctx.on_map(u):
-            problems.append(Problem(where, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "12.22"))
+            problems.append(problem(where, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "12.22"))
             bad = True
         elif arko_fixed(ctx, u):
-            problems.append(Problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
+            problems.append(problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
                                            "after it appears", "14.41"))
             bad = True
         elif u in tr.ended:
-            problems.append(Problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
+            problems.append(problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
             bad = True
         elif hedgehog_holds(ctx, u, tr.start.get(u, "")):  # 14.40, Ambiguity 48
-            problems.append(Problem(where, f"{u} began the movement phase in the hedgehog {tr.start[u]}: units in a hedgehog "
+            problems.append(problem(where, f"{u} began the movement phase in the hedgehog {tr.start[u]}: units in a hedgehog "
                                            "may not move (option hedgehog_movement = \"stay\")", "14.40",
                                     "Cancel the hedgehog at the start of the phase (leave its hex out of `hedgehog`) "
                                     "to move its units."))
             bad = True
         elif stationary(ctx, u):  # 8.20, 9.18: the RWR phase kept it in place
             rule = stationary(ctx, u)
-            problems.append(Problem(where, f"{u} {STATIONARY_WHY[rule]}: it may not move"
+            problems.append(problem(where, f"{u} {STATIONARY_WHY[rule]}: it may not move"
                                     + (" or make a mobile assault" if "assault" in order else ""), rule))
             bad = True
     if "assault" in order and not ctx.options.get("mobile_assault", False):
-        problems.append(Problem(f"{where}.assault", "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
+        problems.append(problem(under(where, "assault"), "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
                                 "Attack the hex in the prepared-assault phase instead."))
         bad = True
     if len(set(units)) != len(units):
-        problems.append(Problem(where, "a unit is listed twice", "12.5"))
+        problems.append(problem(where, "a unit is listed twice", "12.5"))
         bad = True
     if bad or not units:
         if not units:
-            problems.append(Problem(where, "no units", "12.1"))
+            problems.append(problem(where, "no units", "12.1"))
         return
     here = {ctx.at(u) for u in units}
     if len(here) > 1:
-        problems.append(Problem(where, f"the units are in different hexes ({', '.join(sorted(here))}); a stack moves from one hex", "12.5"))
+        problems.append(problem(where, f"the units are in different hexes ({', '.join(sorted(here))}); a stack moves from one hex", "12.5"))
         return
     starts = {tr.start[u] for u in units}
     if len(starts) > 1:
-        problems.append(Problem(where, "units that did not begin the phase stacked together cannot move as one stack"
+        problems.append(problem(where, "units that did not begin the phase stacked together cannot move as one stack"
                                 + (" or make an MA together" if "assault" in order else ""), "15.8" if "assault" in order else "12.5"))
         return
     group = starts.pop()
     if group in tr.closed:
-        problems.append(Problem(where, f"the stack that began in {group} cannot resume its move after another stack moved", "12.6"))
+        problems.append(problem(where, f"the stack that began in {group} cannot resume its move after another stack moved", "12.6"))
         return
     if tr.open_group is not None and tr.open_group != group:
         tr.closed.add(tr.open_group)
@@ -287,17 +288,17 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             if raw in OKH_AREAS:  # 8.3, 8.6, 12.22: the off-map areas are never entered from the map
                 why, rule = (("Soviet units never move into the OKH reserve areas", "8.6") if side == "soviet" else
                              ("a unit in play on the map never moves back into an OKH reserve area", "8.3"))
-                problems.append(Problem(f"{where}.path[{j}]", why, rule))
+                problems.append(problem(under(where, "path", j), why, rule))
                 return
-            problems.append(Problem(f"{where}.path[{j}]", f"'{raw}' is not a hex of the map", "12.22"))
+            problems.append(problem(under(where, "path", j), f"'{raw}' is not a hex of the map", "12.22"))
             return
         path.append(c)
     if not path:
-        problems.append(Problem(where, "the path is empty: list every hex entered, in order", "12.1"))
+        problems.append(problem(where, "the path is empty: list every hex entered, in order", "12.1"))
         return
     assault = ctx.sc.map.canonical(str(order["assault"])) if "assault" in order else None
     if "assault" in order and assault != path[-1]:
-        problems.append(Problem(f"{where}.assault", f"the assaulted hex '{order['assault']}' must be the last hex of the path", "15.2"))
+        problems.append(problem(under(where, "assault"), f"the assaulted hex '{order['assault']}' must be the last hex of the path", "15.2"))
         return
     walk = path[:-1] if assault else path  # 15.2: the last hex is entered by the mobile assault
     enemy = other(side)
@@ -306,35 +307,35 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
     minimum = False
     notes: list[str] = []
     if origin in OKH_AREAS and assault and not walk:
-        problems.append(Problem(f"{where}.assault", f"a mobile assault is launched from a hex of the map, not from the "
+        problems.append(problem(under(where, "assault"), f"a mobile assault is launched from a hex of the map, not from the "
                                                     f"{OFF_MAP_BOXES[origin][3:]}", "15.7"))
         return
     for j, nxt in enumerate(walk):
-        w = f"{where}.path[{j}] {current}->{nxt}"
+        w, step = under(where, "path", j), f"{current}->{nxt}"
         if current in OKH_AREAS:  # 8.3: from an OKH area through a ZOMO hex next to it (8.2, Ambiguity 14)
             area = current.removeprefix("okh-")
             entries = okh_entry_hexes(ctx, current)
             if nxt not in entries:
                 which = ("a ZOMO hex of its countries (option okh_entry = \"any-zomo\", Ambiguity 14)"
                          if ctx.options.get("okh_entry", "listed") == "any-zomo" else "a ZOMO hex next to it")
-                problems.append(Problem(w, f"units enter from the {area.capitalize()} OKH area only through {which} "
+                problems.append(problem(w, f"units enter from the {area.capitalize()} OKH area only through {which} "
                                            f"({', '.join(entries) or 'none on this map'})", "8.2",
-                                        "Start the path with one of those hexes."))
+                                        "Start the path with one of those hexes.", note=step))
                 return
         elif nxt == current:  # 12.1: the path lists the hexes entered; the start hex is not one of them
             where_from = "the units start in" if j == 0 else "the path entered just before"
-            problems.append(Problem(w, f"{nxt} is the hex {where_from}: a path lists only the hexes entered, in order",
-                                    "12.1", f"Leave {nxt} out of path here."))
+            problems.append(problem(w, f"{nxt} is the hex {where_from}: a path lists only the hexes entered, in order",
+                                    "12.1", f"Leave {nxt} out of path here.", note=step))
             return
         elif nxt not in ctx.sc.map.neighbours(current):
-            problems.append(Problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex."))
+            problems.append(problem(w, f"{nxt} is not adjacent to {current}", "12.1", "Units move hex to adjacent hex.", note=step))
             return
         if ctx.occupants(nxt, enemy):
-            problems.append(Problem(w, f"{nxt} holds enemy units", "12.4", "Attack it in the prepared-assault phase instead."))
+            problems.append(problem(w, f"{nxt} holds enemy units", "12.4", "Attack it in the prepared-assault phase instead.", note=step))
             return
         barred = [rt for u in units for rt in entry_problems(ctx, u, nxt)]  # 5.3, 7.2-7.4, 8.5
         if barred:
-            problems.extend(Problem(w, text, rule) for rule, text in barred)
+            problems.extend(problem(w, text, rule, note=step) for rule, text in barred)
             return
         for u in units:
             spec = ctx.spec(u)
@@ -342,17 +343,17 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             hc, hrule, hnotes = hex_cost(ctx, spec, nxt, current)
             sc_, srule, snotes = hexside_cost(ctx, spec, current, nxt) if current not in OKH_AREAS else (0, "", [])
             if hc == "no":
-                problems.append(Problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule))
+                problems.append(problem(w, f"{nxt} is an all-{ctx.sc.map.hexes[nxt].terrain} hex; ground units may not enter it", hrule, note=step))
                 return
             if sc_ == "no":
-                problems.append(Problem(w, "the hexside is all-sea or all-lake and may not be crossed", srule))
+                problems.append(problem(w, "the hexside is all-sea or all-lake and may not be crossed", srule, note=step))
                 return
             notes.extend(n for n in mnotes + hnotes + snotes if n not in notes)
             spent = tr.spent.get(u, 0)
             if sc_ == "all":
                 # 12.16: must begin the phase in the adjacent hex; crossing uses all MP.
                 if spent or current != tr.start[u]:
-                    problems.append(Problem(w, f"{u} may cross the Sivash/Kerch only when it begins its movement phase next to the hexside", "12.16"))
+                    problems.append(problem(w, f"{u} may cross the Sivash/Kerch only when it begins its movement phase next to the hexside", "12.16", note=step))
                     return
                 cost = mf
             else:
@@ -364,11 +365,11 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
                 else:
                     full, why = supply_mf(ctx, u)  # 9.7, 9.18
                     rain = mf < full and spent + cost <= full  # short only because of 13.4
-                    problems.append(Problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
+                    problems.append(problem(w, f"{u} needs {cost} MP to enter {nxt} but has {mf - spent} of {mf} left"
                                                + (f" (movement factor {full} - 1 in rain)" if rain else "")
                                                + (f" ({why})" if why else ""),
                                             "13.4" if rain else "12.1",
-                                            route_hint(ctx, u, origin, walk[-1], mf - start_spent.get(u, 0))))
+                                            route_hint(ctx, u, origin, walk[-1], mf - start_spent.get(u, 0)), note=step))
                     return
             tr.spent[u] = spent + cost
             costs[u].append(cost)
@@ -420,6 +421,6 @@ def check_lake_ends(ctx: Ctx, side: str, tr: MoveTracker, problems: list[Problem
         h = ctx.at(u)
         hx = ctx.sc.map.hexes.get(h)
         if ctx.spec(u).side == side and hx is not None and hx.terrain == "lake":
-            problems.append(Problem(f"move[{tr.last_order[u]}]", f"{u} would end its move in the all-lake hex {h}; "
+            problems.append(problem(path_of("move", tr.last_order[u]), f"{u} would end its move in the all-lake hex {h}; "
                                     "in snow units may cross lakes but not stop in them", "13.7",
                                     "Continue the move out of the lake in the same order."))

@@ -16,6 +16,7 @@ from ..data import stacking_value
 from ..sequence import other
 from .allies import AXIS_ALLIES, GERMAN_LIKE
 from .context import Ctx
+from .places import on_map, problem
 
 CITY_STACKING_LIMIT = 10  # 6.5
 SMALL_UNITS_CAP = 4  # 6.3: battalions and regiments in one hex when stacking is enforced
@@ -120,5 +121,5 @@ def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> 
     checked: stack_problems (6.1, 6.3-6.5, 7.1-7.3)."""
     for hex_id, units in ctx.stacks(side).items():
         for rule, text in stack_problems(ctx, hex_id, units):
-            problems.append(Problem(where, f"at the end of the movement phase {hex_id} would hold {text}", rule,
-                                    "Move some units elsewhere."))
+            problems.append(problem(on_map(hex_id), f"at the end of the movement phase {hex_id} would hold {text}", rule,
+                                    "Move some units elsewhere.", where=where))

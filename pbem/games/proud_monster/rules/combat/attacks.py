@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 
 from ...sequence import other
 from ..allies import (
@@ -22,6 +22,7 @@ from ..arko import arko_supporting, is_arko
 from ..context import Ctx
 from ..hedgehogs import in_hedgehog
 from ..movement import STATIONARY_WHY, stationary
+from ..places import path_of, problem, under
 from ..weather import weather_at
 from .losses import LOSS_POLICIES
 
@@ -35,48 +36,48 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
     targets: dict[str, int] = {}
     side = ctx.side
     for i, a in enumerate(attacks):
-        where = f"attack[{i}]"
+        where = path_of("attack", i)
         t = ctx.sc.map.canonical(str(a.get("target", "")))
         if t is None:
-            problems.append(Problem(where, f"target '{a.get('target')}' is not a hex of the map", "14.3"))
+            problems.append(problem(where, f"target '{a.get('target')}' is not a hex of the map", "14.3"))
             continue
         if not ctx.occupants(t, other(side)):
-            problems.append(Problem(where, f"{t} holds no enemy unit to attack", "14.1"))
+            problems.append(problem(where, f"{t} holds no enemy unit to attack", "14.1"))
         if t in targets:
-            problems.append(Problem(where, f"{t} is already attacked by attack[{targets[t]}]; a unit may be attacked once per combat phase", "14.4"))
+            problems.append(problem(where, f"{t} is already attacked by attack[{targets[t]}]; a unit may be attacked once per combat phase", "14.4"))
         targets.setdefault(t, i)
         units = list(a.get("units", []))
         if not units:
-            problems.append(Problem(where, "no attacking units", "14.3"))
+            problems.append(problem(where, "no attacking units", "14.3"))
         elif ctx.options.get("arko") and all(u in ctx.units and is_arko(ctx, u) for u in units):
-            problems.append(Problem(where, "the ArKo never attacks on its own", "14.41"))
+            problems.append(problem(where, "the ArKo never attacks on its own", "14.41"))
         for key in ("losses", "advance"):  # Ambiguity 49: an ArKo that only supports the attack
             for u in arko_supporting(ctx, [u for u in a.get(key, []) if u in ctx.units and u in units]):
-                problems.append(Problem(f"{where}.{key}", f"{u} only supports the attack (option arko_participates = false): "
+                problems.append(problem(under(where, key), f"{u} only supports the attack (option arko_participates = false): "
                                         "it " + ("takes no loss" if key == "losses" else "does not advance"), "14.41"))
         for u in units:
             if u not in ctx.units:
-                problems.append(Problem(where, f"unknown unit '{u}'", "14.3"))
+                problems.append(problem(where, f"unknown unit '{u}'", "14.3"))
                 continue
             if ctx.spec(u).side == side and ctx.on_map(u) and in_hedgehog(ctx, ctx.at(u)):
-                problems.append(Problem(where, f"{u} is in the hedgehog {ctx.at(u)}; units in a hedgehog may not attack", "14.40"))
+                problems.append(problem(where, f"{u} is in the hedgehog {ctx.at(u)}; units in a hedgehog may not attack", "14.40"))
                 continue
             if ctx.spec(u).side != side:
-                problems.append(Problem(where, f"{u} is not a {side} unit", "14.1"))
+                problems.append(problem(where, f"{u} is not a {side} unit", "14.1"))
                 continue
             if not ctx.on_map(u):
-                problems.append(Problem(where, f"{u} is not on the map", "14.1"))
+                problems.append(problem(where, f"{u} is not on the map", "14.1"))
                 continue
             if stationary(ctx, u):  # 8.20, 9.18
-                problems.append(Problem(where, f"{u} {STATIONARY_WHY[stationary(ctx, u)]}: it may not attack",
+                problems.append(problem(where, f"{u} {STATIONARY_WHY[stationary(ctx, u)]}: it may not attack",
                                         stationary(ctx, u)))
                 continue
             if u in used:
-                problems.append(Problem(where, f"{u} already attacks in attack[{used[u]}]; a unit attacks at most once per combat phase", "14.4"))
+                problems.append(problem(where, f"{u} already attacks in attack[{used[u]}]; a unit attacks at most once per combat phase", "14.4"))
             used.setdefault(u, i)
             h = ctx.at(u)
             if t not in ctx.sc.map.neighbours(h):
-                problems.append(Problem(where, f"{u} in {h} is not adjacent to {t}", "14.3"))
+                problems.append(problem(where, f"{u} in {h} is not adjacent to {t}", "14.3"))
                 continue
             feats = ctx.sc.map.side_features(h, t)
             for feat in sorted(feats & {"sea", "lake"}):
@@ -85,7 +86,7 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
                 # crossed by movement, but still not attacked across (13.7).
                 rule = str(ctx.sc.charts.hexsides.get(feat, {}).get("rule", "12.14"))
                 snow = feat == "lake" and weather_at(ctx, t) == "S"
-                problems.append(Problem(where, f"{u} cannot attack across the all-{feat} hexside {h}-{t}"
+                problems.append(problem(where, f"{u} cannot attack across the all-{feat} hexside {h}-{t}"
                                                + (" (not even in snow, when it may be crossed)" if snow else ""),
                                         "13.7" if snow else rule))
                 break
@@ -94,19 +95,19 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
         for key in ("losses", "advance"):
             for u in a.get(key, []):
                 if u not in units:
-                    problems.append(Problem(f"{where}.{key}", f"{u} is not one of this attack's units", "14.35" if key == "losses" else "14.39"))
+                    problems.append(problem(under(where, key), f"{u} is not one of this attack's units", "14.35" if key == "losses" else "14.39"))
         listed = list(a.get("losses", []))
         for u in dict.fromkeys(listed):
             if u in units and u in ctx.units and listed.count(u) > ctx.steps(u):
-                problems.append(Problem(f"{where}.losses", f"{u} is listed {listed.count(u)} times but has "
+                problems.append(problem(under(where, "losses"), f"{u} is listed {listed.count(u)} times but has "
                                         f"{ctx.steps(u)} step(s); one entry per step it may lose", "14.35"))
         pol = a.get("loss_policy")
         if pol is not None and pol not in LOSS_POLICIES:
-            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+            problems.append(problem(under(where, "loss_policy"), f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
         for key in CONDITION_KEYS:
             for j, raw in enumerate(a.get(key, [])):
                 if ctx.sc.map.canonical(str(raw)) is None:
-                    problems.append(Problem(f"{where}.{key}[{j}]", f"'{raw}' is not a hex of the map", "14.5"))
+                    problems.append(problem(under(where, key, j), f"'{raw}' is not a hex of the map", "14.5"))
     return problems
 
 
@@ -154,7 +155,7 @@ def gt1_barred(ctx: Ctx, unit: str) -> str:
     return ""
 
 
-def attack_restriction_problems(ctx: Ctx, where: str, target: str, units: list[str]) -> list[Problem]:
+def attack_restriction_problems(ctx: Ctx, where: Place, target: str, units: list[str]) -> list[Problem]:
     """Who may not attack, or not together: with the option axis_allies, Italian, Romanian and
     Hungarian units not into the North map (7.2-7.4), Italians and Romanians not together with
     non-German Axis units (7.2, 7.3; French, Croatian and Spanish units count as German, 7.5), nor
@@ -166,7 +167,7 @@ def attack_restriction_problems(ctx: Ctx, where: str, target: str, units: list[s
     if ctx.options.get("axis_allies", False):
         for u, sp in specs.items():
             if sp.side == "german" and sp.nat in AXIS_ALLIES and on_north_map(target):
-                problems.append(Problem(where, f"{u} is {sp.nat.capitalize()} and may not attack into the North map ({target})",
+                problems.append(problem(where, f"{u} is {sp.nat.capitalize()} and may not attack into the North map ({target})",
                                         AXIS_ALLIES[sp.nat]))
         for nat, rule in AXIS_ALLIES.items():
             if nat == "hungarian" and ctx.options.get("hungarian_joint_attack", "may-not") == "may":
@@ -174,15 +175,15 @@ def attack_restriction_problems(ctx: Ctx, where: str, target: str, units: list[s
             mine = sorted(u for u, sp in specs.items() if sp.nat == nat)
             others = sorted(u for u, sp in specs.items() if sp.side == "german" and sp.nat not in GERMAN_LIKE | {nat})
             if mine and others:
-                problems.append(Problem(where, f"{nat.capitalize()} units ({', '.join(mine)}) may not attack together with "
+                problems.append(problem(where, f"{nat.capitalize()} units ({', '.join(mine)}) may not attack together with "
                                                f"non-German Axis units ({', '.join(others)})", rule))
     if ctx.options.get("gt1_restrictions", False) and ctx.turn == 1:
         country = ctx.sc.map.hexes[target].country
         if ctx.side == "soviet" and country in HUNGARY_ROMANIA:
-            problems.append(Problem(where, f"on GT1 no Soviet unit may attack into {COUNTRY_NAMES[country]} ({target})",
+            problems.append(problem(where, f"on GT1 no Soviet unit may attack into {COUNTRY_NAMES[country]} ({target})",
                                     "5.3"))
         for u, sp in specs.items():
             why = gt1_barred(ctx, u) if sp.side == "german" else ""
             if why:
-                problems.append(Problem(where, f"{u} {why}: it may not attack on GT1", "5.3"))
+                problems.append(problem(where, f"{u} {why}: it may not attack on GT1", "5.3"))
     return problems
