@@ -4,8 +4,8 @@ hidden in functions.
 The import graph is read from the source with ``ast``: an edge for every import of a file of the
 package, wherever it stands (at the top, under ``TYPE_CHECKING`` or in a function), so that neither
 a type-only nor a deferred import can hide a cycle; importing a submodule also runs the ``__init__``
-of each package above it, an edge too. The core rules (``rules/``) import only one another and the
-scenario data and sequence of play: the feature modules (supply, air, naval, mobile assault, RWR,
+of each package above it, an edge too. The core rules (``rules/``) import only one another, the
+scenario data, the sequence of play and the parsed orders: the feature modules (supply, air, naval, mobile assault, RWR,
 reinforcements, set-up) plug into them through the context's hooks (rules/context.py, Hooks).
 
 An import inside a function is allowed only to defer a heavy import for start-up speed, and says so
@@ -22,7 +22,7 @@ import pytest
 PACKAGE = "pbem.games.proud_monster"
 ROOT = Path(__file__).resolve().parent.parent / "pbem" / "games" / "proud_monster"
 CORE = "rules"
-CORE_MAY_IMPORT = ("data", "sequence")  # besides the core rules themselves
+CORE_MAY_IMPORT = ("data", "sequence", "orders")  # besides the core rules themselves
 DEFERRED = "# start-up:"
 
 

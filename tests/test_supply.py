@@ -13,6 +13,7 @@ import pytest
 from pbem.engine.model import Event, Submission
 from pbem.games.proud_monster import render, supply
 from pbem.games.proud_monster.module import ProudMonster
+from pbem.games.proud_monster.orders import Declarations
 from pbem.games.proud_monster.picture import position_svg
 from pbem.games.proud_monster.rules.context import Ctx
 from tests.pmcase import CATALOG, build_state, run_case
@@ -227,7 +228,7 @@ def test_a_soviet_turn_keeps_the_measures_and_the_next_german_turn_reconfirms_co
     assert M.check(st, sub) == []
     ctx = ctx_of(copy.deepcopy(st))
     problems: list[Any] = []
-    supply.declarations(ctx, {}, problems)
+    supply.declarations(ctx, Declarations(), problems)
     assert not problems and ctx.position["concentration"] == ["Inf1"]
     assert [e.data["state"] for e in ctx.events if e.kind == "concentration"] == ["in-force"]
 

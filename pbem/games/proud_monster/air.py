@@ -40,7 +40,7 @@ GT12 (8.16; it may not be refused, 8.17): pbem does it automatically before the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -50,6 +50,7 @@ from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Shift
 
 from .data import AirUnit, Scenario
+from .orders import Move, Support
 from .rules.combat.strength import attack_strength
 from .rules.context import CombatSupport, Ctx, Hooks
 from .rules.places import path_of, problem, under
@@ -138,14 +139,14 @@ def soviet_received(ctx: Ctx) -> bool:
     return bool(ctx.position.get("soviet_air", False))
 
 
-def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+def commitment(ctx: Ctx, supports: Sequence[Support], problems: list[Problem]) -> None:
     """The phasing side's Ground Support Commitment phase (10.2; 10.4 for the Soviet, GT12 only):
     ``[[support]]`` places each air unit named on a stack of the side, at most one per hex (10.2);
     a Soviet one within 10 hexes of Moscow (10.4, Ambiguity 18). An air unit with no points in this
     sequence (17.8) is not available. The air units the side committed in its previous commitment
     phase leave their stacks as the phase begins (10.2: they stay until the next one begins); those
     not named now stay off the map until the side's next commitment phase. No dice."""
-    entries = list(orders.get("support", []))
+    entries = list(supports)
     where = path_of("support")
     side = ctx.side
     if not enabled(ctx):
@@ -173,7 +174,7 @@ def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> Non
     by_hex: dict[str, str] = {}
     for j, e in enumerate(entries):
         w = under(where, j)
-        air_id = str(e.get("air", ""))
+        air_id = e.air
         unit = units.get(air_id)
         if unit is None:
             problems.append(problem(under(w, "air"), f"'{air_id}' is not one of the {side} air units "
@@ -186,9 +187,9 @@ def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> Non
         if air_id in chosen:
             problems.append(problem(under(w, "air"), f"{air_id} is committed twice", rule))
             continue
-        h = ctx.sc.map.canonical(str(e.get("hex", "")))
+        h = ctx.sc.map.canonical(e.hex)
         if h is None:
-            problems.append(problem(under(w, "hex"), f"'{e.get('hex')}' is not a hex of the map", rule))
+            problems.append(problem(under(w, "hex"), f"'{e.hex}' is not a hex of the map", rule))
         elif not ctx.occupants(h, side):
             problems.append(problem(under(w, "hex"), f"{h} holds no {SIDE_ADJECTIVE[side]} unit: an air unit is placed on a "
                                                 "stack of its side", rule))
@@ -242,14 +243,14 @@ def _lost(ctx: Ctx, air: dict[str, dict[str, Any]], air_id: str, why: str) -> No
              hex=r["hex"], why=why)
 
 
-def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin: str, walk: list[str],
+def carry(ctx: Ctx, index: int, move: Move, units: list[str], origin: str, walk: list[str],
           assault: str | None, problems: list[Problem]) -> None:
     """10.2: a [[move]] has taken ``units`` from ``origin`` along ``walk`` (to the launch hex of
     its mobile assault into ``assault``, if any). An air unit on the stack in ``origin`` goes with
     them when the move names it in ``support`` (the German, or the Soviet, says which part keeps it
     when the stack splits) or when no unit of the side is left in ``origin``; otherwise it stays with
     the units that stay. The Soviet unit may not enter a hex more than 10 hexes from Moscow (10.4)."""
-    names = [str(x) for x in order.get("support", [])]
+    names = list(move.support)
     where = path_of("move", index, "support")
     if not enabled(ctx):
         if names:

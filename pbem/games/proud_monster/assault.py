@@ -15,6 +15,7 @@ from pbem.mechanics.odds import Odds, Shift, apply_shifts
 
 from .air import air_combat, land
 from .data import ARMOR
+from .orders import Move
 from .rules.combat.attacks import attack_restriction_problems
 from .rules.combat.losses import take_losses
 from .rules.combat.resolve import combat_notes, crt_outcome
@@ -49,7 +50,7 @@ def is_soviet_cavalry(ctx: Ctx, unit: str) -> bool:
     return spec.side == "soviet" and spec.type == "cavalry"
 
 
-def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+def assault_problems(ctx: Ctx, index: int, move: Move, units: list[str], launch: str, target: str,
                      tr: MoveTracker) -> list[Problem]:
     """The limits of 15.1-15.3, 15.6-15.8 and 12.3 on an MA from ``launch`` into ``target``."""
     where = path_of("move", index, "assault")
@@ -104,15 +105,15 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
         problems.append(problem(where, f"when the MA begins, the launch hex holds {text} ({rule})", "15.7"))
     # who may not attack, or not together (7.2-7.4, 5.3), applies to an MA as to a PA (15.14)
     problems += attack_restriction_problems(ctx, where, target, units)
-    rounds = order.get("rounds", 1)
+    rounds = move.rounds
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
         problems.append(problem(path_of("move", index, "rounds"), f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))
     elif rounds > 1 and not (ctx.turn == 1 and side == "german"):
         problems.append(problem(path_of("move", index, "rounds"), "only German MAs on GT1 may run more than one round", "15.6"))
-    if order.get("on_failure", "return") != "return":
-        problems.append(problem(path_of("move", index, "on_failure"), f"'{order['on_failure']}' is not a choice: a failed MA returns "
+    if move.on_failure != "return":
+        problems.append(problem(path_of("move", index, "on_failure"), f"'{move.on_failure}' is not a choice: a failed MA returns "
                                 "the force to the hex it attacked from and its move ends", "15.6"))
-    for u in order.get("losses", []):
+    for u in move.losses:
         if u not in units:
             problems.append(problem(path_of("move", index, "losses"), f"{u} is not one of this MA's units", "14.35"))
     return problems
@@ -131,7 +132,7 @@ def ma_shifts(ctx: Ctx, units: list[str], launch: str, target: str) -> list[Shif
     return shifts
 
 
-def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+def assault_round(ctx: Ctx, index: int, move: Move, units: list[str], launch: str, target: str,
                   rnd: int) -> bool:
     """One MA round, resolved like a PA (15.14): untried units drawn (2.15), odds, shifts, the CRT
     roll or automatic result, city doubling (14.23); the defender cannot retreat and both sides take
@@ -185,11 +186,11 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     # 14.32: the defender absorbs its full result first; no retreat after an MA (15.3, 14.33 note).
     key = -1 - index  # decisions of mobile assaults are never awaited (ask_fallback)
     take_losses(ctx, enemy, "defender", defenders, def_loss, key, None, {}, ask_fallback=True)
-    take_losses(ctx, side, "attacker", [u for u in attackers if ctx.on_map(u)], att_loss, key, order, {}, ask_fallback=True)
+    take_losses(ctx, side, "attacker", [u for u in attackers if ctx.on_map(u)], att_loss, key, move, {}, ask_fallback=True)
     return not ctx.occupants(target, enemy)
 
 
-def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+def mobile_assault(ctx: Ctx, index: int, move: Move, units: list[str], launch: str, target: str,
                    tr: MoveTracker, problems: list[Problem]) -> None:
     """An MA by the force of a [[move]] from ``launch`` into ``target`` (15.2): legality, MP, then
     the round(s). Cleared: the force is in the hex (15.9: no advance, it may go on moving with the
@@ -205,14 +206,14 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
     German and on GT1 only, when German-side units ignore rivers (5.5), and no MA crosses the Sivash,
     the Kerch (15.3) or an all-sea/all-lake hexside. "The same unit or stack": the round is made by
     the whole surviving force, so it needs 6 MP for every unit of it."""
-    found = assault_problems(ctx, index, order, units, launch, target, tr)
+    found = assault_problems(ctx, index, move, units, launch, target, tr)
     if found:
         problems.extend(found)
         return
     cost, rule = ma_cost(ctx, ctx.side)
     first = {u: cost + int(c) for u in units
              for c in [hexside_cost(ctx, ctx.spec(u), launch, target)[0]] if isinstance(c, int)}
-    rounds = int(order.get("rounds", 1))
+    rounds = move.rounds if isinstance(move.rounds, int) else 1  # an integer: assault_problems
     tr.assaults += 1
     cleared = True
     rnd = 0
@@ -225,7 +226,7 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
             tr.last_order[u] = index
         if ctx.dice is None:
             break  # a check: the orders after an MA are checked as if it cleared the hex
-        cleared = assault_round(ctx, index, order, alive, launch, target, rnd)
+        cleared = assault_round(ctx, index, move, alive, launch, target, rnd)
         alive = [u for u in units if ctx.on_map(u)]
         if cleared or not alive or rnd >= rounds:
             break
@@ -250,25 +251,25 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
              mp=mp, cost_rule=rule)
 
 
-def assault_at_end_of_move(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin: str, launch: str,
+def assault_at_end_of_move(ctx: Ctx, index: int, move: Move, units: list[str], origin: str, launch: str,
                            target: str, tr: MoveTracker, problems: list[Problem]) -> None:
     """The mobile assault that ends the [[move]] of ``units`` from ``origin`` (15.2): made from
     ``launch`` into ``target`` (mobile_assault), then the air units that went with its force land
     with it (10.2, 15.5: air.land)."""
-    mobile_assault(ctx, index, order, units, launch, target, tr, problems)
+    mobile_assault(ctx, index, move, units, launch, target, tr, problems)
     land(ctx, index, units, origin)
 
 
-def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
+def move_or_cancel(ctx: Ctx, index: int, move: Move, tr: MoveTracker, problems: list[Problem]) -> None:
     """A [[move]] in the movement phase. After a mobile assault has been resolved (with dice), the
     orders were checked as if it had cleared its hex: units it eliminated are left out of later
     moves, and a move its result makes impossible is not made (``move-cancelled``)."""
     if ctx.dice is None or not tr.assaults:
-        do_move(ctx, index, order, tr, problems)
+        do_move(ctx, index, move, tr, problems)
         return
-    units = [u for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
+    units = [u for u in move.units if u in ctx.units and ctx.on_map(u)]
     if not units:
-        ctx.emit("move-cancelled", "15.2", index=index, units=list(order.get("units", [])),
+        ctx.emit("move-cancelled", "15.2", index=index, units=list(move.units),
                  why="every unit of the move was eliminated in a mobile assault")
         return
     saved_pos = {u: dict(s) for u, s in ctx.units.items()}
@@ -277,7 +278,7 @@ def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker,
     saved_tr = (dict(tr.spent), set(tr.moved), tr.open_group, set(tr.closed), dict(tr.last_order), dict(tr.ended))
     mark = len(ctx.events)
     found: list[Problem] = []
-    do_move(ctx, index, {**order, "units": units}, tr, found)
+    do_move(ctx, index, replace(move, units=tuple(units)), tr, found)
     if not found:
         return
     ctx.position["units"] = saved_pos

@@ -27,6 +27,7 @@ from . import air, rwr, setup
 from .assault import ma_cost
 from .module import ProudMonster, default_losses
 from .naval import NO_SEA
+from .orders import Rwr
 from .reinforce import default_mr_orders
 from .rules.allies import entry_problems
 from .rules.arko import ARKO_HEXES, is_arko
@@ -169,7 +170,7 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
             plan.update(once["rwr"])
         if plan:
             orders["rwr"] = plan
-        rwr.rwr_phase(ctx, {"rwr": plan}, [], "refuse")
+        rwr.rwr_phase(ctx, Rwr.parse(plan), [], "refuse")
     for u, at in rvgk_entries(ctx, orders.get("place", [])):
         ctx.units[u]["at"] = at  # 8.1: the RVGK units enter before movement
     assaults = plan_assaults(ctx, side)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 from . import air, assault, naval, picture, reinforce, render, rwr, rwr_text, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names
 from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
+from .orders import Attack, Move, Orders, Reply, Standing
 from .rules.arko import ARKO_TYPE, form_arko
 from .rules.combat.attacks import static_attack_problems
 from .rules.combat.losses import LOSS_POLICIES, allocate_with, loss_constraints_text, loss_reduced
@@ -232,30 +233,36 @@ class ProudMonster:
 
     # --- checking -------------------------------------------------------------------------------
     def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        return self._check(state, submission, Orders.parse(submission.body))
+
+    def _check(self, state: dict[str, Any], submission: Submission, orders: Orders) -> list[Problem]:
+        """Every problem of the ``orders`` of ``submission`` (parsed once, orders.py), all at once:
+        they are played on a working copy of the position without dice, so that each order is
+        checked against the position the orders before it leave."""
         if submission.kind == "reply":
-            return self._check_reply(state, submission)
+            return self._check_reply(state, submission, orders.reply)
         ctx = self._ctx(state, None)
-        problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        problems = self._standing_problems(orders.standing, ctx)
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
-            return problems + setup.check(ctx, state, submission)
+            return problems + setup.check(ctx, submission.side, setup.set_up_orders(ctx, submission, orders))
         if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
-            body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
-            reinforce.mr_orders(ctx, body, problems)
+            mr = orders if submission.digest else Orders.parse(reinforce.default_mr_orders(ctx))  # no orders: the default
+            reinforce.mr_orders(ctx, mr, problems)
             return problems
-        self._start_of_player_turn(ctx, submission.body, problems)
+        self._start_of_player_turn(ctx, orders, problems)
         # 8.13-8.20: the German RWR phase; with no orders by the deadline a withdrawal due is refused (8.17)
-        rwr.rwr_phase(ctx, submission.body, problems, "refuse" if not submission.digest else "problem")
-        air.commitment(ctx, submission.body, problems)  # 10.2, 10.4: the Ground Support Commitment phase
-        self._start_of_movement(ctx, submission.body, problems)
-        self._movement(ctx, submission.body.get("move", []), problems)
+        rwr.rwr_phase(ctx, orders.rwr, problems, "refuse" if not submission.digest else "problem")
+        air.commitment(ctx, orders.support, problems)  # 10.2, 10.4: the Ground Support Commitment phase
+        self._start_of_movement(ctx, orders, problems)
+        self._movement(ctx, orders.moves, problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
-        problems += static_attack_problems(ctx, submission.body.get("attack", []))
-        problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
-        problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
+        problems += static_attack_problems(ctx, orders.attacks)
+        problems += naval.attack_problems(ctx, orders.attacks)  # 11.2, 11.4
+        problems += supply.attack_problems(ctx, orders.attacks)  # 9.19, 9.20
         return problems
 
-    def _start_of_player_turn(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+    def _start_of_player_turn(self, ctx: Ctx, orders: Orders, problems: list[Problem]) -> None:
         """What comes before the RWR phase (8.13), the commitment (10.2) and movement, in this order:
         the German's Mutual Reinforcement decisions, carried out at the start of his orders of the
         GT's first player turn as if in the MR phase (digest A.3 I; Ambiguity 49): diversions between
@@ -264,75 +271,83 @@ class ProudMonster:
         his player turn (8.1: `[[place]]`); then the German's supply declarations at the start of his
         player turn (9.18-9.20: `pause`, `concentration`, `air_supply`), whose supply states the RWR
         phase asks for (8.14, 8.20 with 9.18). The declarations are in the orders' `[declare]` table."""
-        declare = orders.get("declare", {})
+        declare = orders.declare
         reinforce.clear_diversions(ctx)
-        if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
-            reinforce.divert(ctx, list(declare["divert"]), problems)
-        if "form_arko" in declare:
-            form_arko(ctx, declare["form_arko"], problems)
-        if "security" in declare:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
-            rwr.deploy_security(ctx, declare["security"], problems)
-        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
+        if declare.divert is not None:  # 8.3: carried out as in the MR phase or at the start of movement
+            reinforce.divert(ctx, list(declare.divert), problems)
+        if declare.form_arko is not None:
+            form_arko(ctx, declare.form_arko, problems)
+        if declare.security is not None:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
+            rwr.deploy_security(ctx, declare.security, problems)
+        reinforce.rvgk_problems(ctx, orders.place, problems)  # 8.1: RVGK units enter
         supply.declarations(ctx, declare, problems)
 
-    def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+    def _start_of_movement(self, ctx: Ctx, orders: Orders, problems: list[Problem]) -> None:
         """The very start of the movement phase: the Soviet's naval moves and invasion, all before any
         ground movement (11.2: `[[sea]]`; units that entered from the RVGK at the start of the player
         turn may sail), then the GT12 hedgehog declarations (14.40: `hedgehog` in `[declare]`). What
         comes before the movement phase is in _start_of_player_turn."""
-        declare = orders.get("declare", {})
-        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
-        if "hedgehog" in declare:
-            declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
+        naval.sea_phase(ctx, orders.sea, problems)  # 11.2-11.4
+        if orders.declare.hedgehog is not None:
+            declare_hedgehogs(ctx, list(orders.declare.hedgehog), problems)
 
-    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: Place = STANDING) -> list[Problem]:
-        """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
-        the same way, each naming a hex of the map once."""
+    def _standing_problems(self, st: Standing, ctx: Ctx, where: Place = STANDING) -> list[Problem]:
+        """Every problem of standing instructions (F.7); each ``[[standing.stack]]`` entry names a hex
+        of the map once, and its instructions are checked as the side's own are."""
         problems = []
         seen: dict[str, int] = {}
-        for i, entry in enumerate(st.get("stack", [])):
+        for i, entry in enumerate(st.stack or ()):
             w = under(where, "stack", i)
-            h = ctx.sc.map.canonical(str(entry.get("hex", "")))
+            h = ctx.sc.map.canonical(entry.hex or "")
             if h is None:
-                problems.append(problem(under(w, "hex"), f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
+                problems.append(problem(under(w, "hex"), f"'{entry.hex}' is not a hex of the map", "14.35"))
             elif h in seen:
                 problems.append(problem(under(w, "hex"), f"{h} already has instructions in {under(where, 'stack', seen[h]).text}", "14.35"))
             else:
                 seen[h] = i
-            problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
-        pol = st.get("loss_policy")
-        if pol is not None and pol not in LOSS_POLICIES:
-            problems.append(problem(under(where, "loss_policy"), f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
-        ret = st.get("retreat")
-        if ret is not None and ret not in RETREAT_POLICIES:
-            problems.append(problem(under(where, "retreat"), f"'{ret}' is not one of {', '.join(RETREAT_POLICIES)}", "14.32"))
-        for h in st.get("retreat_hexes", []):
-            if ctx.sc.map.canonical(str(h)) is None:
+            problems += self._instruction_problems(ctx, w, entry.loss_policy, entry.retreat, entry.retreat_hexes,
+                                                   entry.loss_order, None)
+        return problems + self._instruction_problems(ctx, where, st.loss_policy, st.retreat, st.retreat_hexes, st.loss_order,
+                                                     st.overstack_removal)
+
+    def _instruction_problems(self, ctx: Ctx, where: Place, loss_policy: str | None, retreat: str | None,
+                              retreat_hexes: tuple[str, ...] | None, loss_order: tuple[str, ...] | None,
+                              overstack_removal: tuple[str, ...] | None) -> list[Problem]:
+        """The problems of one set of instructions: the loss policy (14.35), the retreat policy and
+        hexes (14.32), the loss order (14.35) and the enemy units removed first (6.2)."""
+        problems = []
+        if loss_policy is not None and loss_policy not in LOSS_POLICIES:
+            problems.append(problem(under(where, "loss_policy"), f"'{loss_policy}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+        if retreat is not None and retreat not in RETREAT_POLICIES:
+            problems.append(problem(under(where, "retreat"), f"'{retreat}' is not one of {', '.join(RETREAT_POLICIES)}", "14.32"))
+        for h in retreat_hexes or ():
+            if ctx.sc.map.canonical(h) is None:
                 problems.append(problem(under(where, "retreat_hexes"), f"'{h}' is not a hex of the map", "14.32"))
-        for u in st.get("loss_order", []):
+        for u in loss_order or ():
             if u not in ctx.units:
                 problems.append(problem(under(where, "loss_order"), f"unknown unit '{u}'", "14.35"))
-        for u in st.get("overstack_removal", []):
+        for u in overstack_removal or ():
             if u not in ctx.units:
                 problems.append(problem(under(where, "overstack_removal"), f"unknown unit '{u}'", "6.2"))
         return problems
 
-    def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
-        """A reply names, one step per entry, where the awaited loss goes (14.35; 14.36 if on)."""
+    def _check_reply(self, state: dict[str, Any], submission: Submission, reply: Reply | None) -> list[Problem]:
+        """A reply names, one step per entry, where the awaited loss goes (14.35; 14.36 if on), or
+        the retreat hex, or "no" (14.32)."""
         q = state["pending"]["question"]
-        if "reply" not in submission.body:
+        if reply is None:
             if not submission.digest:  # no reply by the deadline: the referee applies the default
                 return []
             return [problem(path_of("reply"), "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
         if q.get("kind") == "retreat":  # 14.32: `retreat` = one of the hexes offered, or "no"
-            ans = submission.body["reply"].get("retreat")
+            ans = reply.retreat
             hexes = list(q["hexes"])
-            canon = self.scenario(state).map.canonical(str(ans)) if ans is not None else None
+            canon = self.scenario(state).map.canonical(ans) if ans is not None else None
             if ans != "no" and canon not in hexes:
                 return [problem(path_of("reply", "retreat"), f"{ans!r} is not one of {', '.join(hexes)} or \"no\"", q["rule"],
                                 'Write retreat = "HEX" with a hex offered, or retreat = "no".')]
             return []
-        losses = list(submission.body.get("reply", {}).get("losses", []))
+        losses = list(reply.losses or ())
         problems = []
         for u in sorted(set(losses)):
             if u not in q["units"]:
@@ -356,7 +371,7 @@ class ProudMonster:
             problems.append(problem(path_of("reply", "losses"), f"{', '.join(extra)}: {why}", q["rule"], hint))
         return problems
 
-    def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:
+    def _movement(self, ctx: Ctx, moves: Sequence[Move], problems: list[Problem]) -> None:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
         tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
@@ -365,7 +380,7 @@ class ProudMonster:
                 problems += barred
                 continue
             problems += supply.move_problems(ctx, i, mv, tr)  # 9.18-9.20
-            here = {ctx.at(u) for u in mv.get("units", []) if u in ctx.units and ctx.on_map(u)}
+            here = {ctx.at(u) for u in mv.units if u in ctx.units and ctx.on_map(u)}
             assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.movement.do_move; 15.x after a mobile assault
             supply.after_move(ctx, i, mv, here.pop() if len(here) == 1 else None)  # 9.18: air supply markers
             if ctx.result:
@@ -379,7 +394,8 @@ class ProudMonster:
         (sub,) = submissions
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
             return self._resolve_setup(state, sub, dice)
-        problems = self.check(state, sub)
+        orders = Orders.parse(sub.body)
+        problems = self._check(state, sub, orders)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
         if sub.kind == "reply":
@@ -387,18 +403,19 @@ class ProudMonster:
             ctx = self._ctx(state, None)
             q = pending["question"]
             if q.get("kind") == "retreat":  # 14.32: a hex, or "no"; unanswered: the first hex offered
-                answer: Any = str(sub.body.get("reply", {}).get("retreat", q["hexes"][0]))
+                given = orders.reply.retreat if orders.reply is not None else None
+                answer = given if given is not None else str(q["hexes"][0])
                 answer = self.scenario(state).map.canonical(answer) or answer
                 pending["decisions"][f"{q['attack']}/retreat"] = answer
                 ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
                 ctx.emit("reply", "5.1", side=sub.side, question=q, answer=[answer])
-                return self._player_turn(state, ctx, {"attack": pending["attacks"]}, "prepared-assault", pending)
-            if "reply" not in sub.body:  # no reply by the deadline (referee): the documented default
-                sub = Submission(sub.kind, sub.side, {"reply": {"losses": default_losses(q)}}, sub.digest)
-            pending["decisions"][f"{q['attack']}/{q['role']}"] = list(sub.body["reply"]["losses"])
+                return self._resume(state, ctx, pending)
+            # no reply by the deadline (referee): the documented default
+            losses = default_losses(q) if orders.reply is None else list(orders.reply.losses or ())
+            pending["decisions"][f"{q['attack']}/{q['role']}"] = losses
             ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
-            ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(sub.body["reply"]["losses"]))
-            return self._player_turn(state, ctx, {"attack": pending["attacks"]}, "prepared-assault", pending)
+            ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(losses))
+            return self._resume(state, ctx, pending)
         ctx = self._ctx(state, dice)
         if sub.body.get("standing"):
             ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
@@ -407,30 +424,38 @@ class ProudMonster:
             mr_problems: list[Problem] = []
             if not sub.digest:  # a referee's --no-orders: the default placement
                 ctx.emit("mr-default", "8.7")
-            reinforce.mr_orders(ctx, sub.body if sub.digest else reinforce.default_mr_orders(ctx), mr_problems)
+            reinforce.mr_orders(ctx, orders if sub.digest else Orders.parse(reinforce.default_mr_orders(ctx)), mr_problems)
             if mr_problems:  # check() ran the same orders; this is a safeguard
                 raise IllegalOrdersError("orders break the rules", mr_problems)
             ctx.pts, ctx.side = 1, "german"
             self._automatic(ctx, SEQUENCE_START, ctx.turn)
             return self._finish(state, ctx, pending=None)
-        return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
+        return self._player_turn(state, ctx, orders, list(sub.body.get("attack", [])), None, {"decisions": {}, "replies": 0})
+
+    def _resume(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any]) -> Transition:
+        """The prepared-assault phase again, from the attack that awaited a decision, with the
+        attacks the pending state keeps (14.5)."""
+        attacks = list(pending["attacks"])
+        return self._player_turn(state, ctx, Orders.parse({"attack": attacks}), attacks, "prepared-assault", pending)
 
     def _resolve_setup(self, state: dict[str, Any], sub: Submission, dice: Dice) -> Transition:
         """A set-up step (3.2-3.7, setup.py), checked, then carried out; then the German's set-up is
         awaited, or GT1 begins."""
         ctx = self._ctx(state, dice, sub.side)
-        problems = self.check(state, sub)
+        orders = Orders.parse(sub.body)
+        problems = self._check(state, sub, orders)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
-        following = setup.carry_out(ctx, sub)
+        following = setup.carry_out(ctx, sub, setup.set_up_orders(ctx, sub, orders))
         if following:
             return setup.await_setup({**state, "position": ctx.position}, ctx, following, self._adjudicator(state, following))
         return self.begin({**state, "position": ctx.position, "standing": ctx.standing}, dice, ctx.events)
 
-    def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
-                     pending: dict[str, Any]) -> Transition:
+    def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: Orders, attacks: list[dict[str, Any]],
+                     resume: str | None, pending: dict[str, Any]) -> Transition:
         """The phases of a player turn, in the order of the sequence of play (5.0, sequence.py);
-        ``resume`` names the phase an awaited decision interrupted."""
+        ``resume`` names the phase an awaited decision interrupted. ``attacks``: the orders'
+        [[attack]] tables as sent, which the state keeps while a decision is awaited."""
         turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn, side=ctx.side)
         names = [p.name for p in turn_phases]
         if resume is None:
@@ -442,17 +467,17 @@ class ProudMonster:
             if ph.name == "replacement-withdrawal-refit" and ctx.side == "german":  # 8.13-8.20 (rwr.py)
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 rwr_problems: list[Problem] = []
-                rwr.rwr_phase(ctx, orders, rwr_problems, "refuse")  # check() refused what orders left open
+                rwr.rwr_phase(ctx, orders.rwr, rwr_problems, "refuse")  # check() refused what orders left open
                 if rwr_problems:  # check() ran the same phase; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", rwr_problems)
             elif ph.name == "ground-support":  # 10.2, 10.4 (checked with the orders by check())
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
-                air.commitment(ctx, orders, [])
+                air.commitment(ctx, orders.support, [])
             elif ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
-                self._movement(ctx, orders.get("move", []), problems)
+                self._movement(ctx, orders.moves, problems)
                 if problems and all(p.where == END_OF_MOVEMENT for p in problems):
                     # check() assumed every mobile assault clears its hex; a force that failed went
                     # back, and its hex can end over-stacked only now, after the dice: 6.2 applies
@@ -460,11 +485,10 @@ class ProudMonster:
                 elif problems:  # check() simulated the same moves; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", problems)
             elif ph.name == "prepared-assault":
-                attacks = list(orders.get("attack", []))
                 start = int(pending["question"]["attack"]) if resume == ph.name else 0
                 if start == 0:
                     ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
-                stopped = self._assaults(state, ctx, attacks, start, pending)
+                stopped = self._assaults(state, ctx, orders.attacks, attacks, start, pending)
                 if stopped is not None:
                     return stopped
                 ctx.position.pop("retreated", None)  # 14.34: kept for one combat phase only
@@ -473,11 +497,12 @@ class ProudMonster:
                 return self._finish(state, ctx, None)
         return self._end_player_turn(state, ctx)
 
-    def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
-                  pending: dict[str, Any]) -> Transition | None:
+    def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: Sequence[Attack], sent: list[dict[str, Any]],
+                  start: int, pending: dict[str, Any]) -> Transition | None:
         """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5),
-        the invasion PA first (11.4); after a reply, from the attack that awaited it.
-        Returns the transition when a decision must be awaited, else None."""
+        the invasion PA first (11.4); after a reply, from the attack that awaited it. ``sent``: the
+        [[attack]] tables as sent, kept in the pending state. Returns the transition when a decision
+        must be awaited, else None."""
         decisions = pending.get("decisions", {})
         order = naval.assault_order(ctx, attacks)
         for k in order[order.index(start) if "question" in pending and start in order else 0:]:
@@ -498,7 +523,7 @@ class ProudMonster:
                 del ctx.events[mark:]
                 ctx.events.extend(e for e in keep if e.kind in ("reveal", "invasion-assault", "supply", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
-                new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
+                new_pending = {"attacks": sent, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
                                "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
                 return self._finish(state, ctx, new_pending)
@@ -560,7 +585,7 @@ class ProudMonster:
             return pos
         sc = self.scenario(state)
         enemy = other(side)
-        order = {u: i for i, u in enumerate(state.get("standing", {}).get(enemy, {}).get("top_units", []))}
+        order = {u: i for i, u in enumerate(Standing.parse(state.get("standing", {}).get(enemy, {})).top_units or ())}
         stacks: dict[str, list[str]] = {}
         for u, s in sorted(pos["units"].items()):
             if sc.units[u].side == enemy and s["at"] not in OFF_MAP:

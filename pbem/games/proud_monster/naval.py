@@ -38,7 +38,7 @@ waits to attack, so that the invasion PA takes place (11.4, 14.1).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,9 +47,9 @@ from pbem.errors import Place, Problem
 from pbem.mechanics.odds import Shift
 
 from .data import Scenario, on_south_coast
+from .orders import Attack, Move, SeaMove
 from .rules.allies import entry_problems
 from .rules.combat.advance import advance_after_combat
-from .rules.combat.attacks import CONDITION_KEYS
 from .rules.context import OFF_MAP_BOXES, Ctx, Hooks
 from .rules.control import enter_hex
 from .rules.places import path_of, problem, under
@@ -121,7 +121,7 @@ def _leave_box(ctx: Ctx, unit: str) -> None:
 
 # --- the naval moves (11.1-11.4), before any ground movement ---------------------------------------
 
-def sea_phase(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -> None:
+def sea_phase(ctx: Ctx, orders: Sequence[SeaMove], problems: list[Problem]) -> None:
     """11.2: all naval movement is finished before any ground movement begins: each [[sea]] entry
     in order (sea_order). An entry with a problem is not carried out; the others are, so that every
     problem of the orders is found at once."""
@@ -208,14 +208,14 @@ def _target(ctx: Ctx, where: Place, raw: str, invaded: list[int]) -> tuple[str |
     return target, sea, []
 
 
-def sea_order(ctx: Ctx, k: int, order: dict[str, Any], used: dict[str, int], invaded: list[int],
+def sea_order(ctx: Ctx, k: int, order: SeaMove, used: dict[str, int], invaded: list[int],
               problems: list[Problem]) -> None:
     """One [[sea]] entry: a sea move to a port or the Box (11.2, 11.3) or the invasion (11.4),
     within the 5 units of the player turn (11.1)."""
     where = path_of("sea", k)
-    units = [str(u) for u in order.get("units", [])]
+    units = list(order.units)
     found = _unit_problems(ctx, where, units, used)
-    if ("to" in order) == ("invade" in order):
+    if (order.to is not None) == (order.invade is not None):
         found.append(problem(where, "give `to` (a port, or \"ports-box\") or `invade` (a Crimean south-coast hex): one of "
                                     "them", "11.2"))
     if not units:
@@ -223,16 +223,16 @@ def sea_order(ctx: Ctx, k: int, order: dict[str, Any], used: dict[str, int], inv
     fresh = [u for u in dict.fromkeys(units) if u not in used]
     total = len(used) + len(fresh)
     if total > CAPACITY:
-        counts = " (an invasion counts within them, 11.4)" if "invade" in order or invaded else ""
+        counts = " (an invasion counts within them, 11.4)" if order.invade is not None or invaded else ""
         found.append(problem(where, f"{total} units by sea this player turn; at most {CAPACITY}{counts}", "11.1"))
     for u in fresh:
         used[u] = k
     dest = target = sea = None
-    if "to" in order and "invade" not in order:
-        dest, more = _destination(ctx, where, str(order["to"]), units)
+    if order.to is not None and order.invade is None:
+        dest, more = _destination(ctx, where, order.to, units)
         found += more
-    elif "invade" in order and "to" not in order:
-        target, sea, more = _target(ctx, where, str(order["invade"]), invaded)
+    elif order.invade is not None and order.to is None:
+        target, sea, more = _target(ctx, where, order.invade, invaded)
         if not more:
             invaded.append(k)
         found += more
@@ -273,7 +273,7 @@ def sea_order(ctx: Ctx, k: int, order: dict[str, Any], used: dict[str, int], inv
 
 # --- what the naval moves forbid afterwards ------------------------------------------------------
 
-def move_problems(ctx: Ctx, index: int, order: dict[str, Any]) -> list[Problem]:
+def move_problems(ctx: Ctx, index: int, move: Move) -> list[Problem]:
     """Ground moves the naval rules forbid: out of the Box (11.3: only by sea), after a sea move port
     to port (11.2) or an unopposed landing (11.4), by invaders waiting at sea (11.4); and a mobile
     assault into the hex an invasion force waits to attack (a design choice: the invasion PA must
@@ -282,7 +282,7 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any]) -> list[Problem]:
     rec = record(ctx)
     inv = invasion(ctx)
     out: list[Problem] = []
-    for u in order.get("units", []):
+    for u in move.units:
         if u not in ctx.units:
             continue
         if ctx.at(u) == BOX:
@@ -295,14 +295,14 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any]) -> list[Problem]:
         elif u in inv.get("units", []):
             out.append(problem(where, f"{u} waits in the all-sea hex {inv['sea']} for its invasion PA and may not move",
                                "11.4"))
-    if inv and "assault" in order and ctx.sc.map.canonical(str(order["assault"])) == inv["target"]:
+    if inv and move.assault is not None and ctx.sc.map.canonical(move.assault) == inv["target"]:
         out.append(problem(under(where, "assault"), f"{inv['target']} is the hex the invasion force waits to attack: the "
                                                "invasion PA is the first attack on it (14.1), and no mobile assault may "
                                                "come before it", "11.4"))
     return out
 
 
-def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
+def attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]:
     """Attacks the naval rules forbid or require: none by units that moved port to port (11.2) or
     landed unopposed (11.4); the invaders attack only the hex they invade, all of them (11.4); an
     enemy-held target must be attacked (11.4, 14.1), so the invasion PA takes no condition on earlier
@@ -315,8 +315,8 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
     made = False
     for i, a in enumerate(attacks):
         where = path_of("attack", i)
-        target = ctx.sc.map.canonical(str(a.get("target", "")))
-        units = list(a.get("units", []))
+        target = ctx.sc.map.canonical(a.target)
+        units = list(a.units)
         for u in units:
             if u in rec.get("moved", []):
                 out.append(problem(where, f"{u} moved by sea port to port this player turn and may not attack", "11.2"))
@@ -331,7 +331,7 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
         if missing:
             out.append(problem(where, f"every invading unit takes part in the invasion PA: {', '.join(missing)} "
                                       f"{'is' if len(missing) == 1 else 'are'} missing", "11.4"))
-        conditions = [k for k in CONDITION_KEYS if a.get(k)]
+        conditions = [k for k, hexes in a.conditions() if hexes]
         if conditions:
             out.append(problem(where, f"the invasion PA is made whatever happened before it ({', '.join(conditions)}): an "
                                       "invasion against an enemy-held hex must attack (14.1)", "11.4"))
@@ -348,11 +348,11 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
 
 # --- the invasion PA (11.4, 14.5) ---------------------------------------------------------------
 
-def assault_order(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[int]:
+def assault_order(ctx: Ctx, attacks: Sequence[Attack]) -> list[int]:
     """14.5, 11.4: the order in which the attacks are resolved: the invasion PA first, then the
     others in the order given."""
     target = invasion(ctx).get("target")
-    first = [i for i, a in enumerate(attacks) if target and ctx.sc.map.canonical(str(a.get("target", ""))) == target]
+    first = [i for i, a in enumerate(attacks) if target and ctx.sc.map.canonical(a.target) == target]
     return first + [i for i in range(len(attacks)) if i not in first]
 
 
@@ -372,7 +372,7 @@ def invasion_shifts(force: list[str]) -> list[Shift]:
     return [Shift(-1, "11.4", "amphibious invasion")] if force else []
 
 
-def invasion_outcome(ctx: Ctx, index: int, attack: dict[str, Any], target: str, force: list[str]) -> None:
+def invasion_outcome(ctx: Ctx, index: int, attack: Attack, target: str, force: list[str]) -> None:
     """11.4 with Ambiguity 31: the invasion PA cleared the hex (by elimination or a German retreat):
     the invaders go ashore as an advance after combat (14.39), then the units that joined it advance
     as the attack's `advance` says; it did not: every invader is eliminated (no evacuation from a
@@ -382,14 +382,14 @@ def invasion_outcome(ctx: Ctx, index: int, attack: dict[str, Any], target: str, 
         for u in alive:
             ctx.units[u].update(at="dead", steps=0)
         ctx.emit("invasion-failed", "11.4", index=index, hex=target, units=alive,
-                 joiners=[u for u in attack.get("units", []) if u not in force and ctx.on_map(u)])
+                 joiners=[u for u in attack.units if u not in force and ctx.on_map(u)])
         return
     for u in alive:
         ctx.units[u]["at"] = target
     ctx.emit("invasion-ashore", "11.4", index=index, hex=target, units=alive)
     if alive:
         enter_hex(ctx, ctx.side, target, "invasion")
-    advance_after_combat(ctx, index, {**attack, "advance": [u for u in attack.get("advance", []) if u not in force]}, target)
+    advance_after_combat(ctx, index, replace(attack, advance=tuple(u for u in attack.advance if u not in force)), target)
 
 
 def end_player_turn(ctx: Ctx) -> None:

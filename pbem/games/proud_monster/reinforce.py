@@ -21,12 +21,14 @@ Soviet player turn (8.1) by ``[[place]]`` in his player-turn orders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.errors import Place, Problem
 
 from .data import OKH_AREAS, SOUTH_OKH_NATIONS, UnitSpec
 from .naval import place_in_box
+from .orders import Conversion, Orders, Placement
 from .rules.allies import entry_problems
 from .rules.context import OFF_MAP_BOXES, Ctx
 from .rules.control import enter_hex
@@ -334,7 +336,7 @@ def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near:
                    "District one")
 
 
-def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where: Place, problems: list[Problem]) -> list[str]:
+def place_units(ctx: Ctx, orders: Sequence[Placement], allowed: set[str], where: Place, problems: list[Problem]) -> list[str]:
     """``[[place]]``: Soviet units that arrived (or wait in the RVGK) enter play (8.7): in a
     Soviet-controlled, supplied city or large town, or a hex next to a Military District one
     (not enemy-occupied, not all-sea or all-lake, Ambiguity 16; option md_adjacent_entry), each hex
@@ -349,8 +351,8 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
     plan: list[tuple[int, list[str], str]] = []
     for i, o in enumerate(orders):
         w = under(where, i)
-        units = [str(u) for u in o.get("units", [])]
-        raw = str(o.get("hex", ""))
+        units = list(o.units)
+        raw = o.hex
         if not units:
             problems.append(problem(w, "no units", "8.7"))
             continue
@@ -436,7 +438,7 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
     return placed
 
 
-def rvgk_problems(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -> None:
+def rvgk_problems(ctx: Ctx, orders: Sequence[Placement], problems: list[Problem]) -> None:
     """8.1: at the start of any Soviet player turn RVGK units may enter play at the normal
     reinforcement-entry hexes (``[[place]]`` in his player-turn orders); a unit leaves the RVGK at
     most once a game (12.22: it never goes back)."""
@@ -447,7 +449,7 @@ def rvgk_problems(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem
         return
     rvgk = {u for u, s in ctx.units.items() if s["at"] == "rvgk"}
     for i, o in enumerate(orders):
-        if str(o.get("hex", "")) == "rvgk":
+        if o.hex == "rvgk":
             problems.append(problem(path_of("place", i, "hex"), "units on the map never go back into the RVGK; new units enter it "
                                                         "only in the MR phase", "8.1"))
             return
@@ -456,7 +458,7 @@ def rvgk_problems(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem
 
 # --- the Soviet MR step ----------------------------------------------------------------------
 
-def convert_units(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -> None:
+def convert_units(ctx: Ctx, orders: Sequence[Conversion], problems: list[Problem]) -> None:
     """8.11 Guards conversions: on the GTs the schedule gives (17.6, the scenario's `[[conversion]]`)
     the Soviet may replace a non-Guards unit of the listed type and size by the 2-step Guards unit:
     a tried unit on the map or in the RVGK, in full supply (not lake supply, not out of supply; an
@@ -470,8 +472,8 @@ def convert_units(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem
     taken: set[str] = set()
     for i, o in enumerate(orders):
         w = path_of("convert", i)
-        u = str(o.get("unit", ""))
-        want = str(o.get("guards", ""))
+        u = o.unit
+        want = o.guards
         if u not in ctx.units or ctx.spec(u).side != "soviet":
             problems.append(problem(w, f"'{u}' is not a Soviet unit", "8.11"))
             continue
@@ -541,17 +543,18 @@ def eligible(ctx: Ctx, kind: str) -> list[str]:
                   and (ctx.on_map(u) or s["at"] == "rvgk") and not conversion_problem(ctx, u))
 
 
-def mr_orders(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+def mr_orders(ctx: Ctx, orders: Orders, problems: list[Problem]) -> None:
     """The Soviet's MR orders: conversions (8.11), then the placement of every unit that arrived
     (8.1, 8.7, 11.3). Every arrival must be placed; a unit may be kept back only in the RVGK (8.1)."""
     mr = mr_state(ctx)
+    given = {"move": bool(orders.moves), "attack": bool(orders.attacks), "declare": orders.declare.any(), "sea": bool(orders.sea)}
     for key in ("move", "attack", "declare", "sea"):
-        if orders.get(key):
+        if given[key]:
             problems.append(problem(path_of(key), "the MR phase takes placements and conversions only; movement and attacks "
                                          "come in the player turn", "5.1"))
-    convert_units(ctx, list(orders.get("convert", [])), problems)
+    convert_units(ctx, orders.convert, problems)
     arrivals = list(mr.get("place", []))
-    placed = place_units(ctx, list(orders.get("place", [])), set(arrivals), path_of("place"), problems)
+    placed = place_units(ctx, orders.place, set(arrivals), path_of("place"), problems)
     missing = [u for u in arrivals if u not in placed]
     if missing and not problems:
         problems.append(problem(path_of("place"), f"not placed: {', '.join(missing)}; every unit that arrives is placed on the map, "

@@ -31,11 +31,13 @@ while air-supplied; rules.movement.stationary).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.errors import Problem
 
 from .data import OKH_AREAS, WithdrawalKind
+from .orders import Rwr
 from .rules.arko import mr_declaration_open
 from .rules.context import OFF_MAP_BOXES, Ctx
 from .rules.control import enter_hex
@@ -210,17 +212,16 @@ def applies(ctx: Ctx) -> bool:
     return any(ctx.options.get(o) for o in RWR_OPTIONS)
 
 
-def rwr_phase(ctx: Ctx, orders: dict[str, Any], problems: list[Problem], unaccounted: str = "problem") -> None:
+def rwr_phase(ctx: Ctx, given: Rwr, problems: list[Problem], unaccounted: str = "problem") -> None:
     """The German RWR phase (A.3 II.B.1): the `[rwr]` orders, replacements first (8.14), then
     withdrawals (8.16-8.17), then refits (8.20). ``unaccounted`` says what a withdrawal the orders
     neither make nor refuse is: a "problem" (orders sent), or "refuse" (no orders by the deadline,
     or after check() found none: -1 VP each, 8.17)."""
-    given = orders.get("rwr", {})
     if ctx.side != "german":
-        if given:
+        if given.given:
             problems.append(problem(path_of("rwr"), "only the German has a replacement, withdrawal and refit phase", "8.13"))
         return
-    for key in sorted(given):
+    for key in sorted(given.given):
         opt = KEY_OPTION[key]
         if not ctx.options.get(opt):
             problems.append(problem(path_of("rwr", key), f"a full-game rule (option {opt} is off)", KEY_RULE[key]))
@@ -229,17 +230,17 @@ def rwr_phase(ctx: Ctx, orders: dict[str, Any], problems: list[Problem], unaccou
     known = len(problems)
     stats = {"replaced": 0, "withdrawn": 0, "refused": 0, "refits": 0}
     if ctx.options.get("replacements"):
-        if given.get("replace") and not replacements_open(ctx):
+        if given.replace and not replacements_open(ctx):
             problems.append(problem(path_of("rwr", "replace"), "the second sequence's RWR phase is a Mechanized Refit phase only: "
                                     "replacements are made in the first (option second_sequence_rwr = \"refits-only\", "
                                     "Ambiguity 9)", "5.2"))
         else:
-            stats["replaced"] = replacements(ctx, list(given.get("replace", [])), problems)
+            stats["replaced"] = replacements(ctx, list(given.replace), problems)
     if ctx.options.get("withdrawals"):
-        stats["withdrawn"], stats["refused"] = withdrawals(ctx, dict(given.get("withdraw", {})),
-                                                           dict(given.get("refuse", {})), problems, unaccounted)
+        stats["withdrawn"], stats["refused"] = withdrawals(ctx, {k: list(v) for k, v in given.withdraw},
+                                                           dict(given.refuse), problems, unaccounted)
     if ctx.options.get("refits"):
-        stats["refits"] = refits(ctx, list(given.get("refit", [])), problems)
+        stats["refits"] = refits(ctx, list(given.refit), problems)
     if len(problems) == known:
         ctx.emit("rwr-end", "8.13", step=ctx.step, pool=pool(ctx) if ctx.options.get("replacements") else None,
                  full_pool=REPLACEMENT_POOL, **stats)
@@ -483,7 +484,7 @@ def refits(ctx: Ctx, units: list[str], problems: list[Problem]) -> int:
 
 # --- security divisions (8.21) --------------------------------------------------------------------
 
-def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
+def deploy_security(ctx: Ctx, raw: Sequence[tuple[str, str]], problems: list[Problem]) -> None:
     """8.21 (option security_divisions): in the MR phase of any GT the German deploys security
     divisions of the scenario's pool (`[pools] security`, held off the map) in groups of 3, at a
     permanent cost of 1 VP per group. pbem has no German order in the automatic MR phase, so, like
@@ -498,7 +499,7 @@ def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     if not mr_declaration_open(ctx, where, "security_divisions", "security divisions are deployed", "8.21", problems):
         return
     placed: dict[str, str] = {}
-    for u, raw_hex in dict(raw).items():
+    for u, raw_hex in raw:
         w = under(where, u)
         if u not in ctx.sc.security or u not in ctx.units:
             problems.append(problem(w, f"{u} is not a security division of the scenario ([pools] security)", "8.21"))
@@ -515,7 +516,7 @@ def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
             problems.append(problem(w, why, rule))
             continue
         placed[u] = h
-    n = len(dict(raw))
+    n = len(raw)
     if n % SECURITY_GROUP:
         problems.append(problem(where, f"{_n(n, 'security division')}: they are deployed in groups of {SECURITY_GROUP}", "8.21"))
     for h in sorted(set(placed.values())):

@@ -31,7 +31,7 @@ proposal, or every German unit held back in its OKH area.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,7 @@ from .data import (
     sut_type,
 )
 from .options import game_options
+from .orders import Orders
 from .rules.allies import entry_problems
 from .rules.arko import ARKO_TYPE
 from .rules.context import OFF_MAP_BOXES, Ctx
@@ -482,19 +483,18 @@ def _why_not(ctx: Ctx, unit: str, side: str) -> tuple[str, str]:
     return ("3.2" if side == "soviet" else "3.7"), f"{unit} is already {OFF_MAP_BOXES.get(at, f'in {at}')}"
 
 
-def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list[Problem]) -> list[Placement]:
+def read_placements(ctx: Ctx, side: str, table: Sequence[tuple[str, tuple[str, ...]]], problems: list[Problem]) -> list[Placement]:
     """The `[setup]` table of a set-up order file: each key a hex (its printed id; a South id of the
     2.4 join row is the same hex as the North one) or, for the German, an OKH area; each value the
     units set up there. Problems for a key that is no hex of the map, a hex given twice, a unit that
     is unknown, of the other side, not one to set up (with why), or listed twice; the units kept
     are the placements."""
     rule = "3.2" if side == "soviet" else "3.7"
-    table = body.get("setup", {})
     todo = set(pool(ctx, side))
     out: list[Placement] = []
     keys: dict[str, str] = {}
     first: dict[str, Place] = {}
-    for key in table:
+    for key, listed in table:
         where = path_of("setup", key)
         at = key if key in OKH_AREAS else ctx.sc.map.canonical(key)
         if at is None:
@@ -505,7 +505,7 @@ def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list
             problems.append(problem(where, f"the same hex as setup.{keys[at]} (2.4): list its units once", rule))
             continue
         keys[at] = key
-        for i, u in enumerate(table[key]):
+        for i, u in enumerate(listed):
             uw = under(where, i)
             u = str(u)
             if u not in ctx.sc.units:
@@ -521,15 +521,19 @@ def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list
     return out
 
 
-def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Problem]:
-    """Every problem of a set-up order file (3.2-3.8, 6.x, 7.x), all at once."""
-    side = submission.side
-    body = submission.body
-    if not submission.digest and not body:  # no orders by the deadline (referee): see missing_orders
-        body = {"setup": missing_orders(ctx, side)}
+def set_up_orders(ctx: Ctx, submission: Submission, orders: Orders) -> Orders:
+    """The orders of a set-up step: those sent, or with no orders by the deadline (a referee's
+    `--no-orders`) the set-up of missing_orders."""
+    if not submission.digest and not submission.body:
+        return Orders.parse({"setup": missing_orders(ctx, submission.side)})
+    return orders
+
+
+def check(ctx: Ctx, side: str, orders: Orders) -> list[Problem]:
+    """Every problem of ``side``'s set-up orders (3.2-3.8, 6.x, 7.x; set_up_orders), all at once."""
     problems = [problem(path_of(k), f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
-                for k in OTHER_KEYS if k in body]
-    placements = read_placements(ctx, side, body, problems)
+                for k in OTHER_KEYS if k in orders.tables]
+    placements = read_placements(ctx, side, orders.setup, problems)
     placement = soviet_placement if side == "soviet" else german_placement
     for p in placements:
         problems += [problem(p.where[0], text if text.startswith(p.unit) else f"{p.unit}: {text}", rule, note=p.where[1])
@@ -720,15 +724,14 @@ def schedule(ctx: Ctx, left: list[str]) -> dict[int, list[str]]:
     return {gt: sorted(us, key=list(ctx.sc.units).index) for gt, us in out.items() if us}
 
 
-def carry_out(ctx: Ctx, sub: Submission) -> str:
+def carry_out(ctx: Ctx, sub: Submission, orders: Orders) -> str:
     """Carry out a set-up the rules accept (check): its units go to their hexes or OKH areas
     (3.2-3.7); the Soviet's units not set up go to the Turn Record Track (3.5, position `arrivals`).
     Returns the side whose set-up is awaited next (the German's after the Soviet's, 3.7), or "" when
     GT1 begins."""
     if sub.body.get("standing"):
         ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
-    body = sub.body if sub.body or sub.digest else {"setup": missing_orders(ctx, sub.side)}
-    placements = read_placements(ctx, sub.side, body, [])
+    placements = read_placements(ctx, sub.side, orders.setup, [])
     for p in placements:
         ctx.units[p.unit]["at"] = p.at
     hexes: dict[str, list[str]] = {}

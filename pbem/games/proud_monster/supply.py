@@ -33,7 +33,7 @@ The German's measures, declared in his orders' ``[declare]`` table: the von Paul
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +41,7 @@ from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
 
 from .data import gas_sides
+from .orders import Attack, Declarations, Move
 from .rules.context import OFF_MAP_BOXES, Ctx, Hooks, MoveTracker
 from .rules.movement import AIR_SUPPLY_MF
 from .rules.places import path_of, problem, under
@@ -461,22 +462,22 @@ def _pause_sequences(turn: int) -> list[str]:
     return out
 
 
-def declarations(ctx: Ctx, declare: dict[str, Any], problems: list[Problem]) -> None:
+def declarations(ctx: Ctx, declare: Declarations, problems: list[Problem]) -> None:
     """The German's supply declarations at the start of his player turn, from his orders'
     ``[declare]`` table, in this order: the Pause (9.19: ``pause = true`` in the orders of GT2/2 or
     GT3/2 declares it for the end of the GT, ``pause = false`` cancels it), supply concentration
     (9.20: ``concentration``) and the air supply markers (9.18: ``air_supply``). A concentration in
     force that the orders do not name stays in force with the same units (reconfirmed)."""
-    if "pause" in declare:
-        declare_pause(ctx, declare["pause"], problems)
-    if "concentration" in declare:
-        declare_concentration(ctx, list(declare["concentration"]), problems)
+    if declare.pause is not None:
+        declare_pause(ctx, declare.pause, problems)
+    if declare.concentration is not None:
+        declare_concentration(ctx, list(declare.concentration), problems)
     elif enabled(ctx) and ctx.side == "german" and "concentration" in ctx.position:
         extra = {} if air_sequence_barred(ctx) else {"air": "german-turn"}  # Ambiguity 25
         ctx.emit("concentration", "9.20", state="in-force", units=list(ctx.position["concentration"]), before=[],
                  air_removed=[], step=ctx.step, **extra)
-    if "air_supply" in declare:
-        place_air_supply(ctx, list(declare["air_supply"]), problems)
+    if declare.air_supply is not None:
+        place_air_supply(ctx, list(declare.air_supply), problems)
 
 
 def _german_only(ctx: Ctx, where: Place, what: str, rule: str, problems: list[Problem]) -> bool:
@@ -625,18 +626,18 @@ def _pause_text(ctx: Ctx) -> str:
     return f"the von Paulus Pause is in force ({p['first']} to {p['last']}): German-side units may not attack at all"
 
 
-def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) -> list[Problem]:
+def move_problems(ctx: Ctx, index: int, move: Move, tr: MoveTracker) -> list[Problem]:
     """The limits of the German's measures on a [[move]], checked before it is made: no mobile
     assault during the Pause (9.19); under supply concentration no mobile assault by a unit without
     a marker, nor a move that takes it more than one hex in the phase (9.20); ``air_supply = true``
     only for a move from a hex with an air supply marker (9.18)."""
     where = path_of("move", index)
     out: list[Problem] = []
-    units = [str(u) for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
-    if "air_supply" in order:
+    units = [u for u in move.units if u in ctx.units and ctx.on_map(u)]
+    if move.air_supply is not None:
         if not enabled(ctx):
             out.append(problem(under(where, "air_supply"), "air supply is a full-game supply rule (option supply is off)", "9.18"))
-        elif order["air_supply"]:
+        elif move.air_supply:
             here = {ctx.at(u) for u in units}
             if len(here) != 1 or next(iter(here)) not in ctx.position.get("air_supply", []):
                 out.append(problem(under(where, "air_supply"), f"no air supply marker in {', '.join(sorted(here)) or 'its hex'}: "
@@ -645,7 +646,7 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) 
         return out
     german = [u for u in units if ctx.spec(u).side == "german"]
     chosen = concentration(ctx)
-    if "assault" in order:
+    if move.assault is not None:
         if pause_state(ctx) == "in-force":
             out.append(problem(under(where, "assault"), _pause_text(ctx), "9.19"))
         free = [u for u in german if chosen is not None and u not in chosen]
@@ -653,7 +654,7 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) 
             out.append(problem(under(where, "assault"), f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
                                                    "supply concentration and may not attack", "9.20"))
     if chosen is not None:
-        steps = len(order.get("path", []))
+        steps = len(move.path)
         far = [u for u in german if u not in chosen and u not in tr.ended and _hexes_moved(ctx, u) + steps > 1]
         if far:
             done = [f"{u} has moved {n}" for u in far if (n := _hexes_moved(ctx, u))]
@@ -663,7 +664,7 @@ def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) 
     return out
 
 
-def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
+def attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]:
     """Prepared assaults the German's measures forbid: any during the Pause (9.19); under supply
     concentration, one with a unit without a marker (9.20)."""
     if not enabled(ctx) or ctx.side != "german":
@@ -674,7 +675,7 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
         if pause_state(ctx) == "in-force":
             out.append(problem(path_of("attack", i), _pause_text(ctx), "9.19"))
         if chosen is not None:
-            free = [str(u) for u in a.get("units", []) if u in ctx.units and ctx.spec(u).side == "german"
+            free = [u for u in a.units if u in ctx.units and ctx.spec(u).side == "german"
                     and u not in chosen]
             if free:
                 out.append(problem(path_of("attack", i), f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
@@ -705,7 +706,7 @@ def _sweep(ctx: Ctx, how: str) -> None:
         ctx.emit("air-supply-lost", "9.18", hexes=gone, how=how)
 
 
-def after_move(ctx: Ctx, index: int, order: dict[str, Any], origin: str | None) -> None:
+def after_move(ctx: Ctx, index: int, move: Move, origin: str | None) -> None:
     """9.18: after a [[move]] from a hex with an air supply marker, the marker goes with the moving
     units when the move says ``air_supply = true`` or when no German-side unit is left behind (a
     moving air-supplied stack takes its marker); otherwise it stays with the units left behind.
@@ -713,8 +714,8 @@ def after_move(ctx: Ctx, index: int, order: dict[str, Any], origin: str | None) 
     if not enabled(ctx) or not ctx.position.get("air_supply"):
         return
     if origin is not None and origin in ctx.position["air_supply"]:
-        moved = [u for u in order.get("units", []) if u in ctx.units and ctx.on_map(u) and ctx.at(u) != origin]
-        if moved and (order.get("air_supply") or not ctx.occupants(origin, "german")):
+        moved = [u for u in move.units if u in ctx.units and ctx.on_map(u) and ctx.at(u) != origin]
+        if moved and (move.air_supply or not ctx.occupants(origin, "german")):
             _move_marker(ctx, origin, ctx.at(moved[0]), f"move {index + 1}")
     _sweep(ctx, f"move {index + 1}")
 

@@ -29,6 +29,7 @@ from pbem.mechanics.dice import Dice
 from pbem.mechanics.odds import Shift
 
 from ..data import Scenario, UnitSpec, is_untried, unit_factors
+from ..orders import Attack, Move
 
 # Where a unit that is not on a map hex is (digest D.7): not yet arrived (the Turn Record Track),
 # eliminated (the dead pile), withdrawn for good (8.16), in the North or South OKH reserve area
@@ -179,8 +180,8 @@ class CombatSupport:
 
 
 MoveStart = Callable[[Ctx, int, list[str], set[str]], None]
-Moved = Callable[[Ctx, int, dict[str, Any], list[str], str, list[str], str | None, list[Problem]], None]
-MobileAssault = Callable[[Ctx, int, dict[str, Any], list[str], str, str, str, MoveTracker, list[Problem]], None]
+Moved = Callable[[Ctx, int, Move, list[str], str, list[str], str | None, list[Problem]], None]
+MobileAssault = Callable[[Ctx, int, Move, list[str], str, str, str, MoveTracker, list[Problem]], None]
 AttackBarred = Callable[[Ctx, Place, list[str]], list[Problem]]
 Flak = Callable[[Ctx, str], list[str]]
 CombatSupply = Callable[[Ctx, int, list[str], list[str], str], set[str]]
@@ -188,7 +189,7 @@ GroundSupport = Callable[[Ctx, list[str], list[str], str, Collection[str], int, 
 Gast = Callable[[Ctx, str, list[str], str, list[Shift]], tuple[list[Shift], dict[str, Any]]]
 Invasion = Callable[[Ctx, int, str, list[str]], list[str]]
 InvasionShifts = Callable[[list[str]], list[Shift]]
-InvasionEnd = Callable[[Ctx, int, dict[str, Any], str, list[str]], None]
+InvasionEnd = Callable[[Ctx, int, Attack, str, list[str]], None]
 Reaches = Callable[[Ctx, str, str], bool]
 
 
@@ -196,12 +197,12 @@ def no_move_start(ctx: Ctx, index: int, units: list[str], moved: set[str]) -> No
     """Without the supply rules a move's units keep their movement factor (9.8)."""
 
 
-def no_moved(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin: str, walk: list[str],
+def no_moved(ctx: Ctx, index: int, move: Move, units: list[str], origin: str, walk: list[str],
              assault: str | None, problems: list[Problem]) -> None:
     """Without the air rules no air unit goes with a stack (10.2)."""
 
 
-def no_mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin: str, launch: str,
+def no_mobile_assault(ctx: Ctx, index: int, move: Move, units: list[str], origin: str, launch: str,
                       target: str, tr: MoveTracker, problems: list[Problem]) -> None:
     """A move that ends in a mobile assault needs the mobile-assault rules (15.x, assault.py)."""
     raise RuntimeError(f"move[{index}] makes a mobile assault, but no mobile-assault rules are plugged in")
@@ -243,7 +244,7 @@ def no_invasion_shifts(force: list[str]) -> list[Shift]:
     return []
 
 
-def no_invasion_end(ctx: Ctx, index: int, attack: dict[str, Any], target: str, force: list[str]) -> None:
+def no_invasion_end(ctx: Ctx, index: int, attack: Attack, target: str, force: list[str]) -> None:
     """Never called: without the naval rules there is no invasion force (11.4)."""
 
 

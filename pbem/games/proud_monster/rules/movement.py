@@ -10,14 +10,13 @@ the move (9.8), the air units going with their stack (10.2), the mobile assault 
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.engine.model import Event
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 from pbem.mechanics.odds import halve_round_up
 from pbem.mechanics.paths import cheapest
 
 from ..data import OKH_AREAS, UnitSpec
+from ..orders import Move
 from ..sequence import other
 from .allies import entry_problems
 from .arko import arko_fixed
@@ -210,95 +209,117 @@ def stationary(ctx: Ctx, unit: str) -> str:
     return str(ctx.position.get("stationary", {}).get(unit, ""))
 
 
-def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
-    """One [[move]]: a unit or stack moves hex by hex along its path (12.1-12.7, 12.14-12.16, 12.22)."""
-    where = path_of("move", index)
+def unit_problems(ctx: Ctx, where: Place, move: Move, tr: MoveTracker) -> list[Problem]:
+    """What keeps a [[move]]'s units from moving at all (12.1, 12.5, 12.22; 8.3 a diversion under way;
+    14.41 the ArKo's first sequence; 15.6 a failed mobile assault; 14.40 a hedgehog, Ambiguity 48;
+    8.20, 9.18 the RWR phase; 15.2 mobile assaults off), and a move without units."""
     side = ctx.side
-    units: list[str] = list(order.get("units", []))
-    path_in: list[str] = list(order.get("path", []))
-    bad = False
+    units = move.units
+    ma = move.assault is not None
+    found: list[Problem] = []
     for u in units:
         if u not in ctx.units:
-            problems.append(problem(where, f"unknown unit '{u}'", "12.1", "Use the unit ids `pbem show` lists."))
-            bad = True
+            found.append(problem(where, f"unknown unit '{u}'", "12.1", "Use the unit ids `pbem show` lists."))
         elif ctx.spec(u).side != side:
-            problems.append(problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
-            bad = True
+            found.append(problem(where, f"{u} is a {ctx.spec(u).side} unit; {side} moves only its own units", "12.1"))
         elif ctx.at(u) in OKH_AREAS:
             why = okh_unavailable(ctx, u)
             if why:
-                problems.append(problem(where, why, "8.3"))
-                bad = True
+                found.append(problem(where, why, "8.3"))
         elif not ctx.on_map(u):
-            problems.append(problem(where, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "12.22"))
-            bad = True
+            found.append(problem(where, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "12.22"))
         elif arko_fixed(ctx, u):
-            problems.append(problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
-                                           "after it appears", "14.41"))
-            bad = True
+            found.append(problem(where, f"{u} was formed this GT and may not move in the first player-turn sequence "
+                                        "after it appears", "14.41"))
         elif u in tr.ended:
-            problems.append(problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
-            bad = True
+            found.append(problem(where, f"{u}'s move ended when its mobile assault in move[{tr.ended[u]}] failed", "15.6"))
         elif hedgehog_holds(ctx, u, tr.start.get(u, "")):  # 14.40, Ambiguity 48
-            problems.append(problem(where, f"{u} began the movement phase in the hedgehog {tr.start[u]}: units in a hedgehog "
-                                           "may not move (option hedgehog_movement = \"stay\")", "14.40",
-                                    "Cancel the hedgehog at the start of the phase (leave its hex out of `hedgehog`) "
-                                    "to move its units."))
-            bad = True
+            found.append(problem(where, f"{u} began the movement phase in the hedgehog {tr.start[u]}: units in a hedgehog "
+                                        "may not move (option hedgehog_movement = \"stay\")", "14.40",
+                                 "Cancel the hedgehog at the start of the phase (leave its hex out of `hedgehog`) "
+                                 "to move its units."))
         elif stationary(ctx, u):  # 8.20, 9.18: the RWR phase kept it in place
             rule = stationary(ctx, u)
-            problems.append(problem(where, f"{u} {STATIONARY_WHY[rule]}: it may not move"
-                                    + (" or make a mobile assault" if "assault" in order else ""), rule))
-            bad = True
-    if "assault" in order and not ctx.options.get("mobile_assault", False):
-        problems.append(problem(under(where, "assault"), "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
-                                "Attack the hex in the prepared-assault phase instead."))
-        bad = True
+            found.append(problem(where, f"{u} {STATIONARY_WHY[rule]}: it may not move"
+                                 + (" or make a mobile assault" if ma else ""), rule))
+    if ma and not ctx.options.get("mobile_assault", False):
+        found.append(problem(under(where, "assault"), "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
+                             "Attack the hex in the prepared-assault phase instead."))
     if len(set(units)) != len(units):
-        problems.append(problem(where, "a unit is listed twice", "12.5"))
-        bad = True
-    if bad or not units:
-        if not units:
-            problems.append(problem(where, "no units", "12.1"))
-        return
+        found.append(problem(where, "a unit is listed twice", "12.5"))
+    if not units:
+        found.append(problem(where, "no units", "12.1"))
+    return found
+
+
+def stack_problem(ctx: Ctx, where: Place, move: Move, tr: MoveTracker) -> Problem | None:
+    """Whether a [[move]]'s units may move as one stack: from one hex (12.5), having begun the phase
+    stacked together (12.5; 15.8 for a mobile assault), not a stack that stopped while another moved
+    (12.6)."""
+    units = move.units
+    ma = move.assault is not None
     here = {ctx.at(u) for u in units}
     if len(here) > 1:
-        problems.append(problem(where, f"the units are in different hexes ({', '.join(sorted(here))}); a stack moves from one hex", "12.5"))
-        return
+        return problem(where, f"the units are in different hexes ({', '.join(sorted(here))}); a stack moves from one hex", "12.5")
     starts = {tr.start[u] for u in units}
     if len(starts) > 1:
-        problems.append(problem(where, "units that did not begin the phase stacked together cannot move as one stack"
-                                + (" or make an MA together" if "assault" in order else ""), "15.8" if "assault" in order else "12.5"))
-        return
-    group = starts.pop()
+        return problem(where, "units that did not begin the phase stacked together cannot move as one stack"
+                       + (" or make an MA together" if ma else ""), "15.8" if ma else "12.5")
+    group = next(iter(starts))
     if group in tr.closed:
-        problems.append(problem(where, f"the stack that began in {group} cannot resume its move after another stack moved", "12.6"))
-        return
-    if tr.open_group is not None and tr.open_group != group:
-        tr.closed.add(tr.open_group)
-    tr.open_group = group
-    current = here.pop()
-    origin = current
-    ctx.hooks.move_start(ctx, index, units, tr.moved)  # 9.8: supply at the start of the move (supply.py)
-    start_spent = {u: tr.spent.get(u, 0) for u in units}
+        return problem(where, f"the stack that began in {group} cannot resume its move after another stack moved", "12.6")
+    return None
+
+
+def path_problems(ctx: Ctx, where: Place, move: Move) -> tuple[list[str], str | None, list[Problem]]:
+    """A [[move]]'s path as hexes of the map, every hex entered (12.1; the OKH areas are never entered,
+    8.3, 8.6, 12.22), and the hex of its mobile assault, the path's last (15.2); or its first problem."""
+    side = ctx.side
     path: list[str] = []
-    for j, raw in enumerate(path_in):
+    for j, raw in enumerate(move.path):
         c = ctx.sc.map.canonical(raw)
         if c is None:
             if raw in OKH_AREAS:  # 8.3, 8.6, 12.22: the off-map areas are never entered from the map
                 why, rule = (("Soviet units never move into the OKH reserve areas", "8.6") if side == "soviet" else
                              ("a unit in play on the map never moves back into an OKH reserve area", "8.3"))
-                problems.append(problem(under(where, "path", j), why, rule))
-                return
-            problems.append(problem(under(where, "path", j), f"'{raw}' is not a hex of the map", "12.22"))
-            return
+                return [], None, [problem(under(where, "path", j), why, rule)]
+            return [], None, [problem(under(where, "path", j), f"'{raw}' is not a hex of the map", "12.22")]
         path.append(c)
     if not path:
-        problems.append(problem(where, "the path is empty: list every hex entered, in order", "12.1"))
+        return [], None, [problem(where, "the path is empty: list every hex entered, in order", "12.1")]
+    assault = ctx.sc.map.canonical(move.assault) if move.assault is not None else None
+    if move.assault is not None and assault != path[-1]:
+        return [], None, [problem(under(where, "assault"), f"the assaulted hex '{move.assault}' must be the last hex of the "
+                                                           "path", "15.2")]
+    return path, assault, []
+
+
+def do_move(ctx: Ctx, index: int, move: Move, tr: MoveTracker, problems: list[Problem]) -> None:
+    """One [[move]] (12.1-12.7, 12.14-12.16, 12.22): checked as a whole (unit_problems, stack_problem,
+    path_problems), then made hex by hex along its path, each hex checked as it is entered (what may
+    be entered depends on the MP spent and the position so far). A problem stops the move there."""
+    where = path_of("move", index)
+    side = ctx.side
+    units = list(move.units)
+    found = unit_problems(ctx, where, move, tr)
+    if found:
+        problems.extend(found)
         return
-    assault = ctx.sc.map.canonical(str(order["assault"])) if "assault" in order else None
-    if "assault" in order and assault != path[-1]:
-        problems.append(problem(under(where, "assault"), f"the assaulted hex '{order['assault']}' must be the last hex of the path", "15.2"))
+    stack = stack_problem(ctx, where, move, tr)
+    if stack is not None:
+        problems.append(stack)
+        return
+    group = tr.start[units[0]]
+    if tr.open_group is not None and tr.open_group != group:
+        tr.closed.add(tr.open_group)
+    tr.open_group = group
+    current = ctx.at(units[0])
+    origin = current
+    ctx.hooks.move_start(ctx, index, units, tr.moved)  # 9.8: supply at the start of the move (supply.py)
+    start_spent = {u: tr.spent.get(u, 0) for u in units}
+    path, assault, found = path_problems(ctx, where, move)
+    if found:
+        problems.extend(found)
         return
     walk = path[:-1] if assault else path  # 15.2: the last hex is entered by the mobile assault
     enemy = other(side)
@@ -388,9 +409,9 @@ def do_move(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, proble
             "index": index, "units": units, "from": origin, "path": walk, "costs": costs,
             "mp": {u: [tr.spent[u], movement_allowance(ctx, u, tr.start[u], walk[-1])[0]] for u in units}, "minimum": minimum,
             "notes": notes}))
-    ctx.hooks.moved(ctx, index, order, units, origin, walk, assault, problems)  # 10.2: an air unit goes with its stack, or stays
+    ctx.hooks.moved(ctx, index, move, units, origin, walk, assault, problems)  # 10.2: an air unit goes with its stack, or stays
     if assault and not ctx.result:  # 15.x: the mobile assault, and the air units that went with its force (15.5)
-        ctx.hooks.mobile_assault(ctx, index, order, units, origin, current, assault, tr, problems)
+        ctx.hooks.mobile_assault(ctx, index, move, units, origin, current, assault, tr, problems)
     check_hedgehogs(ctx, "movement")  # Ambiguity 48
 
 

@@ -13,6 +13,7 @@ from pbem.errors import Problem
 from pbem.mechanics.stacking import overstacked
 
 from ..data import stacking_value
+from ..orders import Standing
 from ..sequence import other
 from .allies import AXIS_ALLIES, GERMAN_LIKE
 from .context import Ctx
@@ -87,7 +88,7 @@ def remove_overstack(ctx: Ctx, side: str) -> None:
     one that takes the units listed earliest is made; units he does not list go fewest steps first,
     then by id. There is no reply during movement (as for the losses of a mobile assault, 15.6)."""
     enemy = other(side)
-    listed = [str(u) for u in ctx.standing.get(enemy, {}).get("overstack_removal", [])]
+    listed = list(Standing.parse(ctx.standing.get(enemy, {})).overstack_removal or ())
     for hex_id, units in sorted(ctx.stacks(side).items()):
         if not stack_problems(ctx, hex_id, units):
             continue

@@ -4,8 +4,7 @@ terrain's limits (12.16, Ambiguity 33; 7.2-7.4, 8.5).
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...orders import Attack
 from ..allies import entry_problems
 from ..context import Ctx
 from ..control import enter_hex
@@ -13,10 +12,10 @@ from ..stacking import stack_problems, stacking_limit
 from ..weather import water_features
 
 
-def advance_after_combat(ctx: Ctx, i: int, a: dict[str, Any], target: str) -> None:
+def advance_after_combat(ctx: Ctx, i: int, a: Attack, target: str) -> None:
     """14.39: when a prepared assault empties the hex, victorious attackers may advance into it,
     within stacking, obeying terrain prohibitions; the choice is made before the next combat."""
-    wanted = [u for u in a.get("advance", []) if ctx.on_map(u) and u in a["units"]]
+    wanted = [u for u in a.advance if ctx.on_map(u) and u in a.units]
     moved: list[str] = []
     refused: list[dict[str, str]] = []
     limit = stacking_limit(ctx, target)

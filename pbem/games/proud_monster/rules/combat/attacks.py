@@ -5,10 +5,11 @@ the context's hooks).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from pbem.errors import Place, Problem
 
+from ...orders import Attack
 from ...sequence import other
 from ..allies import (
     AXIS_ALLIES,
@@ -26,10 +27,8 @@ from ..places import path_of, problem, under
 from ..weather import weather_at
 from .losses import LOSS_POLICIES
 
-CONDITION_KEYS = ("if_cleared", "if_held")
 
-
-def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
+def static_attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]:
     """Legality of the attack list at the start of the prepared-assault phase (14.1-14.6)."""
     problems: list[Problem] = []
     used: dict[str, int] = {}
@@ -37,22 +36,22 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
     side = ctx.side
     for i, a in enumerate(attacks):
         where = path_of("attack", i)
-        t = ctx.sc.map.canonical(str(a.get("target", "")))
+        t = ctx.sc.map.canonical(a.target)
         if t is None:
-            problems.append(problem(where, f"target '{a.get('target')}' is not a hex of the map", "14.3"))
+            problems.append(problem(where, f"target '{a.target}' is not a hex of the map", "14.3"))
             continue
         if not ctx.occupants(t, other(side)):
             problems.append(problem(where, f"{t} holds no enemy unit to attack", "14.1"))
         if t in targets:
             problems.append(problem(where, f"{t} is already attacked by attack[{targets[t]}]; a unit may be attacked once per combat phase", "14.4"))
         targets.setdefault(t, i)
-        units = list(a.get("units", []))
+        units = list(a.units)
         if not units:
             problems.append(problem(where, "no attacking units", "14.3"))
         elif ctx.options.get("arko") and all(u in ctx.units and is_arko(ctx, u) for u in units):
             problems.append(problem(where, "the ArKo never attacks on its own", "14.41"))
-        for key in ("losses", "advance"):  # Ambiguity 49: an ArKo that only supports the attack
-            for u in arko_supporting(ctx, [u for u in a.get(key, []) if u in ctx.units and u in units]):
+        for key, named in (("losses", a.losses), ("advance", a.advance)):  # Ambiguity 49: an ArKo that only supports
+            for u in arko_supporting(ctx, [u for u in named if u in ctx.units and u in units]):
                 problems.append(problem(under(where, key), f"{u} only supports the attack (option arko_participates = false): "
                                         "it " + ("takes no loss" if key == "losses" else "does not advance"), "14.41"))
         for u in units:
@@ -92,38 +91,38 @@ def static_attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Prob
                 break
         own = [u for u in dict.fromkeys(units) if u in ctx.units and ctx.spec(u).side == side and ctx.on_map(u)]
         problems += attack_restriction_problems(ctx, where, t, own)  # 5.3, 7.2-7.4
-        for key in ("losses", "advance"):
-            for u in a.get(key, []):
+        for key, named in (("losses", a.losses), ("advance", a.advance)):
+            for u in named:
                 if u not in units:
                     problems.append(problem(under(where, key), f"{u} is not one of this attack's units", "14.35" if key == "losses" else "14.39"))
-        listed = list(a.get("losses", []))
+        listed = list(a.losses)
         for u in dict.fromkeys(listed):
             if u in units and u in ctx.units and listed.count(u) > ctx.steps(u):
                 problems.append(problem(under(where, "losses"), f"{u} is listed {listed.count(u)} times but has "
                                         f"{ctx.steps(u)} step(s); one entry per step it may lose", "14.35"))
-        pol = a.get("loss_policy")
+        pol = a.loss_policy
         if pol is not None and pol not in LOSS_POLICIES:
             problems.append(problem(under(where, "loss_policy"), f"'{pol}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
-        for key in CONDITION_KEYS:
-            for j, raw in enumerate(a.get(key, [])):
-                if ctx.sc.map.canonical(str(raw)) is None:
+        for key, hexes in a.conditions():
+            for j, raw in enumerate(hexes):
+                if ctx.sc.map.canonical(raw) is None:
                     problems.append(problem(under(where, key, j), f"'{raw}' is not a hex of the map", "14.5"))
     return problems
 
 
-def attack_condition(ctx: Ctx, a: dict[str, Any]) -> str:
+def attack_condition(ctx: Ctx, a: Attack) -> str:
     """14.5 (digest F.0): attacks need not be declared in advance and each is resolved before the
     next begins, so an attack order may depend on the results of those before it: `if_cleared`
     lists hexes that must hold no enemy unit by then, `if_held` hexes that must still hold one.
     Never a condition on what a combat reveals (14.7: the attack is ordered before its odds are
     computed). Returns why the attack is not made, or ""."""
     enemy = other(ctx.side)
-    for raw in a.get("if_cleared", []):
-        h = ctx.sc.map.canonical(str(raw))
+    for raw in a.if_cleared:
+        h = ctx.sc.map.canonical(raw)
         if h is not None and ctx.occupants(h, enemy):
             return f"its condition: {h} is not cleared (if_cleared)"
-    for raw in a.get("if_held", []):
-        h = ctx.sc.map.canonical(str(raw))
+    for raw in a.if_held:
+        h = ctx.sc.map.canonical(raw)
         if h is not None and not ctx.occupants(h, enemy):
             return f"its condition: {h} holds no enemy unit any more (if_held)"
     return ""

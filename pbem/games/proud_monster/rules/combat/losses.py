@@ -5,42 +5,44 @@ standing instructions for the stack, F.7, or a reply), the full game's constrain
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from pbem.mechanics.steps import Loss, NeedsDecision, allocate
 
+from ...orders import Attack, Move, Standing
 from ..context import Ctx, Decision
 
 LOSS_POLICIES = ("fewest-steps-first", "most-steps-first", "ask")
 STACK_KEYS = ("loss_policy", "loss_order", "retreat", "retreat_hexes")  # what a [[standing.stack]] may override
 
 
-def standing_for(ctx: Ctx, side: str, hex_id: str | None) -> tuple[dict[str, Any], str]:
+def standing_for(ctx: Ctx, side: str, hex_id: str | None) -> tuple[Standing, str]:
     """A side's standing instructions for its stack in ``hex_id`` (F.7): the side's defaults, with
     the keys of the first ``[[standing.stack]]`` entry naming that hex in their place. Also where
     they come from, for the report."""
-    st: dict[str, Any] = ctx.standing.get(side, {})
+    st = Standing.parse(ctx.standing.get(side, {}))
     if hex_id is not None:
-        for entry in st.get("stack", []):
-            if ctx.sc.map.canonical(str(entry.get("hex", ""))) == hex_id:
-                merged = {**st, **{k: v for k, v in entry.items() if k in STACK_KEYS}}
+        for entry in st.stack or ():
+            if ctx.sc.map.canonical(entry.hex or "") == hex_id:
+                merged = replace(st, **{k: getattr(entry, k) for k in STACK_KEYS if getattr(entry, k) is not None})
                 return merged, f"standing instructions for {hex_id}"
     return st, "standing instructions"
 
 
-def policy_for(ctx: Ctx, side: str, attack: dict[str, Any] | None, hex_id: str | None = None) -> tuple[list[str], str, str]:
+def policy_for(ctx: Ctx, side: str, attack: Attack | Move | None, hex_id: str | None = None) -> tuple[list[str], str, str]:
     """Loss order and policy: the attack order's own (attacker), else the side's standing
     instructions for the stack in ``hex_id`` (standing_for), else 'ask' (the adjudication stops and
     awaits that side's reply, docs/protocol.md)."""
     st, source = standing_for(ctx, side, hex_id)
     order: list[str] = []
-    if attack is not None and attack.get("losses"):
-        order = list(attack["losses"])
+    if attack is not None and attack.losses:
+        order = list(attack.losses)
         source = "attack order"
-    order += [u for u in st.get("loss_order", [])]
-    policy = (attack or {}).get("loss_policy") or st.get("loss_policy") or "ask"
-    if not st and attack is not None and not attack.get("losses") and not attack.get("loss_policy"):
+    order += list(st.loss_order or ())
+    policy = (attack.loss_policy if attack is not None else None) or st.loss_policy or "ask"
+    if st.empty() and attack is not None and not attack.losses and not attack.loss_policy:
         source = "no instructions"
     return order, str(policy), source
 
@@ -98,7 +100,7 @@ def loss_reduced(r: dict[str, Any]) -> dict[str, int] | None:
 
 
 def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | None, attack_index: int,
-                attack: dict[str, Any] | None, decisions: dict[str, Any], ask_fallback: bool = False) -> list[Loss]:
+                attack: Attack | Move | None, decisions: dict[str, Any], ask_fallback: bool = False) -> list[Loss]:
     """14.32/14.35 (first paragraph): a result is absorbed by step losses, divided as the owner
     chooses; E eliminates every participating defender (14.38). With ``ask_fallback`` (a mobile
     assault, resolved during movement) a choice left open is made fewest-steps-first, not asked."""

@@ -12,6 +12,7 @@ from typing import Any
 from pbem.mechanics.odds import Odds, apply_shifts
 from pbem.mechanics.tables import Result
 
+from ...orders import Attack
 from ...sequence import other
 from ..arko import arko_before_doubling, arko_bonus, arko_supporting
 from ..context import Ctx
@@ -79,16 +80,16 @@ def crt_outcome(ctx: Ctx, final: Odds, target: str, label: str) -> tuple[
     return auto, face, label, result, provisional, att_loss, def_loss, doubling
 
 
-def resolve_attack(ctx: Ctx, i: int, a: dict[str, Any], decisions: dict[str, Any]) -> None:
+def resolve_attack(ctx: Ctx, i: int, a: Attack, decisions: dict[str, Any]) -> None:
     """One prepared assault, fully resolved before the next (14.5): totals, odds (14.8-14.10),
     shifts (14.11), the CRT roll (14.31) or automatic result, city doubling (14.23), losses with the
     defender first (14.32, 14.35, 14.38), then advance after combat (14.39)."""
     side = ctx.side
     enemy = other(side)
-    target = ctx.sc.map.canonical(str(a["target"]))
+    target = ctx.sc.map.canonical(a.target)
     if target is None:  # checked by static_attack_problems before any attack is resolved
-        raise RuntimeError(f"attack {i}: target {a['target']} is not on the map")
-    attackers = [u for u in a["units"] if ctx.on_map(u)]
+        raise RuntimeError(f"attack {i}: target {a.target} is not on the map")
+    attackers = [u for u in a.units if ctx.on_map(u)]
     supporting = arko_supporting(ctx, attackers)  # 14.41, Ambiguity 49: an ArKo that does not take part
     attackers = [u for u in attackers if u not in supporting]
     defenders = ctx.occupants(target, enemy)

@@ -158,8 +158,8 @@ def retreat_policy(ctx: Ctx, hex_id: str | None = None) -> tuple[str, list[str]]
     """The German's standing `retreat` (default "ask") and `retreat_hexes` (preferences), for his
     stack in ``hex_id`` (standing_for)."""
     st, _ = standing_for(ctx, "german", hex_id)
-    prefs = [c for h in st.get("retreat_hexes", []) if (c := ctx.sc.map.canonical(str(h)))]
-    return str(st.get("retreat", "ask")), prefs
+    prefs = [c for h in st.retreat_hexes or () if (c := ctx.sc.map.canonical(h))]
+    return st.retreat if st.retreat is not None else "ask", prefs
 
 
 def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: int,
