@@ -15,9 +15,13 @@ with a ``# start-up:`` comment on its line or the line above.
 from __future__ import annotations
 
 import ast
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+
+from pbem.games.proud_monster import air, assault, module, naval, supply
+from pbem.games.proud_monster.rules.context import Hooks
 
 PACKAGE = "pbem.games.proud_monster"
 ROOT = Path(__file__).resolve().parent.parent / "pbem" / "games" / "proud_monster"
@@ -94,8 +98,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str]:
 
 def test_the_graph_is_read_from_every_file() -> None:
     edges = graph()
-    module = f"{PACKAGE}.module"
-    assert {f"{PACKAGE}.rules.context", f"{PACKAGE}.supply", f"{PACKAGE}.render"} <= edges[module]
+    assert {f"{PACKAGE}.rules.context", f"{PACKAGE}.supply", f"{PACKAGE}.render"} <= edges[f"{PACKAGE}.module"]
     assert f"{PACKAGE}.rules" in edges[f"{PACKAGE}.supply"]  # the package's __init__ runs first
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
@@ -133,3 +136,18 @@ def test_no_import_hides_in_a_function(name: str) -> None:
               if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in top
               and not any(DEFERRED in line for line in lines[max(n.lineno - 2, 0):n.lineno])]
     assert hidden == [], "an import inside a function: move it to the top (or mark a deferral for start-up speed)"
+
+
+def test_every_hook_is_plugged_by_one_feature_module() -> None:
+    """The game module plugs the feature rules into the core rules (module.HOOKS): each hook of
+    rules/context.py's Hooks by exactly one feature module."""
+    bare = Hooks()
+    by: dict[str, list[str]] = {}
+    for feature in (supply, air, naval, assault):
+        plugged = feature.plug(bare)
+        for f in fields(Hooks):
+            if getattr(plugged, f.name) is not getattr(bare, f.name):
+                by.setdefault(f.name, []).append(feature.__name__.rsplit(".", 1)[-1])
+    assert {name: owners for name, owners in by.items() if len(owners) != 1} == {}
+    assert sorted(by) == sorted(f.name for f in fields(Hooks))
+    assert all(getattr(module.HOOKS, f.name) is not getattr(bare, f.name) for f in fields(Hooks))
