@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pbem.errors import Place, Problem
 from pbem.games.proud_monster.autoplay import sub_table
-from pbem.games.proud_monster.rules.places import on_map, path_of, problem, under
+from pbem.games.proud_monster.rules.places import at_hex, path_of, problem, under
 
 
 def test_a_place_is_neither_rendered_nor_compared() -> None:
@@ -19,7 +19,7 @@ def test_a_place_is_neither_rendered_nor_compared() -> None:
     assert p.as_json() == {"where": "move[3].path[0] 4516N->4718N", "rule": "12.1", "message": "4718N is not adjacent to 4516N",
                            "hint": "Units move hex to adjacent hex."}
     assert p == Problem(p.where, p.message, p.rule, p.hint)
-    assert problem(on_map("2817N"), "over the limit", "6.1", where="end of movement phase").where == "end of movement phase"
+    assert problem(at_hex("2817N"), "over the limit", "6.1", where="end of movement phase").where == "end of movement phase"
     assert Place(("declare", "hedgehog", 1)).text == "declare.hedgehog[1]"
     assert Place(("standing", "stack", 0, "hex")).text == "standing.stack[0].hex"
 

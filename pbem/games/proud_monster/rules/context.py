@@ -241,6 +241,7 @@ def no_invasion(ctx: Ctx, index: int, target: str, attackers: list[str]) -> list
 
 
 def no_invasion_shifts(force: list[str]) -> list[Shift]:
+    """Without the naval rules no attack takes the invasion's 1L (11.4)."""
     return []
 
 

@@ -17,13 +17,14 @@ def under(place: Place, *path: str | int) -> Place:
     return Place(place.path + path, place.map_place)
 
 
-def on_map(hex_id: str) -> Place:
+def at_hex(hex_id: str) -> Place:
     """The place of a problem about a hex of the map rather than one entry of the orders."""
     return Place((), hex_id)
 
 
 def problem(place: Place, message: str, rule: str = "", hint: str = "", note: str = "", where: str = "") -> Problem:
     """A problem at ``place``: its ``where`` is the place's path (``move[3].path[0]``), then ``note``
-    (a step of the path, ``2817N->2818N``); or ``where`` itself, for a place with no path."""
+    (a step of the path, ``2817N->2818N``); or ``where`` itself, where the text names the place in
+    words of its own (``end of movement phase``, ``option arko``)."""
     text = where or " ".join(x for x in (place.text, note) if x)
     return Problem(text, message, rule, hint, place)

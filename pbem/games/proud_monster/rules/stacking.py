@@ -17,7 +17,7 @@ from ..orders import Standing
 from ..sequence import other
 from .allies import AXIS_ALLIES, GERMAN_LIKE
 from .context import Ctx
-from .places import on_map, problem
+from .places import at_hex, problem
 
 CITY_STACKING_LIMIT = 10  # 6.5
 SMALL_UNITS_CAP = 4  # 6.3: battalions and regiments in one hex when stacking is enforced
@@ -122,5 +122,5 @@ def check_stacking(ctx: Ctx, side: str, where: str, problems: list[Problem]) -> 
     checked: stack_problems (6.1, 6.3-6.5, 7.1-7.3)."""
     for hex_id, units in ctx.stacks(side).items():
         for rule, text in stack_problems(ctx, hex_id, units):
-            problems.append(problem(on_map(hex_id), f"at the end of the movement phase {hex_id} would hold {text}", rule,
+            problems.append(problem(at_hex(hex_id), f"at the end of the movement phase {hex_id} would hold {text}", rule,
                                     "Move some units elsewhere.", where=where))
