@@ -39,9 +39,11 @@ from bench import median_time  # benchmarks/bench.py: the same timing for every 
 
 from pbem.engine.model import Submission
 from pbem.games.proud_monster import supply
-from pbem.games.proud_monster.data import load_scenario, validate_scenario
+from pbem.games.proud_monster.data import load_scenario
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import initial_weather, initial_works
+from pbem.games.proud_monster.rules.weather import initial_weather
+from pbem.games.proud_monster.rules.works import initial_works
+from pbem.games.proud_monster.validation import validate_scenario
 from pbem.mechanics.dice import SeededDice
 from pbem.resources import scenarios_dir
 

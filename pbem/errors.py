@@ -15,13 +15,34 @@ EXIT_TAMPER = 3
 
 
 @dataclass(frozen=True, slots=True)
+class Place:
+    """Where a problem is, for programs: the path of keys and list indexes into the submitted
+    document's data (``("move", 3, "path", 0)`` for ``move[3].path[0]``), and, for a problem about a
+    place of the game's map rather than one entry (a hex over-stacked at the end of a phase), that
+    place's id (``map_place``)."""
+
+    path: tuple[str | int, ...] = ()
+    map_place: str = ""
+
+    @property
+    def text(self) -> str:
+        """The path as a problem's ``where`` writes it: ``move[3].path[0]``, ``declare.hedgehog[1]``."""
+        out = ""
+        for key in self.path:
+            out += f"[{key}]" if isinstance(key, int) else f".{key}" if out else key
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with an input: where, which rule, what, and how to fix it."""
+    """One thing wrong with an input: where, which rule, what, and how to fix it; ``place`` says
+    where for programs (a game's built-in player reads it), and is neither rendered nor compared."""
 
     where: str
     message: str
     rule: str = ""
     hint: str = ""
+    place: Place | None = field(default=None, compare=False)
 
     def render(self) -> str:
         rule = f" [{self.rule}]" if self.rule else ""

@@ -14,13 +14,9 @@ from typing import Any
 from pbem.engine.model import Submission
 from pbem.games.proud_monster.air import placement
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import (
-    BASIC_RULES,
-    DEFAULT_OPTIONS,
-    WEATHER_FLAGS,
-    initial_weather,
-    initial_works,
-)
+from pbem.games.proud_monster.options import BASIC_RULES, DEFAULT_OPTIONS
+from pbem.games.proud_monster.rules.weather import WEATHER_FLAGS, initial_weather
+from pbem.games.proud_monster.rules.works import initial_works
 from pbem.games.proud_monster.rwr import initial_position
 from pbem.mechanics.dice import ForcedDice
 

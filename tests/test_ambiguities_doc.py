@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
+from pbem.games.proud_monster.options import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "proud-monster-ambiguities.md"
@@ -62,7 +62,7 @@ def options_of(body: str) -> dict[str, tuple[tuple[Any, ...], list[Any]]]:
 
 def resolve(ref: str) -> object:
     """A dotted name of the Where field: a module of pbem/games/proud_monster/ (or of pbem/), then
-    attributes ("rules.do_move", "module.ProudMonster.view_position", "mechanics.steps.allocate")."""
+    attributes ("rules.movement.do_move", "module.ProudMonster.view_position", "mechanics.steps.allocate")."""
     parts = ref.split(".")
     for base in CODE_BASES:
         for k in range(len(parts), 0, -1):

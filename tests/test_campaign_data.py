@@ -21,8 +21,8 @@ from pbem.games.proud_monster.data import (
     UnitSpec,
     load_scenario,
     stacking_value,
-    validate_scenario,
 )
+from pbem.games.proud_monster.validation import validate_scenario
 from pbem.mechanics.hexgrid import adjacent, hexside_key, neighbours
 from tests.clihelpers import run
 

@@ -42,6 +42,9 @@ def test_case(path: Path) -> None:
         want = sorted((p["rule"], p["where"]) for p in exp["problems"])
         have = sorted((p.rule, p.where) for p in got["problems"])
         assert have == want, "\n".join(p.render() for p in got["problems"])
+        for g in got["problems"]:  # the place programs read (Problem.place) is the one the where text names
+            assert g.place is not None and (g.where == g.place.text or g.where.startswith(g.place.text + " ")
+                                            if g.place.path else g.place.map_place in g.message), g.render()
         for p in exp["problems"]:  # `text`: words the problem's message must contain
             if "text" in p:
                 msg = next(g.message for g in got["problems"] if (g.rule, g.where) == (p["rule"], p["where"]))

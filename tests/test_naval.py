@@ -16,8 +16,9 @@ from pbem.engine.model import Submission
 from pbem.exchange.files import schema_problems
 from pbem.exchange.game import verify
 from pbem.games.proud_monster import render
-from pbem.games.proud_monster.data import load_scenario, on_south_coast, validate_scenario
+from pbem.games.proud_monster.data import load_scenario, on_south_coast
 from pbem.games.proud_monster.picture import turn_svg
+from pbem.games.proud_monster.validation import validate_scenario
 from pbem.mechanics.dice import ForcedDice
 from tests.conftest import start_game
 from tests.pmcase import CATALOG, MODULE, build_state, load_case, run_case, scenario_of

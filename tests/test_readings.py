@@ -13,7 +13,7 @@ import pytest
 from pbem.errors import IllegalOrdersError
 from pbem.games.proud_monster import render
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
+from pbem.games.proud_monster.options import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
 from pbem.mechanics.steps import Loss, allocate
 from tests.pmcase import CATALOG, load_case, run_case
 

@@ -6,7 +6,7 @@ import pytest
 
 from pbem.errors import IllegalOrdersError
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import BASIC_RULES, FULL_GAME
+from pbem.games.proud_monster.options import BASIC_RULES, FULL_GAME
 from tests.conftest import EXCHANGE_SCENARIO
 
 M = ProudMonster()

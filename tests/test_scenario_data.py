@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from pbem.cli import cli
 from pbem.errors import ModuleDataError, Problem
 from pbem.games.proud_monster import data
-from pbem.games.proud_monster.data import load_scenario, validate_scenario
+from pbem.games.proud_monster.data import load_scenario
+from pbem.games.proud_monster.validation import validate_scenario
 from pbem.resources import scenarios_dir
 
 CATALOG = Path(__file__).parent / "catalog" / "proud-monster"

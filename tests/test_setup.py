@@ -20,8 +20,9 @@ from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, verify
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.games.proud_monster import autoplay, setup
-from pbem.games.proud_monster.data import load_scenario, validate_scenario
+from pbem.games.proud_monster.data import load_scenario
 from pbem.games.proud_monster.module import ProudMonster
+from pbem.games.proud_monster.validation import validate_scenario
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_lines
 from pbem.resources import scenarios_dir
 from tests.clihelpers import fails, run

@@ -13,8 +13,9 @@ import pytest
 from pbem.engine.model import Event, Submission
 from pbem.games.proud_monster import render, supply
 from pbem.games.proud_monster.module import ProudMonster
+from pbem.games.proud_monster.orders import Declarations
 from pbem.games.proud_monster.picture import position_svg
-from pbem.games.proud_monster.rules import Ctx
+from pbem.games.proud_monster.rules.context import Ctx
 from tests.pmcase import CATALOG, build_state, run_case
 
 SUPPLY = "supply-scenario.toml"
@@ -227,7 +228,7 @@ def test_a_soviet_turn_keeps_the_measures_and_the_next_german_turn_reconfirms_co
     assert M.check(st, sub) == []
     ctx = ctx_of(copy.deepcopy(st))
     problems: list[Any] = []
-    supply.declarations(ctx, {}, problems)
+    supply.declarations(ctx, Declarations(), problems)
     assert not problems and ctx.position["concentration"] == ["Inf1"]
     assert [e.data["state"] for e in ctx.events if e.kind == "concentration"] == ["in-force"]
 
@@ -240,7 +241,7 @@ def test_the_supply_map_is_a_catalog_file() -> None:
 
 def forward_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> int | None:
     """The cheapest legal path in MP from ``start`` to any source, searched forward (paths.cheapest)."""
-    from pbem.games.proud_monster.rules import hex_cost, hexside_cost
+    from pbem.games.proud_monster.rules.movement import hex_cost, hexside_cost
     from pbem.mechanics.paths import cheapest
 
     src = set(sources)
@@ -271,7 +272,7 @@ def test_retreat_distances_match_a_forward_search_per_hex() -> None:
     from pathlib import Path
 
     from pbem.exchange.files import read_toml
-    from pbem.games.proud_monster.rules import german_sources, supply_distances
+    from pbem.games.proud_monster.rules.combat.retreat import german_sources, supply_distances
 
     golden = Path(__file__).parent / "golden" / "campaign"
     state = read_toml(golden / "0040.state.toml")  # GT7, the MR step: both armies deep in the map

@@ -15,7 +15,7 @@ from pbem.exchange.files import dumps, write_new
 from pbem.exchange.game import make_join, new_game, verify
 from pbem.exchange.keys import KeyPair
 from pbem.games.proud_monster.module import ProudMonster
-from pbem.games.proud_monster.rules import counter_pool
+from pbem.games.proud_monster.rules.untried import counter_pool
 from tests.conftest import Game, fixed_salt
 from tests.pmcase import CATALOG, build_state
 

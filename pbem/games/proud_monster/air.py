@@ -31,7 +31,7 @@ are out of supply (10.4, 8.10, Ambiguity 18).
 Flak (10.1). A Flak unit never attacks and takes no part in an MA. Defending, it halves the attack
 factor of every Soviet tank unit attacking its hex when the hex has a unit that is not Flak and the
 Flak unit is not out of supply (supply.supply_state; with the option supply off every unit counts
-as supplied); the halving combines with the others as Ambiguity 30 says (rules.attack_strength).
+as supplied); the halving combines with the others as Ambiguity 30 says (rules.combat.strength.attack_strength).
 Several Flak units in one hex halve once: the rule says the attack factor is halved, not halved per
 Flak unit. Every Flak unit not eliminated is withdrawn for good in the first German RWR phase of
 GT12 (8.16; it may not be refused, 8.17): pbem does it automatically before the German's orders.
@@ -40,20 +40,22 @@ GT12 (8.16; it may not be refused, 8.17): pbem does it automatically before the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
+from typing import Any
 
-from pbem.errors import Problem
+from pbem.engine.model import Event
+from pbem.errors import Place, Problem
 from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Shift
 
 from .data import AirUnit, Scenario
-from .rules import Ctx, attack_strength
+from .orders import Move, Support
+from .rules.combat.strength import attack_strength
+from .rules.context import CombatSupport, Ctx, Hooks
+from .rules.places import path_of, problem, under
 from .sequence import PLAYER_TURN, phases
-
-if TYPE_CHECKING:
-    from pbem.engine.model import Event
+from .supply import out_of_supply, soviet_hex_state, supply_state
 
 SOVIET_RANGE = 10  # 10.4, 8.10: hexes from Moscow
 GT12 = 12  # 10.1, 10.2, 10.4: December
@@ -137,33 +139,33 @@ def soviet_received(ctx: Ctx) -> bool:
     return bool(ctx.position.get("soviet_air", False))
 
 
-def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+def commitment(ctx: Ctx, supports: Sequence[Support], problems: list[Problem]) -> None:
     """The phasing side's Ground Support Commitment phase (10.2; 10.4 for the Soviet, GT12 only):
     ``[[support]]`` places each air unit named on a stack of the side, at most one per hex (10.2);
     a Soviet one within 10 hexes of Moscow (10.4, Ambiguity 18). An air unit with no points in this
     sequence (17.8) is not available. The air units the side committed in its previous commitment
     phase leave their stacks as the phase begins (10.2: they stay until the next one begins); those
     not named now stay off the map until the side's next commitment phase. No dice."""
-    entries = list(orders.get("support", []))
-    where = "support"
+    entries = list(supports)
+    where = path_of("support")
     side = ctx.side
     if not enabled(ctx):
         if entries:
-            problems.append(Problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
+            problems.append(problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
         return
     rule = commitment_rule(ctx)
     if not rule:
         if entries:
             if side == "german":
-                problems.append(Problem(where, f"the German commits air units only before GT12; his air units left for good "
+                problems.append(problem(where, f"the German commits air units only before GT12; his air units left for good "
                                                f"at the start of GT{GT12}", "10.2"))
             else:
-                problems.append(Problem(where, f"the Soviet commits ground support only in GT{GT12} (\"DEC only\"), not "
+                problems.append(problem(where, f"the Soviet commits ground support only in GT{GT12} (\"DEC only\"), not "
                                                f"GT{ctx.turn}", "10.4"))
         return
     if side == "soviet" and not soviet_received(ctx):
         if entries:
-            problems.append(Problem(where, "the Soviet GS unit was not received at the start of GT12 (see that turn's report)",
+            problems.append(problem(where, "the Soviet GS unit was not received at the start of GT12 (see that turn's report)",
                                     "10.4"))
         return
     known = len(problems)
@@ -171,30 +173,30 @@ def commitment(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> Non
     chosen: dict[str, str] = {}
     by_hex: dict[str, str] = {}
     for j, e in enumerate(entries):
-        w = f"{where}[{j}]"
-        air_id = str(e.get("air", ""))
+        w = under(where, j)
+        air_id = e.air
         unit = units.get(air_id)
         if unit is None:
-            problems.append(Problem(f"{w}.air", f"'{air_id}' is not one of the {side} air units "
+            problems.append(problem(under(w, "air"), f"'{air_id}' is not one of the {side} air units "
                                                 f"({', '.join(units) or 'none'})", rule, "`pbem template` lists them with their points."))
             continue
         if unit.points_in(ctx.turn, ctx.pts) <= 0:
-            problems.append(Problem(f"{w}.air", f"{air_id} ({unit.name}) has no ground-support points in GT{ctx.turn}/{ctx.pts}: "
+            problems.append(problem(under(w, "air"), f"{air_id} ({unit.name}) has no ground-support points in GT{ctx.turn}/{ctx.pts}: "
                                                 "it is not available in this sequence", "17.8"))
             continue
         if air_id in chosen:
-            problems.append(Problem(f"{w}.air", f"{air_id} is committed twice", rule))
+            problems.append(problem(under(w, "air"), f"{air_id} is committed twice", rule))
             continue
-        h = ctx.sc.map.canonical(str(e.get("hex", "")))
+        h = ctx.sc.map.canonical(e.hex)
         if h is None:
-            problems.append(Problem(f"{w}.hex", f"'{e.get('hex')}' is not a hex of the map", rule))
+            problems.append(problem(under(w, "hex"), f"'{e.hex}' is not a hex of the map", rule))
         elif not ctx.occupants(h, side):
-            problems.append(Problem(f"{w}.hex", f"{h} holds no {SIDE_ADJECTIVE[side]} unit: an air unit is placed on a "
+            problems.append(problem(under(w, "hex"), f"{h} holds no {SIDE_ADJECTIVE[side]} unit: an air unit is placed on a "
                                                 "stack of its side", rule))
         elif h in by_hex:
-            problems.append(Problem(f"{w}.hex", f"{by_hex[h]} is already committed to {h}: one air unit per hex", "10.2"))
+            problems.append(problem(under(w, "hex"), f"{by_hex[h]} is already committed to {h}: one air unit per hex", "10.2"))
         elif side == "soviet" and _out_of_range(ctx, h):
-            problems.append(Problem(f"{w}.hex", f"{h} is {_range_text(ctx)} (Ambiguity 18)", "10.4"))
+            problems.append(problem(under(w, "hex"), f"{h} is {_range_text(ctx)} (Ambiguity 18)", "10.4"))
         else:
             chosen[air_id] = h
             by_hex[h] = air_id
@@ -241,18 +243,18 @@ def _lost(ctx: Ctx, air: dict[str, dict[str, Any]], air_id: str, why: str) -> No
              hex=r["hex"], why=why)
 
 
-def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin: str, walk: list[str],
+def carry(ctx: Ctx, index: int, move: Move, units: list[str], origin: str, walk: list[str],
           assault: str | None, problems: list[Problem]) -> None:
     """10.2: a [[move]] has taken ``units`` from ``origin`` along ``walk`` (to the launch hex of
     its mobile assault into ``assault``, if any). An air unit on the stack in ``origin`` goes with
     them when the move names it in ``support`` (the German, or the Soviet, says which part keeps it
     when the stack splits) or when no unit of the side is left in ``origin``; otherwise it stays with
     the units that stay. The Soviet unit may not enter a hex more than 10 hexes from Moscow (10.4)."""
-    names = [str(x) for x in order.get("support", [])]
-    where = f"move[{index}].support"
+    names = list(move.support)
+    where = path_of("move", index, "support")
     if not enabled(ctx):
         if names:
-            problems.append(Problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
+            problems.append(problem(where, "ground support is a full-game rule (option ground_support is off)", "10.2"))
         return
     side = ctx.side
     air = dict(placements(ctx.position))
@@ -261,7 +263,7 @@ def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin:
     for n in dict.fromkeys(names):
         if n not in here:
             at = air[n]["hex"] if n in air and air[n]["side"] == side else None
-            problems.append(Problem(where, f"{n} is not with the stack that began this move in {origin}"
+            problems.append(problem(where, f"{n} is not with the stack that began this move in {origin}"
                                            + (f" (it supports the stack in {at})" if at else " (it is not committed)"), "10.2"))
             bad = True
     if bad or not here:
@@ -275,7 +277,7 @@ def carry(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], origin:
         if left and not named:
             continue  # 10.2: it stays with the units that stay
         if far and named:
-            problems.append(Problem(where, f"{n} may not enter {far[0]}, {_range_text(ctx)} (Ambiguity 18)", "10.4"))
+            problems.append(problem(where, f"{n} may not enter {far[0]}, {_range_text(ctx)} (Ambiguity 18)", "10.4"))
         elif far:
             _lost(ctx, air, n, f"its stack moved to {far[0]}, {_range_text(ctx)}, where it may not go (10.4, Ambiguity 18)")
         else:
@@ -348,19 +350,8 @@ def settle(ctx: Ctx) -> None:
 
 # --- combat (10.1-10.4, 14.13, 15.5) ----------------------------------------------------------------
 
-@dataclass(frozen=True)
-class AirCombat:
-    """What air and Flak bring to one combat: points added to each side's total, column shifts,
-    and the data the report shows (``support``, ``ground_totals``, ``flak``)."""
-
-    attack: int = 0
-    defense: int = 0
-    shifts: list[Shift] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
-
-
 def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str, oos: Collection[str],
-               att_total: int, def_total: int, force: int | None = None) -> AirCombat:
+               att_total: int, def_total: int, force: int | None = None) -> CombatSupport:
     """Ground support in one combat (10.2-10.4, 14.13; 15.5 in a mobile assault: ``force`` is the
     index of the [[move]]). For each committed air unit whose stack takes part: an attacker's air
     unit when units of its hex attack (in an MA, when it went with the force), a defender's when it
@@ -369,13 +360,13 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
     Ambiguity 29; "stack": of all its ground units), shared when two air units are on one stack;
     VIII Fliegerkorps (the chart's ``shift``) gives 1R on its attack, 1L on the Soviet attack on its
     stack (10.3; option viii_on_defense, Ambiguity 29). Also the report data on Flak in the target
-    hex (10.1; the halving itself is in rules.attack_strength)."""
+    hex (10.1; the halving itself is in rules.combat.strength.attack_strength)."""
     data: dict[str, Any] = {}
     info = flak_info(ctx, attackers, target)
     if info:
         data["flak"] = info
     if not enabled(ctx) or not placements(ctx.position):
-        return AirCombat(data=data)
+        return CombatSupport(data=data)
     settle(ctx)
     side = ctx.side
     rows: list[dict[str, Any]] = []
@@ -396,8 +387,7 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
                 continue
             key = (role, str(force) if force is not None else r["hex"])
             if key not in left:
-                from .supply import out_of_supply  # 9.7: a unit that does not attack is checked now
-
+                # 9.7: a unit that does not attack is checked now
                 cut = set(oos) | set(out_of_supply(ctx, [u for u in stack if u not in part]))
                 left[key] = attack_strength(ctx, stack, target, cut)[0]
         elif r["hex"] == target:
@@ -423,9 +413,9 @@ def air_combat(ctx: Ctx, attackers: list[str], defenders: list[str], target: str
         rows.append({"air": n, "name": _name(ctx.sc, n), "side": r["side"], "role": role, "hex": r["hex"], "units": part,
                      "points": points, "cap": cap, "added": add, "shift": shift, "provisional": bool(r.get("provisional"))})
     if not rows:
-        return AirCombat(data=data)
+        return CombatSupport(data=data)
     data.update(support=rows, ground_totals=[att_total, def_total], air_provisional=any(x["provisional"] for x in rows))
-    return AirCombat(added["attacker"], added["defender"], shifts, data)
+    return CombatSupport(added["attacker"], added["defender"], shifts, data)
 
 
 def flak_state(ctx: Ctx, hex_id: str) -> tuple[list[str], str]:
@@ -441,8 +431,6 @@ def flak_state(ctx: Ctx, hex_id: str) -> tuple[list[str], str]:
         return [], ""
     if len(flak) == len(here):
         return flak, "it is alone or only with other Flak units, so it just defends"
-    from .supply import supply_state
-
     if supply_state(ctx, flak[0]) == "oos":
         return flak, "its hex is out of supply (it needs ground supply, full or attenuated, or air supply)"
     return flak, ""
@@ -464,11 +452,11 @@ def flak_info(ctx: Ctx, attackers: list[str], target: str) -> dict[str, Any]:
     return {"units": flak, "tanks": tanks, "applies": not why, "why": why}
 
 
-def flak_attack_problems(ctx: Ctx, where: str, units: list[str]) -> list[Problem]:
+def flak_attack_problems(ctx: Ctx, where: Place, units: list[str]) -> list[Problem]:
     """10.1 (option flak): Flak never attacks, and may not accompany a mobile assault."""
     if not ctx.options.get("flak", False):
         return []
-    return [Problem(where, f"{u} is Flak, which never attacks (nor takes part in a mobile assault)", "10.1")
+    return [problem(where, f"{u} is Flak, which never attacks (nor takes part in a mobile assault)", "10.1")
             for u in units if ctx.spec(u).type == "flak"]
 
 
@@ -504,8 +492,7 @@ def december_air(ctx: Ctx, turn: int) -> None:
     elif held:
         why = f"{', '.join(held)} {'is' if len(held) == 1 else 'are'} German-controlled"
     else:
-        from .supply import soviet_hex_state  # "supplied" for every hex with the option supply off
-
+        # soviet_hex_state: "supplied" for every hex with the option supply off
         cut = [h for h in moscow if soviet_hex_state(ctx, h) == "oos"]
         if cut and len(cut) == len(moscow):
             why = "both Moscow hexes are out of supply"
@@ -595,30 +582,39 @@ def _soviet_air(d: dict[str, Any]) -> list[str]:
             "(10.4, 8.10, Ambiguity 18)."]
 
 
-def event_lines(e: Event) -> list[str] | None:
-    """Report lines of the air and Flak events, or None for another kind."""
+def _support_carried(e: Event) -> list[str]:
     d = e.data
-    k = e.kind
-    if k == "ground-support":
-        return _support_event(d)
-    if k == "support-carried":
-        how = f"with move {d['index'] + 1}" if d["index"] is not None else "with its stack"
-        return [f"  - {d['name']} ({d['air']}) goes {how} from {d['from']} to {d['to']}: {d['why']} (10.2)."]
-    if k == "support-lost":
-        why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
-        return [f"  - {d['name']} ({d['air']}) no longer supports a stack until the {d['side'].capitalize()}'s next "
-                f"commitment phase: {why}."]
-    if k == "air-departure":
-        gone = "; their stacks lose them: " + ", ".join(f"{x['air']} ({x['hex']})" for x in d["removed"]) if d["removed"] else ""
-        return [f"- All German ground-support air units leave for good at the start of GT{d['turn']}: "
-                f"{', '.join(d['units']) or 'none'}{gone} (10.2; this withdrawal may not be refused, 8.17)."]
-    if k == "soviet-air":
-        return _soviet_air(d)
-    if k == "flak-withdrawn":
-        what = ", ".join(f"{x['unit']} ({x['from']})" for x in d["units"]) or "none is left"
-        return [f"- The Flak corps are withdrawn for good in the first German RWR phase of GT{d['turn']}: {what} "
-                "(10.1, 8.16; this withdrawal may not be refused, 8.17)."]
-    return None
+    how = f"with move {d['index'] + 1}" if d["index"] is not None else "with its stack"
+    return [f"  - {d['name']} ({d['air']}) goes {how} from {d['from']} to {d['to']}: {d['why']} (10.2)."]
+
+
+def _support_lost(e: Event) -> list[str]:
+    d = e.data
+    why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
+    return [f"  - {d['name']} ({d['air']}) no longer supports a stack until the {d['side'].capitalize()}'s next "
+            f"commitment phase: {why}."]
+
+
+def _air_departure(e: Event) -> list[str]:
+    d = e.data
+    gone = "; their stacks lose them: " + ", ".join(f"{x['air']} ({x['hex']})" for x in d["removed"]) if d["removed"] else ""
+    return [f"- All German ground-support air units leave for good at the start of GT{d['turn']}: "
+            f"{', '.join(d['units']) or 'none'}{gone} (10.2; this withdrawal may not be refused, 8.17)."]
+
+
+def _flak_withdrawn(e: Event) -> list[str]:
+    d = e.data
+    what = ", ".join(f"{x['unit']} ({x['from']})" for x in d["units"]) or "none is left"
+    return [f"- The Flak corps are withdrawn for good in the first German RWR phase of GT{d['turn']}: {what} "
+            "(10.1, 8.16; this withdrawal may not be refused, 8.17)."]
+
+
+# Report lines of the air and Flak events (10.1-10.4), by kind (render.EVENT_TEXT).
+EVENT_TEXT: dict[str, Callable[[Event], list[str]]] = {
+    "ground-support": lambda e: _support_event(e.data), "support-carried": _support_carried,
+    "support-lost": _support_lost, "air-departure": _air_departure, "soviet-air": lambda e: _soviet_air(e.data),
+    "flak-withdrawn": _flak_withdrawn,
+}
 
 
 def position_lines(sc: Scenario, state: dict[str, Any]) -> list[str]:
@@ -665,3 +661,9 @@ def template_lines(sc: Scenario, state: dict[str, Any], side: str) -> list[str]:
     lines += ["# [[support]]", f'# air = "{first}"', '# hex = "HEX"']
     return lines
 
+
+def plug(hooks: Hooks) -> Hooks:
+    """The air and Flak rules in the core rules (rules/context.py, Hooks): the air units that go with
+    a move (10.2), the Flak units that never attack (10.1) and halve Soviet tanks (10.1), and ground
+    support in a combat (10.2-10.4, 14.13)."""
+    return replace(hooks, moved=carry, attack_barred=flak_attack_problems, flak=flak_halves, ground_support=air_combat)

@@ -7,35 +7,28 @@ mobile assault fails, the later moves its result makes impossible are cancelled 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pbem.errors import Problem
 from pbem.mechanics.odds import Odds, Shift, apply_shifts
 
-from .air import air_combat
+from .air import air_combat, land
 from .data import ARMOR
-from .rules import (
-    Ctx,
-    MoveTracker,
-    attack_restriction_problems,
-    attack_shifts,
-    attack_strength,
-    combat_notes,
-    combat_terrain,
-    crt_outcome,
-    defense_rows,
-    defense_total,
-    do_move,
-    enter_hex,
-    hexside_cost,
-    in_hedgehog,
-    movement_allowance,
-    reveal_untried,
-    stack_problems,
-    take_losses,
-    weather_at,
-    weather_ignores,
-)
+from .orders import Move
+from .rules.combat.attacks import attack_restriction_problems
+from .rules.combat.losses import take_losses
+from .rules.combat.resolve import combat_notes, crt_outcome
+from .rules.combat.shifts import attack_shifts
+from .rules.combat.strength import attack_strength, defense_rows, defense_total
+from .rules.context import Ctx, Hooks, MoveTracker
+from .rules.control import enter_hex
+from .rules.hedgehogs import in_hedgehog
+from .rules.movement import do_move, hexside_cost, movement_allowance
+from .rules.places import path_of, problem
+from .rules.stacking import stack_problems
+from .rules.untried import reveal_untried
+from .rules.weather import combat_terrain, weather_at, weather_ignores
 from .sequence import other
 from .supply import gast, ma_oos
 
@@ -57,45 +50,45 @@ def is_soviet_cavalry(ctx: Ctx, unit: str) -> bool:
     return spec.side == "soviet" and spec.type == "cavalry"
 
 
-def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+def assault_problems(ctx: Ctx, index: int, move: Move, units: list[str], launch: str, target: str,
                      tr: MoveTracker) -> list[Problem]:
     """The limits of 15.1-15.3, 15.6-15.8 and 12.3 on an MA from ``launch`` into ``target``."""
-    where = f"move[{index}].assault"
+    where = path_of("move", index, "assault")
     side = ctx.side
     problems: list[Problem] = []
     h = ctx.sc.map.hexes[target]
     if target not in ctx.sc.map.neighbours(launch):
-        return [Problem(where, f"{target} is not adjacent to {launch}", "15.2")]
+        return [problem(where, f"{target} is not adjacent to {launch}", "15.2")]
     if not ctx.occupants(target, other(side)):
-        return [Problem(where, f"{target} holds no enemy unit to assault; enter it by normal movement", "15.2")]
+        return [problem(where, f"{target} holds no enemy unit to assault; enter it by normal movement", "15.2")]
     for u in units:
         spec = ctx.spec(u)
         if spec.nat in NO_MA_NATIONS:
-            problems.append(Problem(where, f"{u} is {spec.nat.capitalize()}: Italian, Hungarian and Romanian units never take part in an MA", "15.1"))
+            problems.append(problem(where, f"{u} is {spec.nat.capitalize()}: Italian, Hungarian and Romanian units never take part in an MA", "15.1"))
         elif spec.type == "flak" and not ctx.options.get("flak"):  # with the option flak: 10.1 (air.flak_attack_problems)
-            problems.append(Problem(where, f"{u} is Flak, which may not take part in an MA", "15.1"))
+            problems.append(problem(where, f"{u} is Flak, which may not take part in an MA", "15.1"))
         elif not spec.mechanized and not is_soviet_cavalry(ctx, u):
-            problems.append(Problem(where, f"{u} is not mechanized; only mechanized units (and Soviet cavalry, 15.12) make an MA", "15.1"))
+            problems.append(problem(where, f"{u} is not mechanized; only mechanized units (and Soviet cavalry, 15.12) make an MA", "15.1"))
     if any(ctx.spec(u).type == "motorized" for u in units) and not any(ctx.spec(u).type in ARMOR for u in units):
-        problems.append(Problem(where, "motorized infantry may take part only with a tank, assault-gun or armored-recon unit in the same MA", "15.1"))
+        problems.append(problem(where, "motorized infantry may take part only with a tank, assault-gun or armored-recon unit in the same MA", "15.1"))
     if combat_terrain(ctx, target) == "swamp":
-        problems.append(Problem(where, f"{target} is a swamp hex; no MA may be made against swamp", "15.3"))
+        problems.append(problem(where, f"{target} is a swamp hex; no MA may be made against swamp", "15.3"))
     if side == "german" and in_hedgehog(ctx, launch):  # 14.40, Ambiguity 48: hedgehog units never attack, MA included
-        problems.append(Problem(where, f"{launch} is a hedgehog; units in a hedgehog may not attack, by MA either", "14.40"))
+        problems.append(problem(where, f"{launch} is a hedgehog; units in a hedgehog may not attack, by MA either", "14.40"))
     # 15.3: never in mud or snow, anywhere: the weather of the assaulted hex's zone and of the launch hex's
     for hx in dict.fromkeys((target, launch)):
         w = weather_at(ctx, hx)
         if w in ("M", "S"):
-            problems.append(Problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({hx}'s zone "
+            problems.append(problem(where, f"no MA in {'mud' if w == 'M' else 'snow'} ({hx}'s zone "
                                            f"{ctx.sc.map.hexes[hx].zone})", "15.3"))
             break
     if h.settlement == "city" and ctx.sc.map.hexes[launch].settlement == "city":
-        problems.append(Problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
+        problems.append(problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
     feats = ctx.sc.map.side_features(launch, target)
     if feats & {"sivash", "kerch"}:
-        problems.append(Problem(where, f"no MA across the Sivash or Kerch hexside {launch}-{target}", "15.3"))
+        problems.append(problem(where, f"no MA across the Sivash or Kerch hexside {launch}-{target}", "15.3"))
     elif feats & {"sea", "lake"}:
-        problems.append(Problem(where, f"the hexside {launch}-{target} may not be crossed", "15.2"))
+        problems.append(problem(where, f"the hexside {launch}-{target} may not be crossed", "15.2"))
     else:
         cost, rule = ma_cost(ctx, side)
         for u in units:
@@ -105,24 +98,24 @@ def assault_problems(ctx: Ctx, index: int, order: dict[str, Any], units: list[st
             left = mf - tr.spent.get(u, 0)
             if need > left:
                 minimum = " (the one-hex minimum move does not permit an MA, 12.3)" if u not in tr.moved else ""
-                problems.append(Problem(where, f"{u} needs {need} MP for the MA ({cost} for the MA ({rule}) + {need - cost} for the hexside) "
+                problems.append(problem(where, f"{u} needs {need} MP for the MA ({cost} for the MA ({rule}) + {need - cost} for the hexside) "
                                                f"but has {left} of {mf} left{minimum}", "15.3" if minimum else "15.2"))
     # 15.7 / 6.2: the launch hex is a stacking checkpoint (with the full game's 6.3-6.5 and 7.x limits)
     for rule, text in stack_problems(ctx, launch, ctx.occupants(launch, side)):
-        problems.append(Problem(where, f"when the MA begins, the launch hex holds {text} ({rule})", "15.7"))
+        problems.append(problem(where, f"when the MA begins, the launch hex holds {text} ({rule})", "15.7"))
     # who may not attack, or not together (7.2-7.4, 5.3), applies to an MA as to a PA (15.14)
     problems += attack_restriction_problems(ctx, where, target, units)
-    rounds = order.get("rounds", 1)
+    rounds = move.rounds
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
-        problems.append(Problem(f"move[{index}].rounds", f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))
+        problems.append(problem(path_of("move", index, "rounds"), f"{rounds!r} is not a number of rounds (1 or more)", "15.6"))
     elif rounds > 1 and not (ctx.turn == 1 and side == "german"):
-        problems.append(Problem(f"move[{index}].rounds", "only German MAs on GT1 may run more than one round", "15.6"))
-    if order.get("on_failure", "return") != "return":
-        problems.append(Problem(f"move[{index}].on_failure", f"'{order['on_failure']}' is not a choice: a failed MA returns "
+        problems.append(problem(path_of("move", index, "rounds"), "only German MAs on GT1 may run more than one round", "15.6"))
+    if move.on_failure != "return":
+        problems.append(problem(path_of("move", index, "on_failure"), f"'{move.on_failure}' is not a choice: a failed MA returns "
                                 "the force to the hex it attacked from and its move ends", "15.6"))
-    for u in order.get("losses", []):
+    for u in move.losses:
         if u not in units:
-            problems.append(Problem(f"move[{index}].losses", f"{u} is not one of this MA's units", "14.35"))
+            problems.append(problem(path_of("move", index, "losses"), f"{u} is not one of this MA's units", "14.35"))
     return problems
 
 
@@ -139,7 +132,7 @@ def ma_shifts(ctx: Ctx, units: list[str], launch: str, target: str) -> list[Shif
     return shifts
 
 
-def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+def assault_round(ctx: Ctx, index: int, move: Move, units: list[str], launch: str, target: str,
                   rnd: int) -> bool:
     """One MA round, resolved like a PA (15.14): untried units drawn (2.15), odds, shifts, the CRT
     roll or automatic result, city doubling (14.23); the defender cannot retreat and both sides take
@@ -193,11 +186,11 @@ def assault_round(ctx: Ctx, index: int, order: dict[str, Any], units: list[str],
     # 14.32: the defender absorbs its full result first; no retreat after an MA (15.3, 14.33 note).
     key = -1 - index  # decisions of mobile assaults are never awaited (ask_fallback)
     take_losses(ctx, enemy, "defender", defenders, def_loss, key, None, {}, ask_fallback=True)
-    take_losses(ctx, side, "attacker", [u for u in attackers if ctx.on_map(u)], att_loss, key, order, {}, ask_fallback=True)
+    take_losses(ctx, side, "attacker", [u for u in attackers if ctx.on_map(u)], att_loss, key, move, {}, ask_fallback=True)
     return not ctx.occupants(target, enemy)
 
 
-def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str], launch: str, target: str,
+def mobile_assault(ctx: Ctx, index: int, move: Move, units: list[str], launch: str, target: str,
                    tr: MoveTracker, problems: list[Problem]) -> None:
     """An MA by the force of a [[move]] from ``launch`` into ``target`` (15.2): legality, MP, then
     the round(s). Cleared: the force is in the hex (15.9: no advance, it may go on moving with the
@@ -213,14 +206,14 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
     German and on GT1 only, when German-side units ignore rivers (5.5), and no MA crosses the Sivash,
     the Kerch (15.3) or an all-sea/all-lake hexside. "The same unit or stack": the round is made by
     the whole surviving force, so it needs 6 MP for every unit of it."""
-    found = assault_problems(ctx, index, order, units, launch, target, tr)
+    found = assault_problems(ctx, index, move, units, launch, target, tr)
     if found:
         problems.extend(found)
         return
     cost, rule = ma_cost(ctx, ctx.side)
     first = {u: cost + int(c) for u in units
              for c in [hexside_cost(ctx, ctx.spec(u), launch, target)[0]] if isinstance(c, int)}
-    rounds = int(order.get("rounds", 1))
+    rounds = move.rounds if isinstance(move.rounds, int) else 1  # an integer: assault_problems
     tr.assaults += 1
     cleared = True
     rnd = 0
@@ -233,7 +226,7 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
             tr.last_order[u] = index
         if ctx.dice is None:
             break  # a check: the orders after an MA are checked as if it cleared the hex
-        cleared = assault_round(ctx, index, order, alive, launch, target, rnd)
+        cleared = assault_round(ctx, index, move, alive, launch, target, rnd)
         alive = [u for u in units if ctx.on_map(u)]
         if cleared or not alive or rnd >= rounds:
             break
@@ -258,16 +251,25 @@ def mobile_assault(ctx: Ctx, index: int, order: dict[str, Any], units: list[str]
              mp=mp, cost_rule=rule)
 
 
-def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker, problems: list[Problem]) -> None:
+def assault_at_end_of_move(ctx: Ctx, index: int, move: Move, units: list[str], origin: str, launch: str,
+                           target: str, tr: MoveTracker, problems: list[Problem]) -> None:
+    """The mobile assault that ends the [[move]] of ``units`` from ``origin`` (15.2): made from
+    ``launch`` into ``target`` (mobile_assault), then the air units that went with its force land
+    with it (10.2, 15.5: air.land)."""
+    mobile_assault(ctx, index, move, units, launch, target, tr, problems)
+    land(ctx, index, units, origin)
+
+
+def move_or_cancel(ctx: Ctx, index: int, move: Move, tr: MoveTracker, problems: list[Problem]) -> None:
     """A [[move]] in the movement phase. After a mobile assault has been resolved (with dice), the
     orders were checked as if it had cleared its hex: units it eliminated are left out of later
     moves, and a move its result makes impossible is not made (``move-cancelled``)."""
     if ctx.dice is None or not tr.assaults:
-        do_move(ctx, index, order, tr, problems)
+        do_move(ctx, index, move, tr, problems)
         return
-    units = [u for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
+    units = [u for u in move.units if u in ctx.units and ctx.on_map(u)]
     if not units:
-        ctx.emit("move-cancelled", "15.2", index=index, units=list(order.get("units", [])),
+        ctx.emit("move-cancelled", "15.2", index=index, units=list(move.units),
                  why="every unit of the move was eliminated in a mobile assault")
         return
     saved_pos = {u: dict(s) for u, s in ctx.units.items()}
@@ -276,7 +278,7 @@ def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker,
     saved_tr = (dict(tr.spent), set(tr.moved), tr.open_group, set(tr.closed), dict(tr.last_order), dict(tr.ended))
     mark = len(ctx.events)
     found: list[Problem] = []
-    do_move(ctx, index, {**order, "units": units}, tr, found)
+    do_move(ctx, index, replace(move, units=tuple(units)), tr, found)
     if not found:
         return
     ctx.position["units"] = saved_pos
@@ -285,3 +287,9 @@ def move_or_cancel(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker,
     tr.spent, tr.moved, tr.open_group, tr.closed, tr.last_order, tr.ended = saved_tr
     del ctx.events[mark:]
     ctx.emit("move-cancelled", found[0].rule, index=index, units=units, why=found[0].message)
+
+
+def plug(hooks: Hooks) -> Hooks:
+    """The mobile-assault rules in the core rules (rules/context.py, Hooks): the assault that ends a
+    move (15.x)."""
+    return replace(hooks, mobile_assault=assault_at_end_of_move)

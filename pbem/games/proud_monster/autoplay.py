@@ -16,19 +16,29 @@ import copy
 import heapq
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.engine.model import Submission
 from pbem.exchange.files import dumps
 from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
 
-from . import rules, rwr, setup
-from .rules import Ctx
+from . import air, rwr, setup
+from .assault import ma_cost
+from .module import ProudMonster, default_losses
+from .naval import NO_SEA
+from .orders import Rwr
+from .reinforce import default_mr_orders
+from .rules.allies import entry_problems
+from .rules.arko import ARKO_HEXES, is_arko
+from .rules.combat.shifts import attack_shifts
+from .rules.context import Ctx
+from .rules.hedgehogs import HEDGEHOG_SETTLEMENTS, HEDGEHOG_TURNS, german_nationals
+from .rules.movement import hex_cost, hexside_cost, movement_allowance, okh_entry_hexes, stationary
+from .rules.stacking import stack_problems
+from .rules.untried import counter_pool
 from .sequence import other
-
-if TYPE_CHECKING:
-    from .module import ProudMonster
+from .supply import out_of_supply
 
 GOOD_ODDS = {"german": Odds.parse("2:1"), "soviet": Odds.parse("2:1")}  # the final odds an attack needs
 MA_ODDS = Odds.parse("4:1")  # a mobile assault is made at these estimated odds or better
@@ -45,9 +55,7 @@ def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[
         orders: dict[str, Any] = {"setup": setup.proposal(module.context(state, None, side), side),
                                   "standing": standing(side)}
     elif int(state["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7)
-        from .reinforce import default_mr_orders
-
-        orders = default_mr_orders(module._ctx(state, None, side=side))
+        orders = default_mr_orders(module.context(state, None, side))
     else:
         orders = player_turn(module, state, side)
     for k, v in (extra or {}).items():
@@ -74,8 +82,6 @@ def body_text(orders: dict[str, Any]) -> str:
 def reply(state: dict[str, Any]) -> dict[str, Any]:
     """A reply as the documented defaults would give it: the first retreat hex offered, losses
     fewest-steps-first (README: standing instructions and replies)."""
-    from .module import default_losses
-
     q = state["pending"]["question"]
     if q.get("kind") == "retreat":
         return {"retreat": str(q["hexes"][0])}
@@ -83,8 +89,10 @@ def reply(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[str, Any]) -> dict[str, Any]:
-    """The orders less every order ``module.check`` finds a problem with (moves and attacks are
-    dropped one by one; another problem drops the key it names)."""
+    """The orders less every order ``module.check`` finds a problem with, by the problem's place
+    (Problem.place): an entry of a list of orders (a move, an attack, ...) is dropped on its own; a
+    hex over-stacked at the end of the movement phase drops the last move or placement into it;
+    another problem drops the key of a table it names (sub_table), else the whole table."""
     orders = copy.deepcopy(orders)
     for _ in range(MAX_ROUNDS):
         problems = module.check(state, Submission("orders", side, orders, "sha256:proposal"))
@@ -92,13 +100,15 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
             return orders
         drop: dict[str, set[int]] = {}
         for p in problems:
-            head = p.where.split(" ", 1)[0]
-            key, _, rest = head.partition("[")
-            key = key.split(".", 1)[0]
-            if rest and key in orders and isinstance(orders[key], list):
-                drop.setdefault(key, set()).add(int(rest.split("]", 1)[0]))
-            elif p.where.startswith(rules.END_OF_MOVEMENT):  # 6.2: drop the last move or entry into that hex
-                crowded = p.message.split(" would hold", 1)[0].rsplit(" ", 1)[-1]
+            if p.place is None:  # every problem of the orders names its place (rules/places.py)
+                raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
+            path = p.place.path
+            key = str(path[0]) if path else ""
+            index = next((k for k in path if isinstance(k, int)), None)
+            if index is not None and key in orders and isinstance(orders[key], list):
+                drop.setdefault(key, set()).add(index)
+            elif p.place.map_place:  # 6.2: a hex over-stacked at the end of the movement phase
+                crowded = p.place.map_place  # drop the last move or entry into that hex
                 into = [i for i, m in enumerate(orders.get("move", [])) if m.get("path", [""])[-1] == crowded]
                 placed = [i for i, m in enumerate(orders.get("place", [])) if m.get("hex") == crowded]
                 if into:
@@ -110,7 +120,7 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
                 else:
                     raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
             elif key in orders:
-                sub, _, _ = head.partition(".")[2].partition("[")
+                sub = sub_table(path)
                 if isinstance(orders[key], dict) and sub in orders[key]:
                     del orders[key][sub]
                     if not orders[key]:
@@ -126,12 +136,24 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
     raise RuntimeError("the proposal cannot be made legal")
 
 
+def sub_table(path: tuple[str | int, ...]) -> str:
+    """The key within the table ``path[0]`` that a problem's place names: the keys up to its first
+    index, as one name (``declare.hedgehog[1]`` names ``hedgehog``; ``rwr.withdraw.infantry`` names
+    ``withdraw.infantry``, no key of [rwr], so that the whole table is dropped)."""
+    names: list[str] = []
+    for k in path[1:]:
+        if isinstance(k, int):
+            break
+        names.append(k)
+    return ".".join(names)
+
+
 # --- a player turn ---------------------------------------------------------------------------
 
 def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[str, Any]:
     """The side's measures at the start of its player turn, mobile assaults at very good odds,
     moves toward the enemy and the objectives, then prepared assaults at good odds."""
-    ctx = module._ctx(state, None, side=side)
+    ctx = module.context(state, None, side)
     orders: dict[str, Any] = {"standing": standing(side)}
     support = plan_support(ctx, side)  # before the moves: the commitment phase comes first (10.2)
     if support:
@@ -148,7 +170,7 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
             plan.update(once["rwr"])
         if plan:
             orders["rwr"] = plan
-        rwr.rwr_phase(ctx, {"rwr": plan}, [], "refuse")
+        rwr.rwr_phase(ctx, Rwr.parse(plan), [], "refuse")
     for u, at in rvgk_entries(ctx, orders.get("place", [])):
         ctx.units[u]["at"] = at  # 8.1: the RVGK units enter before movement
     assaults = plan_assaults(ctx, side)
@@ -196,8 +218,6 @@ def plan_support(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     """The Ground Support Commitment phase (10.2, 10.4): the air units with the most points go to
     the stacks next to the enemy with the most attack strength (those stay and fight), one per hex;
     a Soviet one only within 10 hexes of Moscow (the check drops what it refuses)."""
-    from . import air
-
     if not air.enabled(ctx) or not air.commitment_rule(ctx) or (side == "soviet" and not air.soviet_received(ctx)):
         return []
     enemy = other(side)
@@ -221,7 +241,7 @@ def estimate(ctx: Ctx, unit: str) -> tuple[Fraction, Fraction]:
     """Attack and defense of a unit as its owner's enemy may judge them: an untried unit's the mean
     of the counters it may be (2.15), any other its own."""
     if ctx.untried(unit):
-        pool = rules.counter_pool(ctx, unit) or ["1-1"]
+        pool = counter_pool(ctx, unit) or ["1-1"]
         a = Fraction(sum(int(v.split("-")[0]) for v in pool), len(pool))
         d = Fraction(sum(int(v.split("-")[1]) for v in pool), len(pool))
         return a, d
@@ -235,7 +255,7 @@ def estimated_odds(ctx: Ctx, attackers: list[str], target: str) -> Odds:
     att = sum(estimate(ctx, u)[0] for u in attackers)
     dfn = sum(estimate(ctx, u)[1] for u in ctx.occupants(target, enemy))
     odds = Odds.of(int(att), max(int(dfn + Fraction(1, 2)), 1))
-    return apply_shifts(odds, rules.attack_shifts(ctx, attackers, target))
+    return apply_shifts(odds, attack_shifts(ctx, attackers, target))
 
 
 def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[str, Any]]:
@@ -261,8 +281,8 @@ def plan_attacks(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict
 
 def can_attack(ctx: Ctx, unit: str) -> bool:
     spec = ctx.spec(unit)
-    return (spec.type not in ("flak",) and not (ctx.options.get("arko") and rules.is_arko(ctx, unit))
-            and not rules.stationary(ctx, unit))  # 8.20, 9.18
+    return (spec.type not in ("flak",) and not (ctx.options.get("arko") and is_arko(ctx, unit))
+            and not stationary(ctx, unit))  # 8.20, 9.18
 
 
 def measures(ctx: Ctx, side: str) -> dict[str, Any]:
@@ -277,18 +297,16 @@ def measures(ctx: Ctx, side: str) -> dict[str, Any]:
         if arko:
             declare["form_arko"] = arko
         if ctx.options.get("supply") and "concentration" not in ctx.position:
-            from .supply import out_of_supply
-
             cut = out_of_supply(ctx, [u for u in sorted(ctx.units) if ctx.spec(u).side == "german" and ctx.on_map(u)])
             size: dict[str, int] = {}
             for u in cut:
                 size[ctx.at(u)] = size.get(ctx.at(u), 0) + 1
             if size:
                 declare["air_supply"] = sorted(sorted(size, key=lambda h: (-size[h], h))[:2])
-        if ctx.options.get("hedgehogs") and ctx.turn in rules.HEDGEHOG_TURNS:
+        if ctx.options.get("hedgehogs") and ctx.turn in HEDGEHOG_TURNS:
             declare["hedgehog"] = sorted(h for h in ctx.stacks("german")
-                                         if ctx.sc.map.hexes[h].settlement in rules.HEDGEHOG_SETTLEMENTS
-                                         and rules.german_nationals(ctx, h))
+                                         if ctx.sc.map.hexes[h].settlement in HEDGEHOG_SETTLEMENTS
+                                         and german_nationals(ctx, h))
     else:
         place = [{"units": [u], "hex": h} for u, h in rvgk_entries(ctx, [])]
         if place:
@@ -343,7 +361,7 @@ def exercises(ctx: Ctx, side: str) -> dict[str, Any]:
                      and not ctx.occupants(h, "soviet")]
             where: dict[str, str] = {}
             for u in pool:  # each in the first such hex with room for it (stacking applies, Ambiguity 24)
-                room = [h for h in hexes if not rules.stack_problems(
+                room = [h for h in hexes if not stack_problems(
                     ctx, h, ctx.occupants(h, "german") + [x for x, y in where.items() if y == h] + [u])]
                 if room:
                     where[u] = room[0]
@@ -375,8 +393,6 @@ def sea_exercise(ctx: Ctx, what: str) -> list[dict[str, Any]]:
     motorized-rifle divisions."""
     if not ctx.options.get("naval"):
         return []
-    from .naval import NO_SEA
-
     ports = sorted(h for h, x in ctx.sc.map.hexes.items() if x.port)
     sailors = [u for u in sorted(ctx.units) if ctx.spec(u).side == "soviet" and ctx.at(u) in ports
                and (ctx.spec(u).type, ctx.spec(u).size) not in NO_SEA]
@@ -412,11 +428,11 @@ def arko_hex(ctx: Ctx) -> str:
     if not ctx.options.get("arko") or ctx.pts != 1:
         return ""
     scheduled = {u for _, u, _ in ctx.sc.reinforcements}
-    if not any(rules.is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled for u in ctx.units):
+    if not any(is_arko(ctx, u) and ctx.at(u) == "track" and u not in scheduled for u in ctx.units):
         return ""
     for h, c in sorted(ctx.position["control"].items()):
         spec = ctx.sc.map.hexes[h]
-        if c == "german" and spec.settlement in rules.ARKO_HEXES and spec.country == "ussr" \
+        if c == "german" and spec.settlement in ARKO_HEXES and spec.country == "ussr" \
                 and not any(ctx.occupants(n, "soviet") for n in (h, *ctx.sc.map.neighbours(h))):
             return str(h)
     return ""
@@ -429,8 +445,6 @@ def rvgk_entries(ctx: Ctx, given: list[dict[str, Any]]) -> list[tuple[str, str]]
         return [(u, str(p["hex"])) for p in given for u in p["units"]]
     if ctx.side != "soviet" or not any(s["at"] == "rvgk" for s in ctx.units.values()):
         return []
-    from .reinforce import default_mr_orders
-
     probe = copy.deepcopy(ctx)
     probe.position["mr"] = {"place": sorted(u for u, s in ctx.units.items() if s["at"] == "rvgk")}
     return [(u, str(p["hex"])) for p in default_mr_orders(probe)["place"] if p["hex"] not in ("rvgk", "ports-box")
@@ -457,21 +471,19 @@ def plan_assaults(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     plus the hexside); the rules refuse what they forbid (swamp, weather, city to city, straits)."""
     if not ctx.options.get("mobile_assault"):
         return []
-    from .assault import ma_cost
-
     enemy = other(side)
     out: list[dict[str, Any]] = []
     used: set[str] = set()
     cost, _ = ma_cost(ctx, side)
     for h, units in sorted(ctx.stacks(side).items()):
         mech = [u for u in units if ctx.spec(u).mechanized and ctx.spec(u).type != "flak"
-                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian") and not rules.stationary(ctx, u)]
+                and ctx.spec(u).nat not in ("italian", "hungarian", "romanian") and not stationary(ctx, u)]
         if not any(ctx.spec(u).type in ("tank", "assault-gun", "armored-recon") for u in mech):
             continue
         for t in sorted(ctx.sc.map.neighbours(h)):
             if not ctx.occupants(t, enemy) or any(u in used for u in mech):
                 continue
-            if any(rules.movement_allowance(ctx, u, h)[0] < cost + 2 for u in mech):
+            if any(movement_allowance(ctx, u, h)[0] < cost + 2 for u in mech):
                 continue
             if estimated_odds(ctx, mech, t) >= MA_ODDS:
                 out.append({"units": mech, "path": [t], "assault": t})
@@ -507,7 +519,7 @@ def plan_moves(ctx: Ctx, side: str, skip: set[str] | None = None) -> list[dict[s
 
 def movable(ctx: Ctx, unit: str) -> bool:
     at = ctx.at(unit)
-    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0 and not rules.stationary(ctx, unit)
+    return (ctx.on_map(unit) or at in ("okh-north", "okh-south")) and ctx.mf(unit) > 0 and not stationary(ctx, unit)
 
 
 def next_to_enemy(ctx: Ctx, h: str, enemy: str) -> bool:
@@ -542,7 +554,7 @@ def destination(ctx: Ctx, side: str, units: list[str], start: str, goals: list[s
     for h in sorted(reach, key=score):
         if score(h) >= here:
             return None
-        if rules.stack_problems(ctx, h, ctx.occupants(h, side) + units):
+        if stack_problems(ctx, h, ctx.occupants(h, side) + units):
             continue
         if side == "soviet" and ctx.sc.map.hexes[h].country != "ussr":
             continue
@@ -555,16 +567,16 @@ def reachable(ctx: Ctx, side: str, units: list[str], start: str) -> dict[str, li
     from an OKH area through its entry hexes): Dijkstra on the rules' own costs, the stack paying
     the dearest cost of its units, within the smallest allowance."""
     enemy = other(side)
-    mp = min(rules.movement_allowance(ctx, u, start)[0] for u in units)
+    mp = min(movement_allowance(ctx, u, start)[0] for u in units)
     specs = [ctx.spec(u) for u in units]
 
     def step(a: str, b: str) -> int | None:
-        if ctx.occupants(b, enemy) or any(rules.entry_problems(ctx, u, b) for u in units):
+        if ctx.occupants(b, enemy) or any(entry_problems(ctx, u, b) for u in units):
             return None
         worst = 0
         for s in specs:
-            hc = rules.hex_cost(ctx, s, b, a if a in ctx.sc.map.hexes else None)[0]
-            sc = (0, "", []) if a not in ctx.sc.map.hexes else rules.hexside_cost(ctx, s, a, b)
+            hc = hex_cost(ctx, s, b, a if a in ctx.sc.map.hexes else None)[0]
+            sc = (0, "", []) if a not in ctx.sc.map.hexes else hexside_cost(ctx, s, a, b)
             if hc == "no" or sc[0] in ("no", "all"):
                 return None
             worst = max(worst, int(hc) + int(sc[0]))
@@ -572,7 +584,7 @@ def reachable(ctx: Ctx, side: str, units: list[str], start: str) -> dict[str, li
 
     def nbrs(h: str) -> Iterable[str]:
         if h in ("okh-north", "okh-south"):
-            return rules.okh_entry_hexes(ctx, h)
+            return okh_entry_hexes(ctx, h)
         return ctx.sc.map.neighbours(h)
 
     best: dict[str, int] = {start: 0}

@@ -1071,7 +1071,9 @@ def _unit_problems(sc: Scenario) -> list[Problem]:
     return problems
 
 
-def _reinforcement_problems(sc: Scenario) -> list[Problem]:
+def reinforcement_problems(sc: Scenario) -> list[Problem]:
+    """The reinforcement schedule's problems: a GT the scenario plays after its first, and an entry hex
+    where the rules let the unit arrive (8.1-8.7)."""
     problems = []
     m = sc.map
     md_reach = {n for h in m.hexes.values() if h.md and h.settlement in VP_SETTLEMENTS and h.country == "ussr"
@@ -1102,19 +1104,18 @@ def _reinforcement_problems(sc: Scenario) -> list[Problem]:
     return problems
 
 
-def validate_scenario(sc: Scenario) -> list[Problem]:
-    """Every way a loaded scenario's data breaks the rules (docs/map-format.md), each with its rule.
+def component_problems(sc: Scenario) -> list[Problem]:
+    """Every way a loaded scenario's map and counters break the rules (docs/map-format.md), each with
+    its rule; with the set-up rules' (setup.scenario_problems) and reinforcement_problems, what
+    validation.validate_scenario finds.
 
     The checks the loader makes (schemas, hex ids, hexsides joining adjacent hexes, known units,
     each unit placed once) are not repeated. The places, rivers and triangles the rulebook locates
     are checked only where the map has their hexes, so that a small map passes.
     """
-    # The set-up rules (3.2-3.8, 6.x, 7.x) build on rules.py, which imports this module.
-    from .setup import scenario_problems
-
     m = sc.map
     problems = (_hex_problems(m) + _hexside_problems(m) + _place_problems(m) + _beach_problems(m) + _port_problems(m)
                 + _gas_problems(sc))
     if m.connected:
         problems += _land_problems(m)
-    return problems + _unit_problems(sc) + scenario_problems(sc) + _reinforcement_problems(sc)
+    return problems + _unit_problems(sc)

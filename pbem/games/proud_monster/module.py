@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import copy
-import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import IllegalOrdersError, PbemError, Problem
+from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, naval, picture, reinforce, render, rules, rwr, setup, supply
-from .data import OKH_AREAS, Scenario, load_scenario, scenario_names, validate_scenario
-from .rules import DEFAULT_OPTIONS, FULL_GAME, OPTION_NOTES, OPTION_VALUES, Ctx, Decision, MoveTracker
+from . import air, assault, naval, picture, reinforce, render, rwr, rwr_text, setup, supply
+from .data import OKH_AREAS, Scenario, load_scenario, scenario_names
+from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
+from .orders import Attack, Move, Orders, Reply, Standing
+from .rules.arko import ARKO_TYPE, form_arko
+from .rules.combat.attacks import static_attack_problems
+from .rules.combat.losses import LOSS_POLICIES, allocate_with, loss_constraints_text, loss_reduced
+from .rules.combat.resolve import resolve_attack
+from .rules.combat.retreat import RETREAT_POLICIES
+from .rules.context import OFF_MAP, Ctx, Decision, Hooks, MoveTracker, snapshot
+from .rules.control import victory_check
+from .rules.hedgehogs import declare_hedgehogs
+from .rules.movement import check_lake_ends
+from .rules.places import path_of, problem, under
+from .rules.stacking import END_OF_MOVEMENT, check_stacking, remove_overstack
+from .rules.weather import initial_weather, weather_phase
+from .rules.works import fort_activation, initial_works
 from .sequence import (
     PLAYER_TURN,
     SEQUENCE_START,
@@ -29,24 +42,24 @@ from .sequence import (
     phases,
     step_name,
 )
+from .validation import validate_scenario
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+STANDING = path_of("standing")  # the standing instructions of an order file (F.7)
+
+# The feature rules plugged into the core rules (rules/context.py, Hooks): supply (9.x), air units and
+# Flak (10.x), naval movement and invasions (11.x), mobile assaults (15.x).
+HOOKS = assault.plug(naval.plug(air.plug(supply.plug(Hooks()))))
 
 # The automatic phases of the sequence of play (sequence.py) and the rules that run them.
 AUTOMATIC: dict[str, Callable[[Ctx, int], None]] = {
     "mutual-reinforcement": reinforce.mutual_reinforcement,  # 8.1-8.13
-    "weather": rules.weather_phase,  # 13.2, 13.8-13.10
-    "victory-check": rules.victory_check,  # 4.4-4.5
-    "fort-activation": rules.fort_activation,  # 14.25
+    "weather": weather_phase,  # 13.2, 13.8-13.10
+    "victory-check": victory_check,  # 4.4-4.5
+    "fort-activation": fort_activation,  # 14.25
     "december-air": air.december_air,  # 10.2, 10.4: the start of GT12
     "flak-withdrawal": air.flak_withdrawal,  # 10.1, 8.16: the first German RWR phase of GT12
 }
-
-
-def _option_rule(name: str) -> str:
-    """The rule an option is about, from its note: 'Ambiguity 55 (6.2): ...' gives 6.2."""
-    m = re.search(r"\(([0-9./]+)\)", OPTION_NOTES[name])
-    return m.group(1) if m else OPTION_NOTES[name].split(":")[0]
 
 
 # 14.7: events a side sees although they name enemy units: combat reveals both sides' stacks at
@@ -73,7 +86,7 @@ def _named(value: Any) -> set[str]:
 def default_losses(q: dict[str, Any]) -> list[str]:
     """The losses of an unanswered question: fewest-steps-first within the rules' constraints."""
     r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
-    result = rules.allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
+    result = allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
     return [lo.unit for lo in result for _ in range(lo.steps)]
 
 
@@ -98,12 +111,11 @@ class ProudMonster:
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         sc = load_scenario(scenario)
         ruleset = options.get("ruleset", sc.options.get("ruleset", sc.ruleset))
-        opts = {**DEFAULT_OPTIONS, **(FULL_GAME if ruleset == "full" else {}), "ruleset": ruleset, **sc.options, **options}
-        unknown = sorted(set(opts) - set(DEFAULT_OPTIONS))
+        opts = game_options(ruleset, sc.options, options)
+        unknown = unknown_options(opts)
         if unknown:
             raise IllegalOrdersError(f"unknown option(s): {', '.join(unknown)}", hint=f"Known: {', '.join(DEFAULT_OPTIONS)}.")
-        bad = [Problem(f"option {k}", f"{v!r} is not one of {', '.join(repr(x) for x in OPTION_VALUES[k])}", _option_rule(k))
-               for k, v in sorted(opts.items()) if v not in OPTION_VALUES[k] or type(v) is not type(OPTION_VALUES[k][0])]
+        bad = value_problems(opts)
         if bad:
             raise IllegalOrdersError("invalid option value(s)", bad, hint="`pbem rules proud-monster` and the README list the options.")
         units: dict[str, dict[str, Any]] = {}
@@ -117,7 +129,7 @@ class ProudMonster:
             units[u] = {"at": "setup", "steps": sc.units[u].steps}
         if opts.get("arko"):  # 14.41: the ArKo is held off the map until the German forms it
             for u, spec in sorted(sc.units.items()):
-                if spec.side == "german" and spec.type == rules.ARKO_TYPE and u not in units:
+                if spec.side == "german" and spec.type == ARKO_TYPE and u not in units:
                     units[u] = {"at": "track", "steps": spec.steps}
         control = {}
         for h in sorted(sc.map.hexes.values(), key=lambda x: x.id):
@@ -125,9 +137,9 @@ class ProudMonster:
                 control[h.id] = "german" if h.country == "germany" else "soviet"
         position = {"vp": 0, "moscow_rolled": False, "units": units, "control": control}  # 4.5: German VP = 0
         if opts.get("weather"):  # 13.2: no weather rolls before GT7, so Dry; the basic game keeps no weather
-            position.update(rules.initial_weather())
+            position.update(initial_weather())
         if opts.get("fortifications"):  # 14.24, 14.30: the state of every fort and Stalin Line hex
-            position.update(rules.initial_works(sc))
+            position.update(initial_works(sc))
         position.update(rwr.initial_position(opts))  # 8.15 the replacement pool, 8.20 refits made
         return {
             "options": opts,
@@ -141,7 +153,7 @@ class ProudMonster:
         return Ctx(
             sc=self.scenario(state), options=dict(state["options"]), position=copy.deepcopy(state["position"]),
             turn=int(clock["turn"]), pts=int(clock["pts"]), side=side or str(clock["side"]), dice=dice,
-            standing=copy.deepcopy(state.get("standing", {})),
+            standing=copy.deepcopy(state.get("standing", {})), hooks=HOOKS,
         )
 
     def context(self, state: dict[str, Any], dice: Dice | None, side: str | None = None) -> Ctx:
@@ -149,8 +161,9 @@ class ProudMonster:
 
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
         sc = self.scenario(state)
-        if setup.first_side(sc):  # 3.2-3.7: the players set up before the first GT
-            return setup.await_setup(self, state, self._ctx(state, dice), setup.first_side(sc))
+        side = setup.first_side(sc)
+        if side:  # 3.2-3.7: the players set up before the first GT
+            return setup.await_setup(state, self._ctx(state, dice), side, self._adjudicator(state, side))
         return self.begin(state, dice)
 
     def begin(self, state: dict[str, Any], dice: Dice, events: tuple[Event, ...] | list[Event] = ()) -> Transition:
@@ -220,30 +233,36 @@ class ProudMonster:
 
     # --- checking -------------------------------------------------------------------------------
     def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        return self._check(state, submission, Orders.parse(submission.body))
+
+    def _check(self, state: dict[str, Any], submission: Submission, orders: Orders) -> list[Problem]:
+        """Every problem of the ``orders`` of ``submission`` (parsed once, orders.py), all at once:
+        they are played on a working copy of the position without dice, so that each order is
+        checked against the position the orders before it leave."""
         if submission.kind == "reply":
-            return self._check_reply(state, submission)
+            return self._check_reply(state, submission, orders.reply)
         ctx = self._ctx(state, None)
-        problems = self._standing_problems(submission.body.get("standing", {}), ctx)
+        problems = self._standing_problems(orders.standing, ctx)
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
-            return problems + setup.check(ctx, state, submission)
+            return problems + setup.check(ctx, submission.side, setup.set_up_orders(ctx, submission, orders))
         if ctx.pts == 0:  # the Soviet's MR step (8.1, 8.7, 8.11)
-            body = submission.body if submission.digest else reinforce.default_mr_orders(ctx)  # no orders: the default
-            reinforce.mr_orders(ctx, body, problems)
+            mr = orders if submission.digest else Orders.parse(reinforce.default_mr_orders(ctx))  # no orders: the default
+            reinforce.mr_orders(ctx, mr, problems)
             return problems
-        self._start_of_player_turn(ctx, submission.body, problems)
+        self._start_of_player_turn(ctx, orders, problems)
         # 8.13-8.20: the German RWR phase; with no orders by the deadline a withdrawal due is refused (8.17)
-        rwr.rwr_phase(ctx, submission.body, problems, "refuse" if not submission.digest else "problem")
-        air.commitment(ctx, submission.body, problems)  # 10.2, 10.4: the Ground Support Commitment phase
-        self._start_of_movement(ctx, submission.body, problems)
-        self._movement(ctx, submission.body.get("move", []), problems)
+        rwr.rwr_phase(ctx, orders.rwr, problems, "refuse" if not submission.digest else "problem")
+        air.commitment(ctx, orders.support, problems)  # 10.2, 10.4: the Ground Support Commitment phase
+        self._start_of_movement(ctx, orders, problems)
+        self._movement(ctx, orders.moves, problems)
         # Attacks are checked against the position after the legal moves (an illegal move is
         # left out), so that every problem is reported at once.
-        problems += rules.static_attack_problems(ctx, submission.body.get("attack", []))
-        problems += naval.attack_problems(ctx, submission.body.get("attack", []))  # 11.2, 11.4
-        problems += supply.attack_problems(ctx, submission.body.get("attack", []))  # 9.19, 9.20
+        problems += static_attack_problems(ctx, orders.attacks)
+        problems += naval.attack_problems(ctx, orders.attacks)  # 11.2, 11.4
+        problems += supply.attack_problems(ctx, orders.attacks)  # 9.19, 9.20
         return problems
 
-    def _start_of_player_turn(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+    def _start_of_player_turn(self, ctx: Ctx, orders: Orders, problems: list[Problem]) -> None:
         """What comes before the RWR phase (8.13), the commitment (10.2) and movement, in this order:
         the German's Mutual Reinforcement decisions, carried out at the start of his orders of the
         GT's first player turn as if in the MR phase (digest A.3 I; Ambiguity 49): diversions between
@@ -252,81 +271,89 @@ class ProudMonster:
         his player turn (8.1: `[[place]]`); then the German's supply declarations at the start of his
         player turn (9.18-9.20: `pause`, `concentration`, `air_supply`), whose supply states the RWR
         phase asks for (8.14, 8.20 with 9.18). The declarations are in the orders' `[declare]` table."""
-        declare = orders.get("declare", {})
+        declare = orders.declare
         reinforce.clear_diversions(ctx)
-        if "divert" in declare:  # 8.3: carried out as in the MR phase or at the start of movement
-            reinforce.divert(ctx, list(declare["divert"]), problems)
-        if "form_arko" in declare:
-            rules.form_arko(ctx, declare["form_arko"], problems)
-        if "security" in declare:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
-            rwr.deploy_security(ctx, declare["security"], problems)
-        reinforce.rvgk_problems(ctx, list(orders.get("place", [])), problems)  # 8.1: RVGK units enter
+        if declare.divert is not None:  # 8.3: carried out as in the MR phase or at the start of movement
+            reinforce.divert(ctx, list(declare.divert), problems)
+        if declare.form_arko is not None:
+            form_arko(ctx, declare.form_arko, problems)
+        if declare.security is not None:  # 8.21: also an MR-phase deployment (rwr.deploy_security)
+            rwr.deploy_security(ctx, declare.security, problems)
+        reinforce.rvgk_problems(ctx, orders.place, problems)  # 8.1: RVGK units enter
         supply.declarations(ctx, declare, problems)
 
-    def _start_of_movement(self, ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+    def _start_of_movement(self, ctx: Ctx, orders: Orders, problems: list[Problem]) -> None:
         """The very start of the movement phase: the Soviet's naval moves and invasion, all before any
         ground movement (11.2: `[[sea]]`; units that entered from the RVGK at the start of the player
         turn may sail), then the GT12 hedgehog declarations (14.40: `hedgehog` in `[declare]`). What
         comes before the movement phase is in _start_of_player_turn."""
-        declare = orders.get("declare", {})
-        naval.sea_phase(ctx, list(orders.get("sea", [])), problems)  # 11.2-11.4
-        if "hedgehog" in declare:
-            rules.declare_hedgehogs(ctx, list(declare["hedgehog"]), problems)
+        naval.sea_phase(ctx, orders.sea, problems)  # 11.2-11.4
+        if orders.declare.hedgehog is not None:
+            declare_hedgehogs(ctx, list(orders.declare.hedgehog), problems)
 
-    def _standing_problems(self, st: dict[str, Any], ctx: Ctx, where: str = "standing") -> list[Problem]:
-        """Every problem of standing instructions; ``[[standing.stack]]`` entries (F.7) are checked
-        the same way, each naming a hex of the map once."""
+    def _standing_problems(self, st: Standing, ctx: Ctx, where: Place = STANDING) -> list[Problem]:
+        """Every problem of standing instructions (F.7); each ``[[standing.stack]]`` entry names a hex
+        of the map once, and its instructions are checked as the side's own are."""
         problems = []
         seen: dict[str, int] = {}
-        for i, entry in enumerate(st.get("stack", [])):
-            w = f"{where}.stack[{i}]"
-            h = ctx.sc.map.canonical(str(entry.get("hex", "")))
+        for i, entry in enumerate(st.stack or ()):
+            w = under(where, "stack", i)
+            h = ctx.sc.map.canonical(entry.hex or "")
             if h is None:
-                problems.append(Problem(f"{w}.hex", f"'{entry.get('hex')}' is not a hex of the map", "14.35"))
+                problems.append(problem(under(w, "hex"), f"'{entry.hex}' is not a hex of the map", "14.35"))
             elif h in seen:
-                problems.append(Problem(f"{w}.hex", f"{h} already has instructions in {where}.stack[{seen[h]}]", "14.35"))
+                problems.append(problem(under(w, "hex"), f"{h} already has instructions in {under(where, 'stack', seen[h]).text}", "14.35"))
             else:
                 seen[h] = i
-            problems += self._standing_problems({k: v for k, v in entry.items() if k != "hex"}, ctx, w)
-        pol = st.get("loss_policy")
-        if pol is not None and pol not in rules.LOSS_POLICIES:
-            problems.append(Problem(f"{where}.loss_policy", f"'{pol}' is not one of {', '.join(rules.LOSS_POLICIES)}", "14.35"))
-        ret = st.get("retreat")
-        if ret is not None and ret not in rules.RETREAT_POLICIES:
-            problems.append(Problem(f"{where}.retreat", f"'{ret}' is not one of {', '.join(rules.RETREAT_POLICIES)}", "14.32"))
-        for h in st.get("retreat_hexes", []):
-            if ctx.sc.map.canonical(str(h)) is None:
-                problems.append(Problem(f"{where}.retreat_hexes", f"'{h}' is not a hex of the map", "14.32"))
-        for u in st.get("loss_order", []):
+            problems += self._instruction_problems(ctx, w, entry.loss_policy, entry.retreat, entry.retreat_hexes,
+                                                   entry.loss_order, None)
+        return problems + self._instruction_problems(ctx, where, st.loss_policy, st.retreat, st.retreat_hexes, st.loss_order,
+                                                     st.overstack_removal)
+
+    def _instruction_problems(self, ctx: Ctx, where: Place, loss_policy: str | None, retreat: str | None,
+                              retreat_hexes: tuple[str, ...] | None, loss_order: tuple[str, ...] | None,
+                              overstack_removal: tuple[str, ...] | None) -> list[Problem]:
+        """The problems of one set of instructions: the loss policy (14.35), the retreat policy and
+        hexes (14.32), the loss order (14.35) and the enemy units removed first (6.2)."""
+        problems = []
+        if loss_policy is not None and loss_policy not in LOSS_POLICIES:
+            problems.append(problem(under(where, "loss_policy"), f"'{loss_policy}' is not one of {', '.join(LOSS_POLICIES)}", "14.35"))
+        if retreat is not None and retreat not in RETREAT_POLICIES:
+            problems.append(problem(under(where, "retreat"), f"'{retreat}' is not one of {', '.join(RETREAT_POLICIES)}", "14.32"))
+        for h in retreat_hexes or ():
+            if ctx.sc.map.canonical(h) is None:
+                problems.append(problem(under(where, "retreat_hexes"), f"'{h}' is not a hex of the map", "14.32"))
+        for u in loss_order or ():
             if u not in ctx.units:
-                problems.append(Problem(f"{where}.loss_order", f"unknown unit '{u}'", "14.35"))
-        for u in st.get("overstack_removal", []):
+                problems.append(problem(under(where, "loss_order"), f"unknown unit '{u}'", "14.35"))
+        for u in overstack_removal or ():
             if u not in ctx.units:
-                problems.append(Problem(f"{where}.overstack_removal", f"unknown unit '{u}'", "6.2"))
+                problems.append(problem(under(where, "overstack_removal"), f"unknown unit '{u}'", "6.2"))
         return problems
 
-    def _check_reply(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
-        """A reply names, one step per entry, where the awaited loss goes (14.35; 14.36 if on)."""
+    def _check_reply(self, state: dict[str, Any], submission: Submission, reply: Reply | None) -> list[Problem]:
+        """A reply names, one step per entry, where the awaited loss goes (14.35; 14.36 if on), or
+        the retreat hex, or "no" (14.32)."""
         q = state["pending"]["question"]
-        if "reply" not in submission.body:
+        if reply is None:
             if not submission.digest:  # no reply by the deadline: the referee applies the default
                 return []
-            return [Problem("reply", "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
+            return [problem(path_of("reply"), "the file has no [reply] table", q["rule"], "`pbem template` writes one.")]
         if q.get("kind") == "retreat":  # 14.32: `retreat` = one of the hexes offered, or "no"
-            ans = submission.body["reply"].get("retreat")
+            ans = reply.retreat
             hexes = list(q["hexes"])
-            canon = self.scenario(state).map.canonical(str(ans)) if ans is not None else None
+            canon = self.scenario(state).map.canonical(ans) if ans is not None else None
             if ans != "no" and canon not in hexes:
-                return [Problem("reply.retreat", f"{ans!r} is not one of {', '.join(hexes)} or \"no\"", q["rule"],
+                return [problem(path_of("reply", "retreat"), f"{ans!r} is not one of {', '.join(hexes)} or \"no\"", q["rule"],
                                 'Write retreat = "HEX" with a hex offered, or retreat = "no".')]
             return []
-        losses = list(submission.body.get("reply", {}).get("losses", []))
+        losses = list(reply.losses or ())
         problems = []
         for u in sorted(set(losses)):
             if u not in q["units"]:
-                problems.append(Problem("reply.losses", f"{u} did not take part in this combat", q["rule"]))
+                problems.append(problem(path_of("reply", "losses"), f"{u} did not take part in this combat", q["rule"]))
             elif losses.count(u) > int(q["units"][u]):
-                problems.append(Problem("reply.losses", f"{u} has only {q['units'][u]} step(s)", "2.16"))
+                problems.append(problem(path_of("reply", "losses"), f"{u} has only {q['units'][u]} step(s)", "2.16"))
         if problems:
             return problems
         alive = list(q["units"].items())
@@ -334,17 +361,17 @@ class ProudMonster:
         hint = "List one unit id per step lost; repeat an id to take two steps from it."
         try:
             extra = unused_entries(alive, int(q["loss"]), losses, weight={u: Fraction(w) for u, w in r["weight"].items()},
-                                   first_from=r["first_from"], spread=r["spread"], reduced=rules.loss_reduced(r))
+                                   first_from=r["first_from"], spread=r["spread"], reduced=loss_reduced(r))
         except NeedsDecision:
-            bound = rules.loss_constraints_text(list(q["units"]), r)
+            bound = loss_constraints_text(list(q["units"]), r)
             within = f" within the rules: {'; '.join(bound)}" if bound else ""
-            return [Problem("reply.losses", f"the steps listed do not take the whole loss of {q['loss']}{within}", q["rule"], hint)]
+            return [problem(path_of("reply", "losses"), f"the steps listed do not take the whole loss of {q['loss']}{within}", q["rule"], hint)]
         if extra:
             why = "more steps than the loss takes, or steps the rules do not allow yet (14.35)"
-            problems.append(Problem("reply.losses", f"{', '.join(extra)}: {why}", q["rule"], hint))
+            problems.append(problem(path_of("reply", "losses"), f"{', '.join(extra)}: {why}", q["rule"], hint))
         return problems
 
-    def _movement(self, ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> None:
+    def _movement(self, ctx: Ctx, moves: Sequence[Move], problems: list[Problem]) -> None:
         """Movement phase (12.x) then the end-of-phase stacking check (6.2)."""
         tr = MoveTracker(start={u: ctx.at(u) for u in ctx.units if ctx.on_map(u) or ctx.at(u) in OKH_AREAS})
         for i, mv in enumerate(moves):
@@ -353,21 +380,22 @@ class ProudMonster:
                 problems += barred
                 continue
             problems += supply.move_problems(ctx, i, mv, tr)  # 9.18-9.20
-            here = {ctx.at(u) for u in mv.get("units", []) if u in ctx.units and ctx.on_map(u)}
-            assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.do_move; 15.x after a mobile assault
+            here = {ctx.at(u) for u in mv.units if u in ctx.units and ctx.on_map(u)}
+            assault.move_or_cancel(ctx, i, mv, tr, problems)  # rules.movement.do_move; 15.x after a mobile assault
             supply.after_move(ctx, i, mv, here.pop() if len(here) == 1 else None)  # 9.18: air supply markers
             if ctx.result:
                 return
         if not problems:
-            rules.check_lake_ends(ctx, ctx.side, tr, problems)
-            rules.check_stacking(ctx, ctx.side, rules.END_OF_MOVEMENT, problems)
+            check_lake_ends(ctx, ctx.side, tr, problems)
+            check_stacking(ctx, ctx.side, END_OF_MOVEMENT, problems)
 
     # --- resolving ------------------------------------------------------------------------------
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
         (sub,) = submissions
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
-            return setup.resolve(self, state, sub, dice)
-        problems = self.check(state, sub)
+            return self._resolve_setup(state, sub, dice)
+        orders = Orders.parse(sub.body)
+        problems = self._check(state, sub, orders)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
         if sub.kind == "reply":
@@ -375,18 +403,19 @@ class ProudMonster:
             ctx = self._ctx(state, None)
             q = pending["question"]
             if q.get("kind") == "retreat":  # 14.32: a hex, or "no"; unanswered: the first hex offered
-                answer: Any = str(sub.body.get("reply", {}).get("retreat", q["hexes"][0]))
+                given = orders.reply.retreat if orders.reply is not None else None
+                answer = given if given is not None else str(q["hexes"][0])
                 answer = self.scenario(state).map.canonical(answer) or answer
                 pending["decisions"][f"{q['attack']}/retreat"] = answer
                 ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
                 ctx.emit("reply", "5.1", side=sub.side, question=q, answer=[answer])
-                return self._player_turn(state, ctx, {"attack": pending["attacks"]}, "prepared-assault", pending)
-            if "reply" not in sub.body:  # no reply by the deadline (referee): the documented default
-                sub = Submission(sub.kind, sub.side, {"reply": {"losses": default_losses(q)}}, sub.digest)
-            pending["decisions"][f"{q['attack']}/{q['role']}"] = list(sub.body["reply"]["losses"])
+                return self._resume(state, ctx, pending)
+            # no reply by the deadline (referee): the documented default
+            losses = default_losses(q) if orders.reply is None else list(orders.reply.losses or ())
+            pending["decisions"][f"{q['attack']}/{q['role']}"] = losses
             ctx.dice = ForcedDice(by_label=dict(pending["faces"]), fallback=dice)
-            ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(sub.body["reply"]["losses"]))
-            return self._player_turn(state, ctx, {"attack": pending["attacks"]}, "prepared-assault", pending)
+            ctx.emit("reply", "5.1", side=sub.side, question=q, answer=list(losses))
+            return self._resume(state, ctx, pending)
         ctx = self._ctx(state, dice)
         if sub.body.get("standing"):
             ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
@@ -395,18 +424,38 @@ class ProudMonster:
             mr_problems: list[Problem] = []
             if not sub.digest:  # a referee's --no-orders: the default placement
                 ctx.emit("mr-default", "8.7")
-            reinforce.mr_orders(ctx, sub.body if sub.digest else reinforce.default_mr_orders(ctx), mr_problems)
+            reinforce.mr_orders(ctx, orders if sub.digest else Orders.parse(reinforce.default_mr_orders(ctx)), mr_problems)
             if mr_problems:  # check() ran the same orders; this is a safeguard
                 raise IllegalOrdersError("orders break the rules", mr_problems)
             ctx.pts, ctx.side = 1, "german"
             self._automatic(ctx, SEQUENCE_START, ctx.turn)
             return self._finish(state, ctx, pending=None)
-        return self._player_turn(state, ctx, sub.body, None, {"decisions": {}, "replies": 0})
+        return self._player_turn(state, ctx, orders, list(sub.body.get("attack", [])), None, {"decisions": {}, "replies": 0})
 
-    def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], resume: str | None,
-                     pending: dict[str, Any]) -> Transition:
+    def _resume(self, state: dict[str, Any], ctx: Ctx, pending: dict[str, Any]) -> Transition:
+        """The prepared-assault phase again, from the attack that awaited a decision, with the
+        attacks the pending state keeps (14.5)."""
+        attacks = list(pending["attacks"])
+        return self._player_turn(state, ctx, Orders.parse({"attack": attacks}), attacks, "prepared-assault", pending)
+
+    def _resolve_setup(self, state: dict[str, Any], sub: Submission, dice: Dice) -> Transition:
+        """A set-up step (3.2-3.7, setup.py), checked, then carried out; then the German's set-up is
+        awaited, or GT1 begins."""
+        ctx = self._ctx(state, dice, sub.side)
+        orders = Orders.parse(sub.body)
+        problems = self._check(state, sub, orders)
+        if problems:
+            raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
+        following = setup.carry_out(ctx, sub, setup.set_up_orders(ctx, sub, orders))
+        if following:
+            return setup.await_setup({**state, "position": ctx.position}, ctx, following, self._adjudicator(state, following))
+        return self.begin({**state, "position": ctx.position, "standing": ctx.standing}, dice, ctx.events)
+
+    def _player_turn(self, state: dict[str, Any], ctx: Ctx, orders: Orders, attacks: list[dict[str, Any]],
+                     resume: str | None, pending: dict[str, Any]) -> Transition:
         """The phases of a player turn, in the order of the sequence of play (5.0, sequence.py);
-        ``resume`` names the phase an awaited decision interrupted."""
+        ``resume`` names the phase an awaited decision interrupted. ``attacks``: the orders'
+        [[attack]] tables as sent, which the state keeps while a decision is awaited."""
         turn_phases = phases(ctx.options, PLAYER_TURN, ctx.turn, side=ctx.side)
         names = [p.name for p in turn_phases]
         if resume is None:
@@ -418,29 +467,28 @@ class ProudMonster:
             if ph.name == "replacement-withdrawal-refit" and ctx.side == "german":  # 8.13-8.20 (rwr.py)
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 rwr_problems: list[Problem] = []
-                rwr.rwr_phase(ctx, orders, rwr_problems, "refuse")  # check() refused what orders left open
+                rwr.rwr_phase(ctx, orders.rwr, rwr_problems, "refuse")  # check() refused what orders left open
                 if rwr_problems:  # check() ran the same phase; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", rwr_problems)
             elif ph.name == "ground-support":  # 10.2, 10.4 (checked with the orders by check())
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
-                air.commitment(ctx, orders, [])
+                air.commitment(ctx, orders.support, [])
             elif ph.name == "movement":
                 ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
                 problems: list[Problem] = []
                 self._start_of_movement(ctx, orders, problems)
-                self._movement(ctx, orders.get("move", []), problems)
-                if problems and all(p.where == rules.END_OF_MOVEMENT for p in problems):
+                self._movement(ctx, orders.moves, problems)
+                if problems and all(p.where == END_OF_MOVEMENT for p in problems):
                     # check() assumed every mobile assault clears its hex; a force that failed went
                     # back, and its hex can end over-stacked only now, after the dice: 6.2 applies
-                    rules.remove_overstack(ctx, ctx.side)
+                    remove_overstack(ctx, ctx.side)
                 elif problems:  # check() simulated the same moves; this is a safeguard
                     raise IllegalOrdersError("orders break the rules", problems)
             elif ph.name == "prepared-assault":
-                attacks = list(orders.get("attack", []))
                 start = int(pending["question"]["attack"]) if resume == ph.name else 0
                 if start == 0:
                     ctx.emit("phase", ph.rule, phase=ph.name, step=ctx.step)
-                stopped = self._assaults(state, ctx, attacks, start, pending)
+                stopped = self._assaults(state, ctx, orders.attacks, attacks, start, pending)
                 if stopped is not None:
                     return stopped
                 ctx.position.pop("retreated", None)  # 14.34: kept for one combat phase only
@@ -449,19 +497,20 @@ class ProudMonster:
                 return self._finish(state, ctx, None)
         return self._end_player_turn(state, ctx)
 
-    def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int,
-                  pending: dict[str, Any]) -> Transition | None:
+    def _assaults(self, state: dict[str, Any], ctx: Ctx, attacks: Sequence[Attack], sent: list[dict[str, Any]],
+                  start: int, pending: dict[str, Any]) -> Transition | None:
         """Prepared-assault phase (14.x): attacks in the order given, each fully resolved (14.5),
-        the invasion PA first (11.4); after a reply, from the attack that awaited it.
-        Returns the transition when a decision must be awaited, else None."""
+        the invasion PA first (11.4); after a reply, from the attack that awaited it. ``sent``: the
+        [[attack]] tables as sent, kept in the pending state. Returns the transition when a decision
+        must be awaited, else None."""
         decisions = pending.get("decisions", {})
         order = naval.assault_order(ctx, attacks)
         for k in order[order.index(start) if "question" in pending and start in order else 0:]:
-            before = rules.snapshot(ctx)
+            before = snapshot(ctx)
             mark = len(ctx.events)
             rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
             try:
-                rules.resolve_attack(ctx, k, attacks[k], decisions)
+                resolve_attack(ctx, k, attacks[k], decisions)
             except Decision as d:
                 ctx.position = before
                 faces = dict(pending.get("faces", {})) if k == start else {}
@@ -474,7 +523,7 @@ class ProudMonster:
                 del ctx.events[mark:]
                 ctx.events.extend(e for e in keep if e.kind in ("reveal", "invasion-assault", "supply", "attack"))
                 ctx.emit("decision-needed", d.question["rule"], side=d.side, attack=k, role=d.role, **d.question)
-                new_pending = {"attacks": attacks, "faces": faces, "decisions": decisions,
+                new_pending = {"attacks": sent, "faces": faces, "decisions": decisions,
                                "replies": pending.get("replies", 0),
                                "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
                 return self._finish(state, ctx, new_pending)
@@ -508,7 +557,7 @@ class ProudMonster:
 
     # --- presentation ---------------------------------------------------------------------------
     def template(self, state: dict[str, Any], side: str) -> str:
-        return render.template(self, state, side)
+        return render.template(state, side, lambda s: self._ctx(state, None, side=s))
 
     def render_event(self, event: Event) -> list[str]:
         return render.event_lines(event)
@@ -528,7 +577,7 @@ class ProudMonster:
                 problems.append(Problem(where, "is not a unit of the scenario", "2.1"))
                 continue
             at, steps = str(s["at"]), int(s["steps"])
-            if at in rules.OFF_MAP:
+            if at in OFF_MAP:
                 if not 0 <= steps <= spec.steps:
                     problems.append(Problem(where, f"has {steps} steps; its counter has {spec.steps}", "2.16"))
             elif at in sc.map.hexes and sc.map.canonical(at) == at:
@@ -556,8 +605,6 @@ class ProudMonster:
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:
         """The counters `pbem status` adds to its summary: the replacement pool, refits (8.15, 8.20)."""
-        from . import rwr_text
-
         return rwr_text.position_lines(self.scenario(state), state)
 
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
@@ -571,10 +618,10 @@ class ProudMonster:
             return pos
         sc = self.scenario(state)
         enemy = other(side)
-        order = {u: i for i, u in enumerate(state.get("standing", {}).get(enemy, {}).get("top_units", []))}
+        order = {u: i for i, u in enumerate(Standing.parse(state.get("standing", {}).get(enemy, {})).top_units or ())}
         stacks: dict[str, list[str]] = {}
         for u, s in sorted(pos["units"].items()):
-            if sc.units[u].side == enemy and s["at"] not in rules.OFF_MAP:
+            if sc.units[u].side == enemy and s["at"] not in OFF_MAP:
                 stacks.setdefault(str(s["at"]), []).append(u)
         hidden: dict[str, int] = {}
         reserve = sorted(u for u, s in pos["units"].items() if sc.units[u].side == enemy and s["at"] == "rvgk")

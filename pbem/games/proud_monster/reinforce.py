@@ -21,23 +21,22 @@ Soviet player turn (8.1) by ``[[place]]`` in his player-turn orders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from pbem.errors import Problem
+from pbem.errors import Place, Problem
 
 from .data import OKH_AREAS, SOUTH_OKH_NATIONS, UnitSpec
 from .naval import place_in_box
-from .rules import (
-    OFF_MAP_BOXES,
-    Ctx,
-    enter_hex,
-    entry_problems,
-    okh_entry_hexes,
-    okh_unavailable,
-    stack_problems,
-    stacking_limit,
-)
+from .orders import Conversion, Orders, Placement
+from .rules.allies import entry_problems
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.control import enter_hex
+from .rules.movement import okh_entry_hexes, okh_unavailable
+from .rules.places import path_of, problem, under
+from .rules.stacking import stack_problems, stacking_limit
 from .sequence import other
+from .supply import soviet_hex_state, supplied_hexes
 
 RVGK_LIMIT = 10  # 8.1: at most 10 units in the RVGK at any time
 PLACE_BOXES = ("rvgk", "ports-box")  # 8.1, 11.3: where a Soviet arrival may go instead of a hex
@@ -145,8 +144,6 @@ def _fixed_arrival(ctx: Ctx, u: str, hex_id: str) -> None:
 def hex_supply(ctx: Ctx, hex_id: str) -> str:
     """The supply state a Soviet unit in ``hex_id`` would have: "supplied", "lake" (9.16) or "oos"
     (9.2; a Black Sea port is always in supply, 9.17); "supplied" without the supply rules."""
-    from .supply import soviet_hex_state
-
     return soviet_hex_state(ctx, hex_id)
 
 
@@ -208,8 +205,6 @@ def qualifying_md_hexes(ctx: Ctx) -> list[str]:
     control = ctx.position["control"]
     overland = None
     if ctx.options.get("supply"):  # a Black Sea port's own supply (9.17) is no overland line
-        from .supply import supplied_hexes
-
         overland = supplied_hexes(ctx, "soviet", overland=True)
     return sorted(h.id for h in ctx.sc.map.hexes.values()
                   if h.md and h.settlement and h.country == "ussr" and control.get(h.id) == "soviet"
@@ -341,7 +336,7 @@ def entry_problem(ctx: Ctx, unit: str, hex_id: str, entries: list[str], md_near:
                    "District one")
 
 
-def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where: str, problems: list[Problem]) -> list[str]:
+def place_units(ctx: Ctx, orders: Sequence[Placement], allowed: set[str], where: Place, problems: list[Problem]) -> list[str]:
     """``[[place]]``: Soviet units that arrived (or wait in the RVGK) enter play (8.7): in a
     Soviet-controlled, supplied city or large town, or a hex next to a Military District one
     (not enemy-occupied, not all-sea or all-lake, Ambiguity 16; option md_adjacent_entry), each hex
@@ -355,25 +350,25 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
     seen: dict[str, int] = {}
     plan: list[tuple[int, list[str], str]] = []
     for i, o in enumerate(orders):
-        w = f"{where}[{i}]"
-        units = [str(u) for u in o.get("units", [])]
-        raw = str(o.get("hex", ""))
+        w = under(where, i)
+        units = list(o.units)
+        raw = o.hex
         if not units:
-            problems.append(Problem(w, "no units", "8.7"))
+            problems.append(problem(w, "no units", "8.7"))
             continue
         bad = False
         for u in units:
             if u in seen:
-                problems.append(Problem(w, f"{u} is placed twice (also in {where}[{seen[u]}])", "8.7"))
+                problems.append(problem(w, f"{u} is placed twice (also in {under(where, seen[u]).text})", "8.7"))
                 bad = True
             elif u not in allowed:
-                problems.append(Problem(w, f"{u} is not a unit to be placed now" + (
+                problems.append(problem(w, f"{u} is not a unit to be placed now" + (
                     f" (it is {OFF_MAP_BOXES.get(ctx.at(u), 'on the map')})" if u in ctx.units else ""), "8.1"))
                 bad = True
             seen.setdefault(u, i)
         if raw in PLACE_BOXES:
             if raw == "ports-box" and not ctx.options.get("naval"):
-                problems.append(Problem(f"{w}.hex", "the Southern Ports Holding Box is used with the naval rules (option naval)",
+                problems.append(problem(under(w, "hex"), "the Southern Ports Holding Box is used with the naval rules (option naval)",
                                         "11.3"))
                 bad = True
             if not bad:
@@ -381,7 +376,7 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
             continue
         h = ctx.sc.map.canonical(raw)
         if h is None:
-            problems.append(Problem(f"{w}.hex", f"'{raw}' is not a hex of the map, \"rvgk\" or \"ports-box\"", "8.7"))
+            problems.append(problem(under(w, "hex"), f"'{raw}' is not a hex of the map, \"rvgk\" or \"ports-box\"", "8.7"))
             continue
         if not bad:
             plan.append((i, units, h))
@@ -390,16 +385,16 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
     used: list[str] = ctx.position.setdefault("rvgk_used", [])
     placed: list[str] = []
     for i, units, dest in plan:
-        w = f"{where}[{i}]"
+        w = under(where, i)
         if dest == "rvgk":
             again = [u for u in units if u in used and ctx.at(u) != "rvgk"]
             if again:
-                problems.append(Problem(w, f"{', '.join(again)} already entered the RVGK once; no unit enters it twice a game",
+                problems.append(problem(w, f"{', '.join(again)} already entered the RVGK once; no unit enters it twice a game",
                                         "12.22"))
                 continue
             going = [u for u in units if ctx.at(u) != "rvgk"]
             if len(rvgk) + len(going) > RVGK_LIMIT:
-                problems.append(Problem(w, f"the RVGK would hold {len(rvgk) + len(going)} units; at most {RVGK_LIMIT}", "8.1"))
+                problems.append(problem(w, f"the RVGK would hold {len(rvgk) + len(going)} units; at most {RVGK_LIMIT}", "8.1"))
                 continue
             rvgk += going
         elif dest != "ports-box":
@@ -409,18 +404,18 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
                 if text:
                     break
             if text:
-                problems.append(Problem(f"{w}.hex", text, rule))
+                problems.append(problem(under(w, "hex"), text, rule))
                 continue
             limit = stacking_limit(ctx, dest)
             if entered.get(dest, 0) + len(units) > limit:
                 when, per = ("now", "per player turn for RVGK entries (option rvgk_entry_capacity = \"separate\", "
                                     "Ambiguity 16)") if _separate_capacity(ctx) else ("this GT", "per GT")
-                problems.append(Problem(f"{w}.hex", f"{entered.get(dest, 0) + len(units)} units would enter {dest} {when}; "
+                problems.append(problem(under(w, "hex"), f"{entered.get(dest, 0) + len(units)} units would enter {dest} {when}; "
                                                     f"a hex takes one stack ({limit}) {per}", "8.7"))
                 continue
             full = stack_problems(ctx, dest, ctx.occupants(dest, "soviet") + units)
             if full:
-                problems.append(Problem(f"{w}.hex", f"{dest} would hold {full[0][1]}", full[0][0],
+                problems.append(problem(under(w, "hex"), f"{dest} would hold {full[0][1]}", full[0][0],
                                         "Stacking is observed during placement (8.7)."))
                 continue
             entered[dest] = entered.get(dest, 0) + len(units)
@@ -443,27 +438,27 @@ def place_units(ctx: Ctx, orders: list[dict[str, Any]], allowed: set[str], where
     return placed
 
 
-def rvgk_problems(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -> None:
+def rvgk_problems(ctx: Ctx, orders: Sequence[Placement], problems: list[Problem]) -> None:
     """8.1: at the start of any Soviet player turn RVGK units may enter play at the normal
     reinforcement-entry hexes (``[[place]]`` in his player-turn orders); a unit leaves the RVGK at
     most once a game (12.22: it never goes back)."""
     if not orders:
         return
     if ctx.side != "soviet":
-        problems.append(Problem("place", "only Soviet units are placed (8.7) or enter from the RVGK (8.1)", "8.1"))
+        problems.append(problem(path_of("place"), "only Soviet units are placed (8.7) or enter from the RVGK (8.1)", "8.1"))
         return
     rvgk = {u for u, s in ctx.units.items() if s["at"] == "rvgk"}
     for i, o in enumerate(orders):
-        if str(o.get("hex", "")) == "rvgk":
-            problems.append(Problem(f"place[{i}].hex", "units on the map never go back into the RVGK; new units enter it "
+        if o.hex == "rvgk":
+            problems.append(problem(path_of("place", i, "hex"), "units on the map never go back into the RVGK; new units enter it "
                                                         "only in the MR phase", "8.1"))
             return
-    place_units(ctx, orders, rvgk, "place", problems)
+    place_units(ctx, orders, rvgk, path_of("place"), problems)
 
 
 # --- the Soviet MR step ----------------------------------------------------------------------
 
-def convert_units(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem]) -> None:
+def convert_units(ctx: Ctx, orders: Sequence[Conversion], problems: list[Problem]) -> None:
     """8.11 Guards conversions: on the GTs the schedule gives (17.6, the scenario's `[[conversion]]`)
     the Soviet may replace a non-Guards unit of the listed type and size by the 2-step Guards unit:
     a tried unit on the map or in the RVGK, in full supply (not lake supply, not out of supply; an
@@ -476,32 +471,32 @@ def convert_units(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Problem
     done: list[tuple[str, str]] = []
     taken: set[str] = set()
     for i, o in enumerate(orders):
-        w = f"convert[{i}]"
-        u = str(o.get("unit", ""))
-        want = str(o.get("guards", ""))
+        w = path_of("convert", i)
+        u = o.unit
+        want = o.guards
         if u not in ctx.units or ctx.spec(u).side != "soviet":
-            problems.append(Problem(w, f"'{u}' is not a Soviet unit", "8.11"))
+            problems.append(problem(w, f"'{u}' is not a Soviet unit", "8.11"))
             continue
         spec = ctx.spec(u)
         kind = f"{spec.type} {spec.size}"
         match = [d for d in due if d["from"] == kind and d["guards"] not in taken and (not want or d["guards"] == want)]
         if not match:
-            problems.append(Problem(w, f"no conversion of a {kind} unit" + (f" into {want}" if want else "")
+            problems.append(problem(w, f"no conversion of a {kind} unit" + (f" into {want}" if want else "")
                                        + f" is due this GT (due: {', '.join(d['from'] + ' -> ' + d['guards'] for d in due) or 'none'})",
                                     "8.11"))
             continue
         why = conversion_problem(ctx, u)
         if why:
-            problems.append(Problem(w, why, "8.11"))
+            problems.append(problem(w, why, "8.11"))
             continue
         if ctx.untried(u):
-            better = [x for x in _eligible(ctx, kind) if not ctx.untried(x) and x not in {a for a, _ in done}]
+            better = [x for x in eligible(ctx, kind) if not ctx.untried(x) and x not in {a for a, _ in done}]
             if better:
-                problems.append(Problem(w, f"{u} is untried, and tried {kind} units qualify ({', '.join(better)}); an untried "
+                problems.append(problem(w, f"{u} is untried, and tried {kind} units qualify ({', '.join(better)}); an untried "
                                            "unit is converted only when no tried one qualifies", "8.11"))
                 continue
         if u in {a for a, _ in done}:
-            problems.append(Problem(w, f"{u} is converted twice", "8.11"))
+            problems.append(problem(w, f"{u} is converted twice", "8.11"))
             continue
         taken.add(match[0]["guards"])
         done.append((u, match[0]["guards"]))
@@ -541,26 +536,28 @@ def conversion_problem(ctx: Ctx, u: str) -> str:
     return ""
 
 
-def _eligible(ctx: Ctx, kind: str) -> list[str]:
+def eligible(ctx: Ctx, kind: str) -> list[str]:
+    """8.11: the Soviet units of a kind ("rifle XX") that may be converted into Guards now, by id."""
     return sorted(u for u, s in ctx.units.items()
                   if ctx.spec(u).side == "soviet" and f"{ctx.spec(u).type} {ctx.spec(u).size}" == kind
                   and (ctx.on_map(u) or s["at"] == "rvgk") and not conversion_problem(ctx, u))
 
 
-def mr_orders(ctx: Ctx, orders: dict[str, Any], problems: list[Problem]) -> None:
+def mr_orders(ctx: Ctx, orders: Orders, problems: list[Problem]) -> None:
     """The Soviet's MR orders: conversions (8.11), then the placement of every unit that arrived
     (8.1, 8.7, 11.3). Every arrival must be placed; a unit may be kept back only in the RVGK (8.1)."""
     mr = mr_state(ctx)
+    given = {"move": bool(orders.moves), "attack": bool(orders.attacks), "declare": orders.declare.any(), "sea": bool(orders.sea)}
     for key in ("move", "attack", "declare", "sea"):
-        if orders.get(key):
-            problems.append(Problem(key, "the MR phase takes placements and conversions only; movement and attacks "
+        if given[key]:
+            problems.append(problem(path_of(key), "the MR phase takes placements and conversions only; movement and attacks "
                                          "come in the player turn", "5.1"))
-    convert_units(ctx, list(orders.get("convert", [])), problems)
+    convert_units(ctx, orders.convert, problems)
     arrivals = list(mr.get("place", []))
-    placed = place_units(ctx, list(orders.get("place", [])), set(arrivals), "place", problems)
+    placed = place_units(ctx, orders.place, set(arrivals), path_of("place"), problems)
     missing = [u for u in arrivals if u not in placed]
     if missing and not problems:
-        problems.append(Problem("place", f"not placed: {', '.join(missing)}; every unit that arrives is placed on the map, "
+        problems.append(problem(path_of("place"), f"not placed: {', '.join(missing)}; every unit that arrives is placed on the map, "
                                          "in the RVGK or in the Southern Ports Holding Box", "8.1",
                                 "`pbem template` lists them with the entry hexes open to them."))
     ctx.position.pop("mr", None)
@@ -576,7 +573,7 @@ def default_mr_orders(ctx: Ctx) -> dict[str, Any]:
     orders: dict[str, Any] = {}
     taken: set[str] = set()
     for d in mr_state(ctx).get("convert", []):
-        ok = [u for u in _eligible(ctx, d["from"]) if u not in taken]
+        ok = [u for u in eligible(ctx, d["from"]) if u not in taken]
         ok.sort(key=lambda u: (ctx.untried(u), u))
         if ok:
             taken.add(ok[0])
@@ -617,28 +614,28 @@ def divert(ctx: Ctx, raw: list[Any], problems: list[Problem]) -> None:
     enter the map from the German movement phase of sequence n + 1 (Ambiguity 15). 8.5: Italian,
     Romanian and Hungarian units never enter the North area; 5.3 (option gt1_restrictions): no
     German-side unit moves from one OKH area to the other on GT1. `divert` in `[declare]`."""
-    where = "declare.divert"
+    where = path_of("declare", "divert")
     known = len(problems)
     if ctx.side != "german":
-        problems.append(Problem(where, "only the German diverts units between the OKH areas", "8.3"))
+        problems.append(problem(where, "only the German diverts units between the OKH areas", "8.3"))
         return
     if ctx.options.get("gt1_restrictions") and ctx.turn == 1:
-        problems.append(Problem(where, "on GT1 no German-side unit may move from one OKH area to the other", "5.3"))
+        problems.append(problem(where, "on GT1 no German-side unit may move from one OKH area to the other", "5.3"))
         return
     units: list[str] = []
     for j, u in enumerate(str(x) for x in raw):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         if u not in ctx.units or ctx.spec(u).side != "german":
-            problems.append(Problem(w, f"'{u}' is not a German-side unit", "8.3"))
+            problems.append(problem(w, f"'{u}' is not a German-side unit", "8.3"))
         elif ctx.at(u) not in OKH_AREAS:
-            problems.append(Problem(w, f"{u} is not in an OKH area", "8.3"))
+            problems.append(problem(w, f"{u} is not in an OKH area", "8.3"))
         elif okh_unavailable(ctx, u):
-            problems.append(Problem(w, f"{u} is already being diverted", "8.3"))
+            problems.append(problem(w, f"{u} is already being diverted", "8.3"))
         elif ctx.at(u) == "okh-south" and ctx.spec(u).nat in SOUTH_OKH_NATIONS:
-            problems.append(Problem(w, f"{u} is {ctx.spec(u).nat.capitalize()}: Italian, Romanian and Hungarian units never "
+            problems.append(problem(w, f"{u} is {ctx.spec(u).nat.capitalize()}: Italian, Romanian and Hungarian units never "
                                        "enter the North OKH area", "8.5"))
         elif u in units:
-            problems.append(Problem(w, f"{u} is listed twice", "8.3"))
+            problems.append(problem(w, f"{u} is listed twice", "8.3"))
         else:
             units.append(u)
     if len(problems) > known:

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from pbem import FILE_FORMAT
 from pbem.engine.model import Event
 
-from . import naval, rwr_text, setup
-from .air import event_lines as air_event_lines
+from . import air, naval, rwr_text, setup
 from .air import position_lines as air_position_lines
 from .air import support_lines, template_lines
 from .data import Scenario, load_scenario, shown_values
-from .rules import OFF_MAP_BOXES, loss_constraints_text
-
-if TYPE_CHECKING:
-    from .module import ProudMonster
+from .reinforce import default_mr_orders, eligible, entry_hexes, mr_state, okh_text, open_md_neighbours
+from .rules.combat.losses import loss_constraints_text
+from .rules.context import OFF_MAP_BOXES, Ctx
 
 MISSING_DATA = (
     ("Soviet Unit Table 17.6", "only 9 CD (5 FZ / 4 IZ) at start and the GT10 arrivals are known; a scenario whose "
@@ -266,229 +264,335 @@ def pool_runs(pool: list[str]) -> str:
     return ", ".join(f"{v} ×{b - a + 1} (#{a})" if a == b else f"{v} ×{b - a + 1} (#{a}-{b})" for v, a, b in runs)
 
 
-def event_lines(e: Event) -> list[str]:
+# --- report lines: one renderer per event kind (EVENT_TEXT) -------------------------------------
+
+def _no_orders(e: Event) -> list[str]:
     d = e.data
-    k = e.kind
-    placed = setup.event_lines(e)  # 3.2-3.7: a players' set-up
-    if placed is not None:
-        return placed
-    if k == "no-orders":
-        return [f"- No {' or '.join(d['sides'])} submission for `{d['step']}` by the deadline: the referee adjudicates the step "
-                "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
-                "else fewest-steps-first)."]
-    if k == "overstack-removal":
-        how = d.get("source", "fewest steps first")
-        by = f" by {d['by']}" if d.get("by") else ""
-        return [f"- {d['hex']} is over the stacking limit at the end of the movement phase (a failed mobile assault "
-                f"came back): {', '.join(d['units'])} eliminated, the fewest units that make it legal, chosen{by}: "
-                f"{how} (6.2)."]
-    if k == "joined":
-        return [f"- Joined: {', '.join(d['parties'])}, each with its key and first dice commitment."]
-    if k == "phase":
-        title = d["phase"].replace("-", " ")
-        where = d.get("step") or (f"GT{d['turn']}" if "turn" in d else "")
-        return ["", f"### {title.capitalize()} phase, {where} (rule {e.rule})", ""]
-    if k == "reinforcement":
-        if d["placed"]:
-            return [f"- {d['unit']} arrives in {d['hex']} (8.1)."]
-        return [f"- {d['unit']} cannot arrive in {d['hex']}: {d['why']} (8.1)."]
-    if k in MR_TEXT:
-        return MR_TEXT[k](d)
-    if k == "unseen":
-        return [f"- ({d['count']} event(s) of the {d['enemy']} side you do not see: fog of war, 14.7.)"]
-    if k == "move":
-        parts = []
-        for u in d["units"]:
-            spent, mf = d["mp"][u]
-            parts.append(f"{u} {'+'.join(str(c) for c in d['costs'][u])} = {spent} of {mf} MP")
-        extra = " Minimum move: one hex for all its MP (12.3)." if d["minimum"] else ""
-        notes = f" ({'; '.join(d['notes'])})" if d["notes"] else ""
-        start = OKH_FROM.get(d["from"], d["from"])
-        entry = f" (enters the map from the {OFF_MAP_BOXES[d['from']][7:]}, 8.3)" if d["from"] in OKH_FROM else ""
-        return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join([start, *d['path']])}: {'; '.join(parts)} "
-                f"(12.1, 17.9){notes}{entry}.{extra}"]
-    if k == "control":
-        sign = f"{d['vp_change']:+d}" if d["vp_change"] else "no"
-        return [f"- Control: {d['place'] or d['hex']} ({d['hex']}) passes from {d['was']} to {d['now']} by {d['how']} (3.9); "
-                f"{sign} VP (4.2), German VP now {d['vp']}."]
-    if k == "sudden-death":
-        if d["face"] is None:
-            return ["- Moscow captured for the first time: the sudden-death die will be rolled on adjudication (4.6)."]
-        verdict = "even: the Soviet system collapses, the German wins" if d["collapse"] else "odd: play continues"
-        return [f"- Moscow sudden death (4.6): die `4.6|Moscow sudden death` = {d['face']}, {verdict}."]
-    if k == "reveal":
-        kind = f"{d['type']} {d['size']}, MF {d['mf']}"
-        if d["die"] is None:
-            how = f"the only counter of its kind left is {d['pool'][0]}"
+    return [f"- No {' or '.join(d['sides'])} submission for `{d['step']}` by the deadline: the referee adjudicates the step "
+            "as if empty orders had been sent (no moves, no attacks; losses by the standing instructions in force, "
+            "else fewest-steps-first)."]
+
+
+def _overstack_removal(e: Event) -> list[str]:
+    d = e.data
+    how = d.get("source", "fewest steps first")
+    by = f" by {d['by']}" if d.get("by") else ""
+    return [f"- {d['hex']} is over the stacking limit at the end of the movement phase (a failed mobile assault "
+            f"came back): {', '.join(d['units'])} eliminated, the fewest units that make it legal, chosen{by}: "
+            f"{how} (6.2)."]
+
+
+def _joined(e: Event) -> list[str]:
+    return [f"- Joined: {', '.join(e.data['parties'])}, each with its key and first dice commitment."]
+
+
+def _phase(e: Event) -> list[str]:
+    d = e.data
+    title = d["phase"].replace("-", " ")
+    where = d.get("step") or (f"GT{d['turn']}" if "turn" in d else "")
+    return ["", f"### {title.capitalize()} phase, {where} (rule {e.rule})", ""]
+
+
+def _reinforcement(e: Event) -> list[str]:
+    d = e.data
+    if d["placed"]:
+        return [f"- {d['unit']} arrives in {d['hex']} (8.1)."]
+    return [f"- {d['unit']} cannot arrive in {d['hex']}: {d['why']} (8.1)."]
+
+
+def _unseen(e: Event) -> list[str]:
+    d = e.data
+    return [f"- ({d['count']} event(s) of the {d['enemy']} side you do not see: fog of war, 14.7.)"]
+
+
+def _move(e: Event) -> list[str]:
+    d = e.data
+    parts = []
+    for u in d["units"]:
+        spent, mf = d["mp"][u]
+        parts.append(f"{u} {'+'.join(str(c) for c in d['costs'][u])} = {spent} of {mf} MP")
+    extra = " Minimum move: one hex for all its MP (12.3)." if d["minimum"] else ""
+    notes = f" ({'; '.join(d['notes'])})" if d["notes"] else ""
+    start = OKH_FROM.get(d["from"], d["from"])
+    entry = f" (enters the map from the {OFF_MAP_BOXES[d['from']][7:]}, 8.3)" if d["from"] in OKH_FROM else ""
+    return [f"- Move {d['index'] + 1}: {', '.join(d['units'])} {' > '.join([start, *d['path']])}: {'; '.join(parts)} "
+            f"(12.1, 17.9){notes}{entry}.{extra}"]
+
+
+def _control(e: Event) -> list[str]:
+    d = e.data
+    sign = f"{d['vp_change']:+d}" if d["vp_change"] else "no"
+    return [f"- Control: {d['place'] or d['hex']} ({d['hex']}) passes from {d['was']} to {d['now']} by {d['how']} (3.9); "
+            f"{sign} VP (4.2), German VP now {d['vp']}."]
+
+
+def _sudden_death(e: Event) -> list[str]:
+    d = e.data
+    if d["face"] is None:
+        return ["- Moscow captured for the first time: the sudden-death die will be rolled on adjudication (4.6)."]
+    verdict = "even: the Soviet system collapses, the German wins" if d["collapse"] else "odd: play continues"
+    return [f"- Moscow sudden death (4.6): die `4.6|Moscow sudden death` = {d['face']}, {verdict}."]
+
+
+def _reveal(e: Event) -> list[str]:
+    d = e.data
+    kind = f"{d['type']} {d['size']}, MF {d['mf']}"
+    if d["die"] is None:
+        how = f"the only counter of its kind left is {d['pool'][0]}"
+    else:
+        how = (f"die `{d['label']}` (d{len(d['pool'])}) = {d['die']} draws counter {d['die']} of the {len(d['pool'])} left "
+               f"({pool_runs(d['pool'])})")
+    fight = d.get("what") or f"attack {d['index'] + 1}"
+    return [f"- {d['unit']} (untried {kind}) first fights, as {d['role']} in {fight}: {how}; "
+            f"it is a {d['counter']} (2.15)."]
+
+
+def _weather(e: Event) -> list[str]:
+    return _weather_lines(e.data)
+
+
+def _attack(e: Event) -> list[str]:
+    d = e.data
+    lines = [f"- **Attack {d['index'] + 1} on {d['target']}**" + (f" ({d['place']})" if d["place"] else "")
+             + f", {d['settlement'].replace('_', ' ') or d['terrain']}:"]
+    if "weather" in d:
+        w = d["weather"]
+        ignored = f"; {', '.join(w['ignored'])}" if w["ignored"] else ""
+        lines.append(f"  - Weather in the defender's zone ({w['zone']}, Ambiguity 35): {WEATHER_TEXT[w['weather']]}{ignored}.")
+    lines += works_lines(d)  # 14.25, 14.26, 14.30: works that have no effect, and why
+    ground = d.get("ground_totals") or [d["attack_total"], d["defense_total"]]  # before ground support (10.2)
+    lines.append(f"  - Attackers: {_units(d['attackers'])}; total {ground[0]} (14.8).")
+    lines.append(f"  - Defenders: {_units(d['defenders'])}; total {ground[1]}.")
+    lines += support_lines(d)  # 10.1 Flak, 10.2-10.4 ground support
+    rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
+    lines.append(f"  - Odds {d['attack_total']}:{d['defense_total']} = {d['odds']} ({rule}).")
+    for s in d["shifts"]:
+        if s["rule"] != "17.10" or "gast" not in d:
+            lines.append(f"  - Shift {s['label']}: {s['reason']} ({s['rule']}).")
+    if "gast" in d:  # 9.6, 17.10: the last step before the CRT die
+        g = d["gast"]
+        prov = ", provisional table" if g["provisional"] else ""
+        if "rolls" in g:  # option gast_rolls = "per-unit" (Ambiguity 28)
+            dice = "; ".join(f"die `{r['label']}` = {r['die']}: {r['result']}" for r in g["rolls"])
+            lines.append(f"  - GAST (17.10{prov}), one die per attacker in attenuated or air supply east of the GAS "
+                         f"line ({', '.join(g['units'])}; 9.6, 9.18, Ambiguity 28): {dice}; in all {g['result']}"
+                         + (" to the German odds" if g["result"] != "no effect" else "") + ".")
         else:
-            how = (f"die `{d['label']}` (d{len(d['pool'])}) = {d['die']} draws counter {d['die']} of the {len(d['pool'])} left "
-                   f"({pool_runs(d['pool'])})")
-        fight = d.get("what") or f"attack {d['index'] + 1}"
-        return [f"- {d['unit']} (untried {kind}) first fights, as {d['role']} in {fight}: {how}; "
-                f"it is a {d['counter']} (2.15)."]
-    if k == "weather":
-        return _weather_lines(d)
-    if k == "attack":
-        lines = [f"- **Attack {d['index'] + 1} on {d['target']}**" + (f" ({d['place']})" if d["place"] else "")
-                 + f", {d['settlement'].replace('_', ' ') or d['terrain']}:"]
-        if "weather" in d:
-            w = d["weather"]
-            ignored = f"; {', '.join(w['ignored'])}" if w["ignored"] else ""
-            lines.append(f"  - Weather in the defender's zone ({w['zone']}, Ambiguity 35): {WEATHER_TEXT[w['weather']]}{ignored}.")
-        lines += works_lines(d)  # 14.25, 14.26, 14.30: works that have no effect, and why
-        ground = d.get("ground_totals") or [d["attack_total"], d["defense_total"]]  # before ground support (10.2)
-        lines.append(f"  - Attackers: {_units(d['attackers'])}; total {ground[0]} (14.8).")
-        lines.append(f"  - Defenders: {_units(d['defenders'])}; total {ground[1]}.")
-        lines += support_lines(d)  # 10.1 Flak, 10.2-10.4 ground support
-        rule = "14.8" if d["attack_total"] >= d["defense_total"] else "14.9"
-        lines.append(f"  - Odds {d['attack_total']}:{d['defense_total']} = {d['odds']} ({rule}).")
-        for s in d["shifts"]:
-            if s["rule"] != "17.10" or "gast" not in d:
-                lines.append(f"  - Shift {s['label']}: {s['reason']} ({s['rule']}).")
-        if "gast" in d:  # 9.6, 17.10: the last step before the CRT die
-            g = d["gast"]
-            prov = ", provisional table" if g["provisional"] else ""
-            if "rolls" in g:  # option gast_rolls = "per-unit" (Ambiguity 28)
-                dice = "; ".join(f"die `{r['label']}` = {r['die']}: {r['result']}" for r in g["rolls"])
-                lines.append(f"  - GAST (17.10{prov}), one die per attacker in attenuated or air supply east of the GAS "
-                             f"line ({', '.join(g['units'])}; 9.6, 9.18, Ambiguity 28): {dice}; in all {g['result']}"
-                             + (" to the German odds" if g["result"] != "no effect" else "") + ".")
-            else:
-                lines.append(f"  - GAST (17.10{prov}): attackers in attenuated or air supply east of the GAS line "
-                             f"({', '.join(g['units'])}; 9.6, 9.18): die `{g['label']}` = {g['die']}: {g['result']}"
-                             + (" to the German odds" if g["result"] != "no effect" else "") + ".")
-        if d["shifts"]:
-            lines.append(f"  - Final odds {d['final']} (14.11, shifts on the actual odds 14.31).")
-        if d["automatic"]:
-            lines.append(f"  - Off the table: automatic result {d['result']}, no die (14.10).")
-        else:
-            prov = " — provisional CRT value" if d["provisional"] else ""
-            lines.append(f"  - Die `{d['label']}` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
-        if d["city"] and d["city"].get("arko_first"):  # Ambiguity 41, option arko_order = "arko-first"
-            c, a = d["city"], d["arko"]
-            lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
-                         "before city doubling (14.41, Ambiguity 41, option arko_order).")
-            lines.append(f"  - City: {c['from']} with the ArKo's +1 becomes {c['attacker']}/{c['defender']} "
-                         f"(losses doubled, 0 becomes 1, 14.23); outcome {d['outcome']}.")
-            return lines
-        if d["city"]:
-            c = d["city"]
-            lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
-                         "(losses doubled, 0 becomes 1, 14.23).")
-        if "arko" in d and d["arko"].get("idle"):
-            lines.append(f"  - ArKo ({', '.join(d['arko']['units'])}) supports the attack without taking part in it (Ambiguity 49), "
-                         "but adds nothing: only stacked with other attackers of a PA on a city, large town, fort or heavy "
-                         "fort does it raise the defender's result (14.41).")
-        elif "arko" in d:
-            a = d["arko"]
-            lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
-                         f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
+            lines.append(f"  - GAST (17.10{prov}): attackers in attenuated or air supply east of the GAS line "
+                         f"({', '.join(g['units'])}; 9.6, 9.18): die `{g['label']}` = {g['die']}: {g['result']}"
+                         + (" to the German odds" if g["result"] != "no effect" else "") + ".")
+    if d["shifts"]:
+        lines.append(f"  - Final odds {d['final']} (14.11, shifts on the actual odds 14.31).")
+    if d["automatic"]:
+        lines.append(f"  - Off the table: automatic result {d['result']}, no die (14.10).")
+    else:
+        prov = " — provisional CRT value" if d["provisional"] else ""
+        lines.append(f"  - Die `{d['label']}` = {d['die']}: CRT {d['final']} gives {d['result']}{prov} (14.31, 17.7).")
+    if d["city"] and d["city"].get("arko_first"):  # Ambiguity 41, option arko_order = "arko-first"
+        c, a = d["city"], d["arko"]
+        lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
+                     "before city doubling (14.41, Ambiguity 41, option arko_order).")
+        lines.append(f"  - City: {c['from']} with the ArKo's +1 becomes {c['attacker']}/{c['defender']} "
+                     f"(losses doubled, 0 becomes 1, 14.23); outcome {d['outcome']}.")
         return lines
-    if k in FORT_TEXT:
-        return [FORT_TEXT[k](d)]
-    if k in naval.EVENT_KINDS:  # 11.1-11.4
-        return naval.event_lines(e)
-    if k in rwr_text.EVENT_TEXT:  # 8.12-8.21
-        return [rwr_text.EVENT_TEXT[k](d)]
-    air_lines = air_event_lines(e)  # 10.1-10.4
-    if air_lines is not None:
-        return air_lines
-    if k == "mobile-assault":  # 15.2-15.14: shaped like a prepared assault's attack event
-        lines = event_lines(Event("attack", e.rule, d))
-        rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
-        lines[0] = (f"- **Mobile assault, move {d['index'] + 1}, from {d['launch']} into {d['target']}**"
-                    + (f" ({d['place']})" if d["place"] else "") + f", {d['settlement'].replace('_', ' ') or d['terrain']}{rnd} (15.2):")
-        return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)")
-                .replace("east of the GAS line (", "east of the GAS line at the start of their move (")
-                .replace("; 9.6, 9.18)", "; 15.4, 9.6, 9.18)")
-                for x in lines]
-    if k == "assault-cavalry":
-        what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else "reduced to 1 step") for x in d["losses"])
-        return [f"  - Soviet cavalry adding its attack factor: {what}, apart from the die loss (15.12)."]
-    if k == "assault-end":
-        mp = "; ".join(f"{u} {s} of {m} MP" for u, (s, m) in d["mp"].items())
-        if d["cleared"]:
-            return [f"  - {d['target']} is cleared: {', '.join(d['units'])} are in it and may go on moving ({mp}; 15.9)."]
-        if not d["units"]:
-            return ["  - The mobile assault fails and no assaulting unit is left (15.3)."]
-        return [f"  - The mobile assault fails: {', '.join(d['units'])} go back to {d['launch']}, where their move ends ({mp}; 15.6)."]
-    if k == "supply":
-        return [supply_line(d, e.rule)]
-    if k == "pause":
-        return [PAUSE_TEXT[d["state"]](d)]
-    if k in SUPPLY_TEXT:
-        return [SUPPLY_TEXT[k](d)]
-    if k == "move-cancelled":
-        return [f"- Move {d['index'] + 1} ({', '.join(d['units'])}) is not made: {d['why']} (orders after a mobile assault are "
-                f"checked as if it cleared its hex; {e.rule})."]
-    if k == "attack-skipped":
-        return [f"- Attack {d['index'] + 1} on {d['target']} does not take place: {d['reason']} (14.5)."]
-    if k == "losses":
-        if not d["losses"]:
-            return []
-        what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else f"loses {x['steps']} step" + ("s" if x["steps"] > 1 else ""))
-                         for x in d["losses"])
-        if d["owed"] is None:
-            return [f"  - E: every defender is eliminated: {', '.join(x['unit'] for x in d['losses'])} (14.38)."]
-        return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — by {d['source']} (14.35, 2.16)."]
-    if k == "advance":
-        lines = []
-        if d["units"]:
-            lines.append(f"  - Advance after combat into {d['hex']}: {', '.join(d['units'])} (14.39).")
-        for r in d["refused"]:
-            lines.append(f"  - {r['unit']} does not advance: {r['why']}.")
-        return lines
-    if k == "retreat":
-        if not d["retreated"]:
-            why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
-            shut = "".join(f"; {h}: {r}" for h, r in d.get("refused", {}).items()) if "no adjacent hex" in d["why"] else ""
-            return [f"  - No German retreat from {d['hex']}: {why}{shut}."]
-        dist = f"; supply distance {d['from_distance']} from {d['hex']}, {d['distances'][d['to']]} from {d['to']} (Ambiguity 45)"
-        if d["none_closer"]:
-            dist += "; no hex is closer, so any legal hex (Ambiguity 45)"
-        verb = "retreats" if len(d["units"]) == 1 else "retreat"
-        across = "".join(f"; across the {f.capitalize()} hexside, which snow opens to it (13.7, 12.16)" for f in d.get("straits", []))
-        return [f"  - German retreat: {', '.join(d['units'])} {verb} from {d['hex']} into {d['to']} for 1 point of {d['result']} "
-                f"(14.32, 14.33){dist}{across}; stacking respected (6.2)."]
-    if k == "retreat-caught":
-        verb = "is" if len(d["units"]) == 1 else "are"
-        return [f"  - {', '.join(d['units'])} retreated into {d['hex']} this phase and {verb} eliminated; this does not count "
-                "toward the result (14.34)."]
-    if k == "decision-needed" and d.get("kind") == "retreat":
+    if d["city"]:
+        c = d["city"]
+        lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
+                     "(losses doubled, 0 becomes 1, 14.23).")
+    if "arko" in d and d["arko"].get("idle"):
+        lines.append(f"  - ArKo ({', '.join(d['arko']['units'])}) supports the attack without taking part in it (Ambiguity 49), "
+                     "but adds nothing: only stacked with other attackers of a PA on a city, large town, fort or heavy "
+                     "fort does it raise the defender's result (14.41).")
+    elif "arko" in d:
+        a = d["arko"]
+        lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
+                     f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
+    return lines
+
+
+def _mobile_assault(e: Event) -> list[str]:
+    """15.2-15.14: shaped like a prepared assault's attack event, with its own first line and rules."""
+    d = e.data
+    lines = _attack(e)
+    rnd = f", round {d['round']} (15.6)" if d["round"] > 1 else ""
+    lines[0] = (f"- **Mobile assault, move {d['index'] + 1}, from {d['launch']} into {d['target']}**"
+                + (f" ({d['place']})" if d["place"] else "") + f", {d['settlement'].replace('_', ' ') or d['terrain']}{rnd} (15.2):")
+    return [x.replace("(14.31, 17.7)", "(15.14, 14.31, 17.7)")
+            .replace("east of the GAS line (", "east of the GAS line at the start of their move (")
+            .replace("; 9.6, 9.18)", "; 15.4, 9.6, 9.18)")
+            for x in lines]
+
+
+def _assault_cavalry(e: Event) -> list[str]:
+    what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else "reduced to 1 step") for x in e.data["losses"])
+    return [f"  - Soviet cavalry adding its attack factor: {what}, apart from the die loss (15.12)."]
+
+
+def _assault_end(e: Event) -> list[str]:
+    d = e.data
+    mp = "; ".join(f"{u} {s} of {m} MP" for u, (s, m) in d["mp"].items())
+    if d["cleared"]:
+        return [f"  - {d['target']} is cleared: {', '.join(d['units'])} are in it and may go on moving ({mp}; 15.9)."]
+    if not d["units"]:
+        return ["  - The mobile assault fails and no assaulting unit is left (15.3)."]
+    return [f"  - The mobile assault fails: {', '.join(d['units'])} go back to {d['launch']}, where their move ends ({mp}; 15.6)."]
+
+
+def _move_cancelled(e: Event) -> list[str]:
+    d = e.data
+    return [f"- Move {d['index'] + 1} ({', '.join(d['units'])}) is not made: {d['why']} (orders after a mobile assault are "
+            f"checked as if it cleared its hex; {e.rule})."]
+
+
+def _attack_skipped(e: Event) -> list[str]:
+    d = e.data
+    return [f"- Attack {d['index'] + 1} on {d['target']} does not take place: {d['reason']} (14.5)."]
+
+
+def _losses(e: Event) -> list[str]:
+    d = e.data
+    if not d["losses"]:
+        return []
+    what = ", ".join(f"{x['unit']} " + ("eliminated" if x["eliminated"] else f"loses {x['steps']} step" + ("s" if x["steps"] > 1 else ""))
+                     for x in d["losses"])
+    if d["owed"] is None:
+        return [f"  - E: every defender is eliminated: {', '.join(x['unit'] for x in d['losses'])} (14.38)."]
+    return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — by {d['source']} (14.35, 2.16)."]
+
+
+def _advance(e: Event) -> list[str]:
+    d = e.data
+    lines = []
+    if d["units"]:
+        lines.append(f"  - Advance after combat into {d['hex']}: {', '.join(d['units'])} (14.39).")
+    for r in d["refused"]:
+        lines.append(f"  - {r['unit']} does not advance: {r['why']}.")
+    return lines
+
+
+def _retreat(e: Event) -> list[str]:
+    d = e.data
+    if not d["retreated"]:
+        why = d["why"] if d["why"].endswith(")") else f"{d['why']} ({e.rule})"
+        shut = "".join(f"; {h}: {r}" for h, r in d.get("refused", {}).items()) if "no adjacent hex" in d["why"] else ""
+        return [f"  - No German retreat from {d['hex']}: {why}{shut}."]
+    dist = f"; supply distance {d['from_distance']} from {d['hex']}, {d['distances'][d['to']]} from {d['to']} (Ambiguity 45)"
+    if d["none_closer"]:
+        dist += "; no hex is closer, so any legal hex (Ambiguity 45)"
+    verb = "retreats" if len(d["units"]) == 1 else "retreat"
+    across = "".join(f"; across the {f.capitalize()} hexside, which snow opens to it (13.7, 12.16)" for f in d.get("straits", []))
+    return [f"  - German retreat: {', '.join(d['units'])} {verb} from {d['hex']} into {d['to']} for 1 point of {d['result']} "
+            f"(14.32, 14.33){dist}{across}; stacking respected (6.2)."]
+
+
+def _retreat_caught(e: Event) -> list[str]:
+    d = e.data
+    verb = "is" if len(d["units"]) == 1 else "are"
+    return [f"  - {', '.join(d['units'])} retreated into {d['hex']} this phase and {verb} eliminated; this does not count "
+            "toward the result (14.34)."]
+
+
+def _decision_needed(e: Event) -> list[str]:
+    """A question the adjudication stops at: a German retreat (14.32) or step losses (14.35)."""
+    d = e.data
+    if d.get("kind") == "retreat":
         return [f"- **Decision needed from {d['side']}**: retreat in attack {d['attack'] + 1} into one of {', '.join(d['hexes'])} "
                 f"for 1 point of {d['loss']}, or not; the standing instructions say ask (14.32). The adjudication stops here."]
-    if k == "reply" and d["question"].get("kind") == "retreat":
+    units = steps_list(d["units"])
+    bound = "".join(f"; {b}" for b in loss_constraints_text(list(d["units"]), d.get("constraints", {})))
+    return [f"- **Decision needed from {d['side']}**: {d['steps']} step loss(es) as {d['role']} in attack {d['attack'] + 1} "
+            f"among {units}{bound}; the standing instructions do not decide it ({d['rule']}). The adjudication stops here."]
+
+
+def _reply(e: Event) -> list[str]:
+    """The answer to a question: a retreat hex or "no" (14.32), or the steps lost (14.35)."""
+    d = e.data
+    if d["question"].get("kind") == "retreat":
         ans = d["answer"][0]
         return [f"- {d['side'].capitalize()}'s reply: " + ("no retreat" if ans == "no" else f"retreat into {ans}")
                 + f" in attack {d['question']['attack'] + 1} (14.32)."]
-    if k == "decision-needed":
-        units = steps_list(d["units"])
-        bound = "".join(f"; {b}" for b in loss_constraints_text(list(d["units"]), d.get("constraints", {})))
-        return [f"- **Decision needed from {d['side']}**: {d['steps']} step loss(es) as {d['role']} in attack {d['attack'] + 1} "
-                f"among {units}{bound}; the standing instructions do not decide it ({d['rule']}). The adjudication stops here."]
-    if k == "reply":
-        return [f"- {d['side'].capitalize()}'s reply: losses {', '.join(d['answer'])} for attack {d['question']['attack'] + 1} (14.35)."]
-    if k == "victory-check":
-        lines = []
-        if d["intruders"]:
-            lines.append(f"- ZOMO incursion: {len(d['intruders'])} Soviet unit(s) in the Greater-German ZOMO ({', '.join(d['intruders'])}): "
-                         f"-{len(d['intruders'])} VP (4.4).")
-        prov = " (provisional table value)" if d["provisional"] else ""
-        need = "no threshold" if d["threshold"] is None else f"{d['threshold']} needed{prov}"
-        verdict = {"continue": "play continues", "german": "the German wins", "soviet": "the Soviet wins"}[d["outcome"]]
-        if d.get("at") == "moscow":  # Ambiguity 7, option moscow_vp_victory = "at-capture"
-            lines.append(f"- Immediate victory check on capturing Moscow, GT{d['turn']} (4.6 read as an immediate VP victory, "
-                         f"Ambiguity 7, option moscow_vp_victory): German VP {d['vp']}, {need} (17.2): {verdict}.")
-            return lines
-        lines.append(f"- Victory check GT{d['turn']}: German VP {d['vp']}, {need} (4.5, 17.2): {verdict}.")
+    return [f"- {d['side'].capitalize()}'s reply: losses {', '.join(d['answer'])} for attack {d['question']['attack'] + 1} (14.35)."]
+
+
+def _victory_check(e: Event) -> list[str]:
+    d = e.data
+    lines = []
+    if d["intruders"]:
+        lines.append(f"- ZOMO incursion: {len(d['intruders'])} Soviet unit(s) in the Greater-German ZOMO ({', '.join(d['intruders'])}): "
+                     f"-{len(d['intruders'])} VP (4.4).")
+    prov = " (provisional table value)" if d["provisional"] else ""
+    need = "no threshold" if d["threshold"] is None else f"{d['threshold']} needed{prov}"
+    verdict = {"continue": "play continues", "german": "the German wins", "soviet": "the Soviet wins"}[d["outcome"]]
+    if d.get("at") == "moscow":  # Ambiguity 7, option moscow_vp_victory = "at-capture"
+        lines.append(f"- Immediate victory check on capturing Moscow, GT{d['turn']} (4.6 read as an immediate VP victory, "
+                     f"Ambiguity 7, option moscow_vp_victory): German VP {d['vp']}, {need} (17.2): {verdict}.")
         return lines
-    if k == "game-over":
-        return ["", f"**Game over: the {d['winner']} wins** — {d['reason']} ({d['rule']})."]
-    if k == "awaits":
-        if d["kind"] == "none":
-            return []
-        return ["", f"Awaited next: {d['kind']} for step `{d['step']}` from {', '.join(d['from'])}; adjudicated by {d['adjudicator']}."]
-    return [f"- {k} ({e.rule}): {d}"]
+    lines.append(f"- Victory check GT{d['turn']}: German VP {d['vp']}, {need} (4.5, 17.2): {verdict}.")
+    return lines
+
+
+def _game_over(e: Event) -> list[str]:
+    d = e.data
+    return ["", f"**Game over: the {d['winner']} wins** — {d['reason']} ({d['rule']})."]
+
+
+def _awaits(e: Event) -> list[str]:
+    d = e.data
+    if d["kind"] == "none":
+        return []
+    return ["", f"Awaited next: {d['kind']} for step `{d['step']}` from {', '.join(d['from'])}; adjudicated by {d['adjudicator']}."]
+
+
+def _lines(text: Callable[[dict[str, Any]], list[str]]) -> Callable[[Event], list[str]]:
+    """A renderer from a table of texts by the event's data (MR_TEXT)."""
+    return lambda e: text(e.data)
+
+
+def _line(text: Callable[[dict[str, Any]], str]) -> Callable[[Event], list[str]]:
+    """A renderer of one line from a table of texts by the event's data (FORT_TEXT, SUPPLY_TEXT, ...)."""
+    return lambda e: [text(e.data)]
+
+
+EventText = Callable[[Event], list[str]]
+
+
+def _table(*parts: Mapping[str, EventText]) -> dict[str, EventText]:
+    """The renderers of every part, each event kind given by one part only."""
+    out: dict[str, EventText] = {}
+    for part in parts:
+        twice = sorted(set(out) & set(part))
+        if twice:
+            raise ValueError(f"event kinds rendered twice: {', '.join(twice)}")
+        out.update(part)
+    return out
+
+
+# The report lines of each kind of event: the game's own, then the feature modules' tables.
+EVENT_TEXT: dict[str, EventText] = _table(
+    {
+        "no-orders": _no_orders, "overstack-removal": _overstack_removal, "joined": _joined, "phase": _phase,
+        "reinforcement": _reinforcement, "unseen": _unseen, "move": _move, "control": _control,
+        "sudden-death": _sudden_death, "reveal": _reveal, "weather": _weather, "attack": _attack,
+        "mobile-assault": _mobile_assault, "assault-cavalry": _assault_cavalry, "assault-end": _assault_end,
+        "supply": lambda e: [supply_line(e.data, e.rule)], "pause": lambda e: [PAUSE_TEXT[e.data["state"]](e.data)],
+        "move-cancelled": _move_cancelled, "attack-skipped": _attack_skipped, "losses": _losses, "advance": _advance,
+        "retreat": _retreat, "retreat-caught": _retreat_caught, "decision-needed": _decision_needed, "reply": _reply,
+        "victory-check": _victory_check, "game-over": _game_over, "awaits": _awaits,
+    },
+    {k: _lines(f) for k, f in MR_TEXT.items()},  # 8.1-8.13
+    {k: _line(f) for k, f in FORT_TEXT.items()},  # 14.24-14.30, 14.40, 14.41
+    {k: _line(f) for k, f in SUPPLY_TEXT.items()},  # 9.18, 9.20
+    {k: _line(f) for k, f in rwr_text.EVENT_TEXT.items()},  # 8.12-8.21
+    setup.EVENT_TEXT,  # 3.2-3.7
+    naval.EVENT_TEXT,  # 11.1-11.4
+    air.EVENT_TEXT,  # 10.1-10.4
+)
+
+
+def event_lines(e: Event) -> list[str]:
+    """The report lines of an event: its kind's renderer (EVENT_TEXT); an unknown kind is shown as data."""
+    text = EVENT_TEXT.get(e.kind)
+    return text(e) if text is not None else [f"- {e.kind} ({e.rule}): {e.data}"]
 
 
 # The supply markers a unit shows (option supply): out of supply (9.2-9.3), attenuated supply (9.3),
@@ -570,8 +674,10 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
-    """A skeleton order file for the awaited step, with the side's units listed as comments."""
+def template(state: dict[str, Any], side: str, context: Callable[[str], Ctx]) -> str:
+    """A skeleton order file for the awaited step, with the side's units listed as comments;
+    ``context(side)`` gives a fresh working context on ``state`` as that side, without dice."""
+    # start-up: the exchange layer (and its cryptography) is loaded only to write a template
     from pbem.exchange.canonical import digest
 
     aw = state["awaits"]
@@ -605,9 +711,9 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
                  "[reply]", "losses = []", ""]
         return "\n".join(head)
     if setup.in_setup(state):  # 3.2-3.7: what to set up, where, and the minimums to meet
-        return setup.template(module, state, side, head)
+        return setup.template(context(side), head)
     if int(state["clock"]["pts"]) == 0:  # the Soviet's Mutual Reinforcement step (8.1, 8.7, 8.11)
-        return "\n".join(head + mr_template(module, state))
+        return "\n".join(head + mr_template(context("soviet")))
     stacks: dict[str, dict[str, list[str]]] = {"own": {}, "enemy": {}}
     for u, s in sorted(state["position"]["units"].items()):
         if s["at"] in OFF_MAP_BOXES:
@@ -630,9 +736,9 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
             place = sc.map.hexes[h].place
             head.append(f"#   {h}{' ' + place if place else ''}: {', '.join(stacks['enemy'][h])}")
     head += template_lines(sc, state, side)  # 10.2, 10.4: the Ground Support Commitment phase
-    head += off_map_template(module, state, side)
+    head += off_map_template(context(side), side)
     head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
-    head += ["", *rwr_text.template_lines(module.ctx_of(state, side))]  # 8.13-8.21
+    head += ["", *rwr_text.template_lines(context(side))]  # 8.13-8.21
     head += [
         "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
         "# [[move]]",
@@ -670,16 +776,9 @@ def template(module: ProudMonster, state: dict[str, Any], side: str) -> str:
     return "\n".join(head)
 
 
-def _mr_ctx(module: ProudMonster, state: dict[str, Any], side: str) -> Any:
-    return module._ctx(state, None, side=side)
-
-
-def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> list[str]:
+def off_map_template(ctx: Ctx, side: str) -> list[str]:
     """Template lines for units off the map that the player turn may bring in: the German's units
     in the OKH areas (8.2, 8.3), the Soviet's in the RVGK (8.1)."""
-    from .reinforce import entry_hexes, okh_text, open_md_neighbours
-
-    ctx = _mr_ctx(module, state, side)
     out: list[str] = []
     if side == "german":
         okh = okh_text(ctx)
@@ -698,16 +797,13 @@ def off_map_template(module: ProudMonster, state: dict[str, Any], side: str) -> 
     return out
 
 
-def mr_template(module: ProudMonster, state: dict[str, Any]) -> list[str]:
+def mr_template(ctx: Ctx) -> list[str]:
     """The Soviet's MR orders skeleton (8.1, 8.7, 8.11): what is due and where units may go, then
-    the orders pbem proposes (reinforce.default_mr_orders), ready to edit."""
-    from .reinforce import _eligible, default_mr_orders, entry_hexes, mr_state, open_md_neighbours
-
-    ctx = _mr_ctx(module, state, "soviet")
+    the orders pbem proposes (reinforce.default_mr_orders), ready to edit; ``ctx`` is the Soviet's."""
     mr = mr_state(ctx)
     out = [f"# Mutual Reinforcement phase of GT{ctx.turn} (8.1): conversions first, then place every unit that arrived."]
     for d in mr.get("convert", []):
-        ok = _eligible(ctx, d["from"])
+        ok = eligible(ctx, d["from"])
         out.append(f"# Guards conversion due (8.11): a {d['from']} unit into {d['guards']}; eligible now: {', '.join(ok) or 'none'}"
                    " (tried units first; a conversion not made now is lost).")
     if mr.get("place"):

@@ -20,23 +20,29 @@ the German choosing, those left open in the first waiting for the second; positi
     infantry = 1
 
 Security divisions (8.21) are deployed in the MR phase: pbem has no German order in the automatic
-MR phase, so, like the ArKo (rules.form_arko), they are given in the `[declare]` table of the
+MR phase, so, like the ArKo (rules.arko.form_arko), they are given in the `[declare]` table of the
 German's orders of a GT's first player turn (`[declare.security]`, unit = hex).
 
 The position keeps the replacement pool (`replacements`, 8.15), the GT of each division's refit
 (`refits_used`, the refit counters on the Turn Record Track, 8.20), and, during the German player
 turn only, the units that may not move or attack (`stationary`: 8.20 refitting, 9.18 replaced
-while air-supplied; rules.stationary).
+while air-supplied; rules.movement.stationary).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.errors import Problem
 
 from .data import OKH_AREAS, WithdrawalKind
-from .rules import OFF_MAP_BOXES, Ctx, enter_hex, mr_declaration_open, stack_problems
+from .orders import Rwr
+from .rules.arko import mr_declaration_open
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.control import enter_hex
+from .rules.places import path_of, problem, under
+from .rules.stacking import stack_problems
 from .sequence import sequences_in
 from .supply import concentration, supply_state
 
@@ -206,36 +212,35 @@ def applies(ctx: Ctx) -> bool:
     return any(ctx.options.get(o) for o in RWR_OPTIONS)
 
 
-def rwr_phase(ctx: Ctx, orders: dict[str, Any], problems: list[Problem], unaccounted: str = "problem") -> None:
+def rwr_phase(ctx: Ctx, given: Rwr, problems: list[Problem], unaccounted: str = "problem") -> None:
     """The German RWR phase (A.3 II.B.1): the `[rwr]` orders, replacements first (8.14), then
     withdrawals (8.16-8.17), then refits (8.20). ``unaccounted`` says what a withdrawal the orders
     neither make nor refuse is: a "problem" (orders sent), or "refuse" (no orders by the deadline,
     or after check() found none: -1 VP each, 8.17)."""
-    given = orders.get("rwr", {})
     if ctx.side != "german":
-        if given:
-            problems.append(Problem("rwr", "only the German has a replacement, withdrawal and refit phase", "8.13"))
+        if given.given:
+            problems.append(problem(path_of("rwr"), "only the German has a replacement, withdrawal and refit phase", "8.13"))
         return
-    for key in sorted(given):
+    for key in sorted(given.given):
         opt = KEY_OPTION[key]
         if not ctx.options.get(opt):
-            problems.append(Problem(f"rwr.{key}", f"a full-game rule (option {opt} is off)", KEY_RULE[key]))
+            problems.append(problem(path_of("rwr", key), f"a full-game rule (option {opt} is off)", KEY_RULE[key]))
     if not applies(ctx):
         return
     known = len(problems)
     stats = {"replaced": 0, "withdrawn": 0, "refused": 0, "refits": 0}
     if ctx.options.get("replacements"):
-        if given.get("replace") and not replacements_open(ctx):
-            problems.append(Problem("rwr.replace", "the second sequence's RWR phase is a Mechanized Refit phase only: "
+        if given.replace and not replacements_open(ctx):
+            problems.append(problem(path_of("rwr", "replace"), "the second sequence's RWR phase is a Mechanized Refit phase only: "
                                     "replacements are made in the first (option second_sequence_rwr = \"refits-only\", "
                                     "Ambiguity 9)", "5.2"))
         else:
-            stats["replaced"] = replacements(ctx, list(given.get("replace", [])), problems)
+            stats["replaced"] = replacements(ctx, list(given.replace), problems)
     if ctx.options.get("withdrawals"):
-        stats["withdrawn"], stats["refused"] = withdrawals(ctx, dict(given.get("withdraw", {})),
-                                                           dict(given.get("refuse", {})), problems, unaccounted)
+        stats["withdrawn"], stats["refused"] = withdrawals(ctx, {k: list(v) for k, v in given.withdraw},
+                                                           dict(given.refuse), problems, unaccounted)
     if ctx.options.get("refits"):
-        stats["refits"] = refits(ctx, list(given.get("refit", [])), problems)
+        stats["refits"] = refits(ctx, list(given.refit), problems)
     if len(problems) == known:
         ctx.emit("rwr-end", "8.13", step=ctx.step, pool=pool(ctx) if ctx.options.get("replacements") else None,
                  full_pool=REPLACEMENT_POOL, **stats)
@@ -281,25 +286,25 @@ def replacements(ctx: Ctx, units: list[str], problems: list[Problem]) -> int:
     restored; any number in either sequence of any GT, a unit any number of times in the game, no
     movement or combat penalty (8.14), but an air-supplied one may not move or attack this player
     turn (9.18). The pool of 28 steps is for the whole game; when it is empty there are no more."""
-    where = "rwr.replace"
+    where = path_of("rwr", "replace")
     left = pool(ctx)
     known = len(problems)
     done: list[tuple[str, int, int, str]] = []
     seen: set[str] = set()
     for j, u in enumerate(units):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         if u in seen:
-            problems.append(Problem(w, f"{u} is listed twice: a replacement flips the division to full strength", "8.14"))
+            problems.append(problem(w, f"{u} is listed twice: a replacement flips the division to full strength", "8.14"))
             continue
         seen.add(u)
         why, rule = replace_why(ctx, u)
         if why:
-            problems.append(Problem(w, why, rule))
+            problems.append(problem(w, why, rule))
             continue
         need = ctx.spec(u).steps - ctx.steps(u)
         if need > left:
             after = " after the replacements listed before it" if done else ""
-            problems.append(Problem(w, f"{u} needs {_n(need, 'replacement step')} and the pool has {left} left{after} "
+            problems.append(problem(w, f"{u} needs {_n(need, 'replacement step')} and the pool has {left} left{after} "
                                        f"(of {REPLACEMENT_POOL} for the game)", "8.15"))
             continue
         left -= need
@@ -342,12 +347,12 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
                     "(option withdrawal_sequence = \"either\", Ambiguity 9)")
         else:
             when = "withdrawals are made in the first-sequence RWR phase of the GT (Ambiguity 9)"
-        problems.append(Problem("rwr.withdraw" if given else "rwr.refuse", when, "8.16"))
+        problems.append(problem(path_of("rwr", "withdraw" if given else "refuse"), when, "8.16"))
         return 0, 0
     for key, table_in in (("withdraw", given), ("refuse", refused)):
         for kind in table_in:
             if kind not in due:
-                problems.append(Problem(f"rwr.{key}.{kind}", f"no '{kind}' withdrawal is due on GT{ctx.turn} "
+                problems.append(problem(path_of("rwr", key, kind), f"no '{kind}' withdrawal is due on GT{ctx.turn} "
                                         f"(due: {_due_text(ctx, due)})", "17.4"))
     if len(problems) > known:
         return 0, 0
@@ -360,18 +365,18 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
         ok: list[str] = []
         mark = len(problems)
         for j, u in enumerate(units):
-            w = f"rwr.withdraw.{kind}[{j}]"
+            w = path_of("rwr", "withdraw", kind, j)
             if u in named:
-                problems.append(Problem(w, f"{u} is already withdrawn as '{named[u]}'", "8.16"))
+                problems.append(problem(w, f"{u} is already withdrawn as '{named[u]}'", "8.16"))
                 continue
             why, rule = withdraw_why(ctx, u, kind, wk)
             if why:
-                problems.append(Problem(w, why, rule))
+                problems.append(problem(w, why, rule))
                 continue
             named[u] = kind
             ok.append(u)
         if len(units) + r > n:
-            problems.append(Problem(f"rwr.withdraw.{kind}", f"{len(units)} withdrawn and {r} refused, but the table calls "
+            problems.append(problem(path_of("rwr", "withdraw", kind), f"{len(units)} withdrawn and {r} refused, but the table calls "
                                     f"for {_n(n, wk.text)} on GT{ctx.turn}", "17.4"))
         if len(problems) > mark:
             continue
@@ -389,7 +394,7 @@ def withdrawals(ctx: Ctx, given: dict[str, Any], refused: dict[str, Any], proble
             deferred[kind] = short
             continue
         if short and free and unaccounted == "problem":
-            problems.append(Problem(f"rwr.withdraw.{kind}", f"{short} of the {_n(due[kind], wk.text)} due on GT{ctx.turn} "
+            problems.append(problem(path_of("rwr", "withdraw", kind), f"{short} of the {_n(due[kind], wk.text)} due on GT{ctx.turn} "
                                     f"{'is' if short == 1 else 'are'} neither withdrawn nor refused; units that can be: "
                                     f"{', '.join(free)}", "8.16",
                                     f"List them in [rwr.withdraw] {kind} = [...], or refuse them in [rwr.refuse] "
@@ -437,21 +442,21 @@ def refits(ctx: Ctx, units: list[str], problems: list[Problem]) -> int:
     Refit Table (17.5), at most the steps it has lost and never above 4. Once per game each; any
     number of divisions in both sequences until refits end (8.19, 13.9). The conditions hold at the
     start of the phase: replacements and withdrawals change neither supply nor Soviet adjacency."""
-    where = "rwr.refit"
+    where = path_of("rwr", "refit")
     known = len(problems)
     table = ctx.sc.charts.refit
     if units and table is None:
-        problems.append(Problem(where, "the charts have no Refit Table (17.5): refits cannot be adjudicated", "17.5"))
+        problems.append(problem(where, "the charts have no Refit Table (17.5): refits cannot be adjudicated", "17.5"))
         return 0
     ok: list[str] = []
     for j, u in enumerate(units):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         if u in ok:
-            problems.append(Problem(w, f"{u} is listed twice", "8.20"))
+            problems.append(problem(w, f"{u} is listed twice", "8.20"))
             continue
         why, rule = refit_why(ctx, u)
         if why:
-            problems.append(Problem(w, why, rule))
+            problems.append(problem(w, why, rule))
             continue
         ok.append(u)
     if len(problems) > known or table is None:
@@ -479,7 +484,7 @@ def refits(ctx: Ctx, units: list[str], problems: list[Problem]) -> int:
 
 # --- security divisions (8.21) --------------------------------------------------------------------
 
-def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
+def deploy_security(ctx: Ctx, raw: Sequence[tuple[str, str]], problems: list[Problem]) -> None:
     """8.21 (option security_divisions): in the MR phase of any GT the German deploys security
     divisions of the scenario's pool (`[pools] security`, held off the map) in groups of 3, at a
     permanent cost of 1 VP per group. pbem has no German order in the automatic MR phase, so, like
@@ -489,35 +494,35 @@ def deploy_security(ctx: Ctx, raw: Any, problems: list[Problem]) -> None:
     appears in a German-controlled city or large town in supply (attenuated acceptable;
     security_hex_why), within stacking (Ambiguity 24; adjacency to Soviet units does not matter),
     and acts at once as a 1-step infantry division."""
-    where = "declare.security"
+    where = path_of("declare", "security")
     known = len(problems)
     if not mr_declaration_open(ctx, where, "security_divisions", "security divisions are deployed", "8.21", problems):
         return
     placed: dict[str, str] = {}
-    for u, raw_hex in dict(raw).items():
-        w = f"{where}.{u}"
+    for u, raw_hex in raw:
+        w = under(where, u)
         if u not in ctx.sc.security or u not in ctx.units:
-            problems.append(Problem(w, f"{u} is not a security division of the scenario ([pools] security)", "8.21"))
+            problems.append(problem(w, f"{u} is not a security division of the scenario ([pools] security)", "8.21"))
             continue
         if ctx.at(u) != "track":
-            problems.append(Problem(w, f"{u} is already deployed ({OFF_MAP_BOXES.get(ctx.at(u), ctx.at(u))})", "8.21"))
+            problems.append(problem(w, f"{u} is already deployed ({OFF_MAP_BOXES.get(ctx.at(u), ctx.at(u))})", "8.21"))
             continue
         h = ctx.sc.map.canonical(str(raw_hex))
         if h is None:
-            problems.append(Problem(w, f"'{raw_hex}' is not a hex of the map", "8.21"))
+            problems.append(problem(w, f"'{raw_hex}' is not a hex of the map", "8.21"))
             continue
         why, rule = security_hex_why(ctx, u, h)
         if why:
-            problems.append(Problem(w, why, rule))
+            problems.append(problem(w, why, rule))
             continue
         placed[u] = h
-    n = len(dict(raw))
+    n = len(raw)
     if n % SECURITY_GROUP:
-        problems.append(Problem(where, f"{_n(n, 'security division')}: they are deployed in groups of {SECURITY_GROUP}", "8.21"))
+        problems.append(problem(where, f"{_n(n, 'security division')}: they are deployed in groups of {SECURITY_GROUP}", "8.21"))
     for h in sorted(set(placed.values())):
         new = [u for u, x in placed.items() if x == h]
         for rule, text in stack_problems(ctx, h, ctx.occupants(h, "german") + new):
-            problems.append(Problem(where, f"{h} would hold {text}", rule))
+            problems.append(problem(where, f"{h} would hold {text}", rule))
     if len(problems) > known or not placed:
         return
     groups = len(placed) // SECURITY_GROUP

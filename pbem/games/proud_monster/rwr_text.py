@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .data import OKH_AREAS, Scenario
-from .rules import OFF_MAP_BOXES, Ctx
+from .rules.context import OFF_MAP_BOXES, Ctx
 from .rwr import REPLACEMENT_POOL, choices
 from .sequence import sequences_in
 

@@ -1,7 +1,7 @@
 """Set-up before GT1 (3.2-3.8, digest A.2 and F.1).
 
 The rules a set-up must meet, usable for a scenario's fixed set-up (``scenario_problems``, part of
-``validate_scenario`` and so of `pbem module check`) and for the players' set-up orders:
+``validation.validate_scenario`` and so of `pbem module check`) and for the players' set-up orders:
 
 * 3.3 Frontier Zone (column 22 and west): a unit in every border hex from 2006N to 1703S; along
   1804S-2114S the option south_border_setup (Ambiguity 4); a unit in each FZ large town;
@@ -10,7 +10,7 @@ The rules a set-up must meet, usable for a scenario's fixed set-up (``scenario_p
 * 3.7 German: the Hungarian Fast Corps alone in Hungary, Romanian units in Romania or the South OKH
   area, at most 7 German non-mechanized divisions and 1 assault-gun battalion there, every other
   unit in the Greater-German ZOMO or the North OKH area (8.4: units held back wait there);
-* 3.8 Soviet starting units have 1 step; stacking 6.1-6.5 and 7.1-7.3 (``rules.stack_problems``).
+* 3.8 Soviet starting units have 1 step; stacking 6.1-6.5 and 7.1-7.3 (``rules.stacking.stack_problems``).
 
 Border hexes are the USSR hexes on a ``border`` hexside, ordered along the border line
 (``border_lines``). A map that lacks the hexes a minimum concerns (a training or test map) is
@@ -31,13 +31,12 @@ proposal, or every German unit held back in its OKH area.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import IllegalOrdersError, Problem
-from pbem.mechanics.dice import Dice
+from pbem.errors import Place, Problem
 from pbem.mechanics.hexgrid import distance, hexside_lines
 
 from .data import (
@@ -51,11 +50,14 @@ from .data import (
     shown_values,
     sut_type,
 )
-from .rules import ARKO_TYPE, DEFAULT_OPTIONS, FULL_GAME, OFF_MAP_BOXES, Ctx, entry_problems, stack_problems
+from .options import game_options
+from .orders import Orders
+from .rules.allies import entry_problems
+from .rules.arko import ARKO_TYPE
+from .rules.context import OFF_MAP_BOXES, Ctx
+from .rules.places import path_of, problem, under
+from .rules.stacking import stack_problems
 from .sequence import SETUP_SIDES, setup_step
-
-if TYPE_CHECKING:
-    from .module import ProudMonster
 
 ALL_OCCUPIED = ("2006N", "1703S")  # 3.3: a unit in every border hex of this stretch
 ALTERNATE = ("1804S", "2114S")  # 3.3, Ambiguity 4: the garbled rule for this stretch
@@ -65,6 +67,9 @@ SOUTH_LIMITS = {"division": 7, "assault gun": 1}  # 3.7(3): in Romania and the S
 SOUTH_NAMES = {"division": "German non-mechanized divisions", "assault gun": "assault-gun battalions"}
 ZONE_NAMES = {"FZ": "Frontier Zone", "IZ": "Interior Zone"}
 BOX_NAMES = {"okh-north": "the North OKH reserve area", "okh-south": "the South OKH reserve area"}
+# Where a set-up problem is: the place in the orders (or the scenario's [[setup]] list), and a note
+# that follows its path in the ``where`` text ("setup (column 23)", "setup[3] 6RD 1919N").
+Where = tuple[Place, str]
 OTHER_KEYS = ("move", "attack", "declare", "reply")  # order tables that have no place in a set-up step
 
 
@@ -199,7 +204,7 @@ def column_minimums(m: MapData, iz: list[str], options: Mapping[str, Any]) -> li
 
 
 def minimum_problems(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping[str, int],
-                     where: Callable[[str], str]) -> list[Problem]:
+                     where: Callable[[str], Where]) -> list[Problem]:
     """The 3.3 and 3.4 minimums that ``soviet_at`` (Soviet units per hex) leaves unmet, but those of
     the rules the scenario declares its map cannot meet (unmet_minimums); ``where`` names a
     minimum's place (a hex, or "column NN") in the input."""
@@ -207,8 +212,9 @@ def minimum_problems(sc: Scenario, options: Mapping[str, Any], soviet_at: Mappin
     for mn in minimums(sc, options)[0]:
         n = mn.count(soviet_at)
         if n < mn.need and mn.rule not in sc.unmet_minimums:
-            problems.append(Problem(where(mn.place), f"{mn.what}: {n} unit{'s' if n != 1 else ''}, {mn.need} or more "
-                                                     "needed", mn.rule, "Set up more Soviet units there."))
+            place, note = where(mn.place)
+            problems.append(problem(place, f"{mn.what}: {n} unit{'s' if n != 1 else ''}, {mn.need} or more "
+                                           "needed", mn.rule, "Set up more Soviet units there.", note=note))
     return problems
 
 
@@ -230,11 +236,12 @@ def minimum_summary(sc: Scenario, options: Mapping[str, Any], soviet_at: Mapping
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """A unit set up in a hex or an OKH area; ``where`` names it in the input."""
+    """A unit set up in a hex or an OKH area; ``where`` names it in the input (the place, and a note
+    after its path in the ``where`` text)."""
 
     unit: str
     at: str
-    where: str
+    where: Where
 
 
 def _water_rule(terrain: str) -> str:
@@ -311,7 +318,7 @@ def german_placement(ctx: Ctx, unit: str, at: str) -> list[tuple[str, str]]:
     return out
 
 
-def south_problems(ctx: Ctx, placements: Iterable[Placement], where: str) -> list[Problem]:
+def south_problems(ctx: Ctx, placements: Iterable[Placement], where: Place) -> list[Problem]:
     """3.7(3): at most 7 German non-mechanized divisions and 1 assault-gun battalion start in Romania
     and the South OKH area (fewer is allowed)."""
     found: dict[str, list[str]] = {}
@@ -319,27 +326,28 @@ def south_problems(ctx: Ctx, placements: Iterable[Placement], where: str) -> lis
         kind = south_kind(ctx.spec(p.unit))
         if kind and (p.at == "okh-south" or (p.at in ctx.sc.map.hexes and ctx.sc.map.hexes[p.at].country == "romania")):
             found.setdefault(kind, []).append(p.unit)
-    return [Problem(where, f"{len(us)} {SOUTH_NAMES[k]} in Romania and the South OKH area ({', '.join(sorted(us))}); "
+    return [problem(where, f"{len(us)} {SOUTH_NAMES[k]} in Romania and the South OKH area ({', '.join(sorted(us))}); "
                            f"at most {SOUTH_LIMITS[k]}", "3.7", "Set the others up in the Greater-German ZOMO or "
                                                                   "hold them back in the North OKH area (okh-north).")
             for k, us in sorted(found.items()) if len(us) > SOUTH_LIMITS[k]]
 
 
-def stacking_problems(ctx: Ctx, placements: Iterable[Placement], where: Callable[[str], str]) -> list[Problem]:
+def stacking_problems(ctx: Ctx, placements: Iterable[Placement], where: Callable[[str], Where]) -> list[Problem]:
     """3.3, 3.7(5): set-up within normal stacking, each side's units per hex (6.1-6.5, 7.1-7.3). The
     OKH areas have no hexes and no stacking limit."""
     stacks: dict[tuple[str, str], list[str]] = {}
     for p in placements:
         if p.at in ctx.sc.map.hexes and not ctx.sc.map.hexes[p.at].water:
             stacks.setdefault((p.at, ctx.spec(p.unit).side), []).append(p.unit)
-    return [Problem(where(h), f"{h} would hold {text}", rule, "Set some of its units up elsewhere.")
-            for (h, _), units in sorted(stacks.items()) for rule, text in stack_problems(ctx, h, units)]
+    return [problem(place, f"{h} would hold {text}", rule, "Set some of its units up elsewhere.", note=note)
+            for (h, _), units in sorted(stacks.items()) for place, note in [where(h)]
+            for rule, text in stack_problems(ctx, h, units)]
 
 
 def scenario_options(sc: Scenario) -> dict[str, Any]:
     """The options a new game of the scenario has unless `pbem new --option` changes them."""
     ruleset = sc.options.get("ruleset", sc.ruleset)
-    return {**DEFAULT_OPTIONS, **(FULL_GAME if ruleset == "full" else {}), "ruleset": ruleset, **sc.options}
+    return game_options(ruleset, sc.options)
 
 
 def _ctx(sc: Scenario, options: dict[str, Any], side: str = "german") -> Ctx:
@@ -356,7 +364,7 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
     the set-up meets is."""
     ctx = _ctx(sc, scenario_options(sc))
     problems: list[Problem] = []
-    placements = [Placement(u, h, f"setup[{i}] {u} {h}") for i, (u, h) in enumerate(sc.setup)]
+    placements = [Placement(u, h, (path_of("setup", i), f"{u} {h}")) for i, (u, h) in enumerate(sc.setup)]
     for p in placements:
         spec = sc.units[p.unit]
         if spec.side == "soviet":
@@ -365,20 +373,20 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
             found = german_placement(ctx, p.unit, p.at)
         if sc.free_setup:  # a free position: only water, the Soviet 1-step rule and who uses which OKH area
             found = [(r, t) for r, t in found if r in ("12.14", "13.7", "3.8", "8.4", "8.5")]
-        problems += [Problem(p.where, text, rule) for rule, text in found]
-    problems += stacking_problems(ctx, placements, lambda h: f"setup {h}")
+        problems += [problem(p.where[0], text, rule, note=p.where[1]) for rule, text in found]
+    problems += stacking_problems(ctx, placements, lambda h: (path_of("setup"), h))
     if sc.free_setup:
         return problems
-    problems += south_problems(ctx, placements, "setup")
+    problems += south_problems(ctx, placements, path_of("setup"))
     if not sc.sets_up("soviet"):
         at: dict[str, int] = {}
         for p in placements:
             if sc.units[p.unit].side == "soviet":
                 at[p.at] = at.get(p.at, 0) + 1
-        problems += minimum_problems(sc, ctx.options, at, lambda h: f"setup {h}")
+        problems += minimum_problems(sc, ctx.options, at, lambda h: (path_of("setup"), h))
         for row in minimum_summary(sc, ctx.options, at):
             if row["declared"] and not row["unmet"]:
-                problems.append(Problem("scenario.unmet_minimums", f"declares the {row['rule']} minimums unmet, but the "
+                problems.append(problem(path_of("scenario", "unmet_minimums"), f"declares the {row['rule']} minimums unmet, but the "
                                                                    "set-up meets every one: remove it", row["rule"]))
     return problems
 
@@ -436,12 +444,13 @@ def in_setup(state: Mapping[str, Any]) -> bool:
     return str(state.get("awaits", {}).get("step", "")).startswith("setup/")
 
 
-def await_setup(module: ProudMonster, state: dict[str, Any], ctx: Ctx, side: str) -> Transition:
-    """The state awaiting ``side``'s set-up orders (adjudicated by the other side or the referee)."""
+def await_setup(state: dict[str, Any], ctx: Ctx, side: str, adjudicator: str) -> Transition:
+    """The state awaiting ``side``'s set-up orders, adjudicated by ``adjudicator`` (the other side or
+    the referee)."""
     step = setup_step(side)
     out = {"options": state["options"], "position": ctx.position, "standing": ctx.standing,
            "clock": {"turn": ctx.sc.first_turn, "pts": 0, "side": side, "phase": "setup"},
-           "awaits": {"kind": "orders", "step": step, "from": [side], "adjudicator": module.adjudicator(state, side)}}
+           "awaits": {"kind": "orders", "step": step, "from": [side], "adjudicator": adjudicator}}
     ctx.emit("awaits", "3.2" if side == "soviet" else "3.7", **out["awaits"])
     return Transition(out, tuple(ctx.events))
 
@@ -474,64 +483,67 @@ def _why_not(ctx: Ctx, unit: str, side: str) -> tuple[str, str]:
     return ("3.2" if side == "soviet" else "3.7"), f"{unit} is already {OFF_MAP_BOXES.get(at, f'in {at}')}"
 
 
-def read_placements(ctx: Ctx, side: str, body: Mapping[str, Any], problems: list[Problem]) -> list[Placement]:
+def read_placements(ctx: Ctx, side: str, table: Sequence[tuple[str, tuple[str, ...]]], problems: list[Problem]) -> list[Placement]:
     """The `[setup]` table of a set-up order file: each key a hex (its printed id; a South id of the
     2.4 join row is the same hex as the North one) or, for the German, an OKH area; each value the
     units set up there. Problems for a key that is no hex of the map, a hex given twice, a unit that
     is unknown, of the other side, not one to set up (with why), or listed twice; the units kept
     are the placements."""
     rule = "3.2" if side == "soviet" else "3.7"
-    table = body.get("setup", {})
     todo = set(pool(ctx, side))
     out: list[Placement] = []
     keys: dict[str, str] = {}
-    first: dict[str, str] = {}
-    for key in table:
-        where = f"setup.{key}"
+    first: dict[str, Place] = {}
+    for key, listed in table:
+        where = path_of("setup", key)
         at = key if key in OKH_AREAS else ctx.sc.map.canonical(key)
         if at is None:
-            problems.append(Problem(where, f"'{key}' is not a hex of the map" + (" nor an OKH area (okh-north, okh-south)"
+            problems.append(problem(where, f"'{key}' is not a hex of the map" + (" nor an OKH area (okh-north, okh-south)"
                                                                                   if side == "german" else ""), rule))
             continue
         if at in keys:
-            problems.append(Problem(where, f"the same hex as setup.{keys[at]} (2.4): list its units once", rule))
+            problems.append(problem(where, f"the same hex as setup.{keys[at]} (2.4): list its units once", rule))
             continue
         keys[at] = key
-        for i, u in enumerate(table[key]):
-            uw = f"{where}[{i}]"
+        for i, u in enumerate(listed):
+            uw = under(where, i)
             u = str(u)
             if u not in ctx.sc.units:
-                problems.append(Problem(uw, f"unknown unit '{u}'", rule))
+                problems.append(problem(uw, f"unknown unit '{u}'", rule))
             elif u in first:
-                problems.append(Problem(uw, f"{u} is set up twice (also {first[u]})", rule))
+                problems.append(problem(uw, f"{u} is set up twice (also {first[u].text})", rule))
             elif u not in todo:
                 r, text = _why_not(ctx, u, side)
-                problems.append(Problem(uw, f"{text}: not one of the units this set-up places", r))
+                problems.append(problem(uw, f"{text}: not one of the units this set-up places", r))
             else:
                 first[u] = uw
-                out.append(Placement(u, at, uw))
+                out.append(Placement(u, at, (uw, "")))
     return out
 
 
-def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Problem]:
-    """Every problem of a set-up order file (3.2-3.8, 6.x, 7.x), all at once."""
-    side = submission.side
-    body = submission.body
-    if not submission.digest and not body:  # no orders by the deadline (referee): see missing_orders
-        body = {"setup": missing_orders(ctx, side)}
-    problems = [Problem(k, f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
-                for k in OTHER_KEYS if k in body]
-    placements = read_placements(ctx, side, body, problems)
+def set_up_orders(ctx: Ctx, submission: Submission, orders: Orders) -> Orders:
+    """The orders of a set-up step: those sent, or with no orders by the deadline (a referee's
+    `--no-orders`) the set-up of missing_orders."""
+    if not submission.digest and not submission.body:
+        return Orders.parse({"setup": missing_orders(ctx, submission.side)})
+    return orders
+
+
+def check(ctx: Ctx, side: str, orders: Orders) -> list[Problem]:
+    """Every problem of ``side``'s set-up orders (3.2-3.8, 6.x, 7.x; set_up_orders), all at once."""
+    problems = [problem(path_of(k), f"a set-up step takes [setup] (and [standing]) only, not [{k}]", "5.1")
+                for k in OTHER_KEYS if k in orders.tables]
+    placements = read_placements(ctx, side, orders.setup, problems)
     placement = soviet_placement if side == "soviet" else german_placement
     for p in placements:
-        problems += [Problem(p.where, text if text.startswith(p.unit) else f"{p.unit}: {text}", rule)
+        problems += [problem(p.where[0], text if text.startswith(p.unit) else f"{p.unit}: {text}", rule, note=p.where[1])
                      for rule, text in placement(ctx, p.unit, p.at)]
-    problems += stacking_problems(ctx, placements, lambda h: f"setup.{h}")
+    problems += stacking_problems(ctx, placements, lambda h: (path_of("setup", h), ""))
     if side == "german":
-        problems += south_problems(ctx, placements, "setup")
+        problems += south_problems(ctx, placements, path_of("setup"))
         missing = [u for u in pool(ctx, "german") if u not in {p.unit for p in placements}]
         if missing:
-            problems.append(Problem("setup", f"not set up: {', '.join(missing)}; every German starting unit sets up in a "
+            problems.append(problem(path_of("setup"), f"not set up: {', '.join(missing)}; every German starting unit sets up in a "
                                              "ZOMO hex or is held back in an OKH area", "3.7",
                                     "List the units to hold back under okh-north (8.4) or okh-south (8.5)."))
         return problems
@@ -540,7 +552,8 @@ def check(ctx: Ctx, state: Mapping[str, Any], submission: Submission) -> list[Pr
     for p in placements:
         at[p.at] = at.get(p.at, 0) + 1
     problems += minimum_problems(ctx.sc, ctx.options, at,
-                                 lambda place: f"setup ({place})" if place.startswith("column") else f"setup.{place}")
+                                 lambda place: (path_of("setup"), f"({place})") if place.startswith("column")
+                                 else (path_of("setup", place), ""))
     return problems
 
 
@@ -560,7 +573,7 @@ def sut_problems(ctx: Ctx, placements: Iterable[Placement]) -> list[Problem]:
         for z, row in (("FZ", sut.fz), ("IZ", sut.iz)):
             have, need = count.get((k, z), 0), row.get(k, 0)
             if have != need:
-                problems.append(Problem("setup", f"{k}: {have} set up in the {ZONE_NAMES[z]}, the SUT sets up {need} "
+                problems.append(problem(path_of("setup"), f"{k}: {have} set up in the {ZONE_NAMES[z]}, the SUT sets up {need} "
                                                  "there (17.6)", "3.2"))
     return problems
 
@@ -711,18 +724,14 @@ def schedule(ctx: Ctx, left: list[str]) -> dict[int, list[str]]:
     return {gt: sorted(us, key=list(ctx.sc.units).index) for gt, us in out.items() if us}
 
 
-def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: Dice) -> Transition:
-    """Carry out a set-up: its units go to their hexes or OKH areas (3.2-3.7); the Soviet's units not
-    set up go to the Turn Record Track (3.5, position `arrivals`). Then the German's set-up is awaited,
-    or GT1 begins."""
-    ctx = module.context(state, dice, sub.side)
+def carry_out(ctx: Ctx, sub: Submission, orders: Orders) -> str:
+    """Carry out a set-up the rules accept (check): its units go to their hexes or OKH areas
+    (3.2-3.7); the Soviet's units not set up go to the Turn Record Track (3.5, position `arrivals`).
+    Returns the side whose set-up is awaited next (the German's after the Soviet's, 3.7), or "" when
+    GT1 begins."""
     if sub.body.get("standing"):
         ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
-    problems = module.check(state, sub)
-    if problems:
-        raise IllegalOrdersError(f"{sub.side}'s set-up for {state['awaits']['step']} breaks the rules", problems)
-    body = sub.body if sub.body or sub.digest else {"setup": missing_orders(ctx, sub.side)}
-    placements = read_placements(ctx, sub.side, body, [])
+    placements = read_placements(ctx, sub.side, orders.setup, [])
     for p in placements:
         ctx.units[p.unit]["at"] = p.at
     hexes: dict[str, list[str]] = {}
@@ -751,10 +760,7 @@ def resolve(module: ProudMonster, state: dict[str, Any], sub: Submission, dice: 
                  and (p.at == "okh-south" or (p.at in ctx.sc.map.hexes and ctx.sc.map.hexes[p.at].country == "romania"))]
         data["south"] = {k: sum(1 for p in south if south_kind(ctx.spec(p.unit)) == k) for k in SOUTH_LIMITS}
         ctx.emit("setup", "3.7", **data)
-    if sub.side == "soviet" and ctx.sc.sets_up("german"):
-        return await_setup(module, {**state, "position": ctx.position}, ctx, "german")
-    state = {**state, "position": ctx.position, "standing": ctx.standing}
-    return module.begin(state, dice, ctx.events)
+    return "german" if sub.side == "soviet" and ctx.sc.sets_up("german") else ""
 
 
 # --------------------------------------------------------------------------- report and template
@@ -770,15 +776,17 @@ def _units_at(hexes: Mapping[str, list[str]], keys: Iterable[str]) -> str:
     return "; ".join(f"{h} {', '.join(hexes[h])}" for h in keys)
 
 
-def event_lines(e: Event) -> list[str] | None:
-    """Report lines for the set-up events ("setup", "setup-track"); None for other events."""
+def _setup_track(e: Event) -> list[str]:
+    """3.5: the Soviet's units not set up, on the Turn Record Track by the SUT's schedule."""
     d = e.data
-    if e.kind == "setup-track":
-        prov = " — provisional schedule" if d["provisional"] else ""
-        rows = "; ".join(f"GT{r['turn']}: {', '.join(r['units'])}" for r in d["arrivals"])
-        return [f"- Set aside on the Turn Record Track by the SUT's schedule (3.5, 17.6{prov}): {rows}."]
-    if e.kind != "setup":
-        return None
+    prov = " — provisional schedule" if d["provisional"] else ""
+    rows = "; ".join(f"GT{r['turn']}: {', '.join(r['units'])}" for r in d["arrivals"])
+    return [f"- Set aside on the Turn Record Track by the SUT's schedule (3.5, 17.6{prov}): {rows}."]
+
+
+def _setup(e: Event) -> list[str]:
+    """A side's set-up (3.2-3.4 the Soviet's, 3.6-3.7 the German's)."""
+    d = e.data
     hexes: dict[str, list[str]] = d["hexes"]
     n = sum(len(us) for us in hexes.values())
     default = " (no orders by the deadline: every unit held back in its OKH area, 8.4, 8.5)" if d.get("default") else ""
@@ -817,9 +825,14 @@ def event_lines(e: Event) -> list[str] | None:
     return lines
 
 
-def template(module: ProudMonster, state: dict[str, Any], side: str, head: list[str]) -> str:
-    """The skeleton of a set-up order file: what to place, where it may go, the minimums to meet."""
-    ctx = module.context(state, None, side)
+# Report lines for the set-up events (3.2-3.7), by kind (render.EVENT_TEXT).
+EVENT_TEXT: dict[str, Callable[[Event], list[str]]] = {"setup": _setup, "setup-track": _setup_track}
+
+
+def template(ctx: Ctx, head: list[str]) -> str:
+    """The skeleton of a set-up order file for ``ctx``'s side: what to place, where it may go, the
+    minimums to meet."""
+    side = ctx.side
     units = pool(ctx, side)
     if side == "soviet":
         return "\n".join(head + _soviet_template(ctx, units)) + "\n"

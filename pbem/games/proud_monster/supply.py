@@ -33,19 +33,23 @@ The German's measures, declared in his orders' ``[declare]`` table: the von Paul
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from pbem.errors import ModuleDataError, Problem
+from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
 
 from .data import gas_sides
-from .rules import AIR_SUPPLY_MF, OFF_MAP_BOXES, Ctx, MoveTracker, intact_fort, weather_at, zone_weather
+from .orders import Attack, Declarations, Move
+from .rules.context import OFF_MAP_BOXES, Ctx, Hooks, MoveTracker
+from .rules.movement import AIR_SUPPLY_MF
+from .rules.places import path_of, problem, under
+from .rules.sources import OWN_ZOMO_ONLY, is_source, line_kind
+from .rules.weather import weather_at, zone_weather
+from .rules.works import intact_fort
 from .sequence import other, sequences_in
 
-GERMAN_NOT_SOURCES = frozenset({"1913N", "2013N", "2014N"})  # 9.11
-SOVIET_SOURCE_COLUMN = "60"  # 9.10: the east map edge, 60xxN and 60xxS
-OWN_ZOMO_ONLY = {"romanian": "romania", "hungarian": "hungary"}  # 9.11
 ZONES = ("NZ", "SZ")  # 13.2
 LENINGRAD = "4201N"  # 9.16
 ORANIENBAUM = "4100N"  # 9.13
@@ -57,32 +61,6 @@ PAUSE_SEQUENCES = 3  # 9.19: it lasts 3 full player-turn sequences
 
 def enabled(ctx: Ctx) -> bool:
     return bool(ctx.options.get("supply", False))
-
-
-def line_kind(ctx: Ctx, unit: str) -> str:
-    """Which sources a unit's line may reach (9.11-9.12): "soviet", "german" (German-nationality
-    and other German-side units: every German source), "romania" or "hungary" (their own ZOMO)."""
-    spec = ctx.spec(unit)
-    if spec.side == "soviet":
-        return "soviet"
-    return OWN_ZOMO_ONLY.get(spec.nat, "german")
-
-
-def is_source(ctx: Ctx, hex_id: str, kind: str) -> bool:
-    """9.10: a Soviet source is a hex of the east edge (column 60) or a hex the map marks
-    ``supply = "soviet"``; 9.11: a German source is a ZOMO hex other than 1913N, 2013N and 2014N,
-    or a hex marked ``supply = "german"``; Romanian and Hungarian units use only those of their own
-    country. 9.12: a source serves only its own side (a captured one is not the captor's). 9.17: a
-    Black Sea port is no source (units outside may not trace to it)."""
-    h = ctx.sc.map.hexes[hex_id]
-    if h.water:
-        return False
-    if kind == "soviet":
-        return h.supply == "soviet" or (h.supply == "" and hex_id.startswith(SOVIET_SOURCE_COLUMN))
-    german = h.supply == "german" or (h.supply == "" and h.zomo and hex_id not in GERMAN_NOT_SOURCES)
-    if kind == "german":
-        return german
-    return german and h.country == kind
 
 
 def _side(kind: str) -> str:
@@ -484,30 +462,30 @@ def _pause_sequences(turn: int) -> list[str]:
     return out
 
 
-def declarations(ctx: Ctx, declare: dict[str, Any], problems: list[Problem]) -> None:
+def declarations(ctx: Ctx, declare: Declarations, problems: list[Problem]) -> None:
     """The German's supply declarations at the start of his player turn, from his orders'
     ``[declare]`` table, in this order: the Pause (9.19: ``pause = true`` in the orders of GT2/2 or
     GT3/2 declares it for the end of the GT, ``pause = false`` cancels it), supply concentration
     (9.20: ``concentration``) and the air supply markers (9.18: ``air_supply``). A concentration in
     force that the orders do not name stays in force with the same units (reconfirmed)."""
-    if "pause" in declare:
-        declare_pause(ctx, declare["pause"], problems)
-    if "concentration" in declare:
-        declare_concentration(ctx, list(declare["concentration"]), problems)
+    if declare.pause is not None:
+        declare_pause(ctx, declare.pause, problems)
+    if declare.concentration is not None:
+        declare_concentration(ctx, list(declare.concentration), problems)
     elif enabled(ctx) and ctx.side == "german" and "concentration" in ctx.position:
         extra = {} if air_sequence_barred(ctx) else {"air": "german-turn"}  # Ambiguity 25
         ctx.emit("concentration", "9.20", state="in-force", units=list(ctx.position["concentration"]), before=[],
                  air_removed=[], step=ctx.step, **extra)
-    if "air_supply" in declare:
-        place_air_supply(ctx, list(declare["air_supply"]), problems)
+    if declare.air_supply is not None:
+        place_air_supply(ctx, list(declare.air_supply), problems)
 
 
-def _german_only(ctx: Ctx, where: str, what: str, rule: str, problems: list[Problem]) -> bool:
+def _german_only(ctx: Ctx, where: Place, what: str, rule: str, problems: list[Problem]) -> bool:
     if not enabled(ctx):
-        problems.append(Problem(where, f"{what} is a full-game supply rule (option supply is off)", rule))
+        problems.append(problem(where, f"{what} is a full-game supply rule (option supply is off)", rule))
         return False
     if ctx.side != "german":
-        problems.append(Problem(where, f"{what} is the German's; the Soviet cannot declare it", rule))
+        problems.append(problem(where, f"{what} is the German's; the Soviet cannot declare it", rule))
         return False
     return True
 
@@ -520,13 +498,13 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
     after the Soviet's last player turn of the GT; ``pause = false`` at the start of a later German
     player turn cancels it, with no benefit. One Pause per game (the rules speak of "a Pause"; a
     cancelled one cannot be declared again)."""
-    where = "declare.pause"
+    where = path_of("declare", "pause")
     if not _german_only(ctx, where, "the von Paulus Pause", "9.19", problems):
         return
     p = ctx.position.get("pause")
     if value:
         if p:
-            problems.append(Problem(where, f"the Pause was declared at the end of GT{p['declared']} ({p['state']}); "
+            problems.append(problem(where, f"the Pause was declared at the end of GT{p['declared']} ({p['state']}); "
                                            "the German declares one Pause per game", "9.19"))
         elif ctx.turn - 1 in PAUSE_TURNS and ctx.pts == 1:  # sent at the start of the next GT: as at the end of the last
             seqs = _pause_sequences(ctx.turn - 1)
@@ -534,7 +512,7 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
             ctx.emit("pause", "9.19", state="declared", declared=ctx.turn - 1, sequences=seqs, step=ctx.step)
             ctx.emit("pause", "9.19", state="in-force", declared=ctx.turn - 1, sequences=seqs, step=ctx.step)
         elif ctx.turn not in PAUSE_TURNS or ctx.pts != sequences_in(ctx.turn):
-            problems.append(Problem(where, "the Pause is declared at the end of GT2 or GT3: in the German's orders of "
+            problems.append(problem(where, "the Pause is declared at the end of GT2 or GT3: in the German's orders of "
                                            f"GT2/2 or GT3/2, or of GT3/1 or GT4/1 as if at the end of the GT before, not "
                                            f"{ctx.step}", "9.19"))
         else:
@@ -543,7 +521,7 @@ def declare_pause(ctx: Ctx, value: Any, problems: list[Problem]) -> None:
             ctx.emit("pause", "9.19", state="declared", declared=ctx.turn, sequences=seqs, step=ctx.step)
         return
     if not p or p["state"] not in ("declared", "in-force"):
-        problems.append(Problem(where, "there is no Pause to cancel" + (f" (it is {p['state']})" if p else ""), "9.19"))
+        problems.append(problem(where, "there is no Pause to cancel" + (f" (it is {p['state']})" if p else ""), "9.19"))
         return
     was = p["state"]
     p["state"] = "cancelled"
@@ -558,26 +536,26 @@ def declare_concentration(ctx: Ctx, units: list[Any], problems: list[Problem]) -
     on the map that get its markers: at most 18 (he may name fewer; only the units named are free to
     attack and move). ``concentration = []`` cancels it. Air supply cannot be used in a player-turn
     sequence in which supply is concentrated (Ambiguity 25): markers on the map are taken off."""
-    where = "declare.concentration"
+    where = path_of("declare", "concentration")
     if not _german_only(ctx, where, "supply concentration", "9.20", problems):
         return
     known = len(problems)
     chosen: list[str] = []
     for j, raw in enumerate(units):
         u = str(raw)
-        w = f"{where}[{j}]"
+        w = under(where, j)
         if u not in ctx.units:
-            problems.append(Problem(w, f"unknown unit '{u}'", "9.20", "Use the unit ids `pbem show` lists."))
+            problems.append(problem(w, f"unknown unit '{u}'", "9.20", "Use the unit ids `pbem show` lists."))
         elif ctx.spec(u).side != "german":
-            problems.append(Problem(w, f"{u} is a Soviet unit; the markers go on German-side units", "9.20"))
+            problems.append(problem(w, f"{u} is a Soviet unit; the markers go on German-side units", "9.20"))
         elif not ctx.on_map(u):
-            problems.append(Problem(w, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "9.20"))
+            problems.append(problem(w, f"{u} is not on the map ({OFF_MAP_BOXES[ctx.at(u)]})", "9.20"))
         elif u in chosen:
-            problems.append(Problem(w, f"{u} is listed twice", "9.20"))
+            problems.append(problem(w, f"{u} is listed twice", "9.20"))
         else:
             chosen.append(u)
     if len(units) > CONCENTRATION_MARKERS:
-        problems.append(Problem(where, f"{len(units)} units named; there are {CONCENTRATION_MARKERS} concentration markers",
+        problems.append(problem(where, f"{len(units)} units named; there are {CONCENTRATION_MARKERS} concentration markers",
                                 "9.20"))
     if len(problems) > known:
         return
@@ -602,28 +580,28 @@ def place_air_supply(ctx: Ctx, hexes: list[Any], problems: list[Problem]) -> Non
     which supply is concentrated (9.20, Ambiguity 25; with the option air_supply_concentration =
     "german-turn" they may be placed, and work in the Soviet player turn only). Without the key the
     markers stay where they are, with their stacks."""
-    where = "declare.air_supply"
+    where = path_of("declare", "air_supply")
     if not _german_only(ctx, where, "air supply", "9.18", problems):
         return
     if "concentration" in ctx.position and air_sequence_barred(ctx):
-        problems.append(Problem(where, "supply is concentrated in this player-turn sequence: air supply cannot be used "
+        problems.append(problem(where, "supply is concentrated in this player-turn sequence: air supply cannot be used "
                                        "(Ambiguity 25); cancel the concentration first (concentration = [])", "9.20"))
         return
     known = len(problems)
     chosen: list[str] = []
     for j, raw in enumerate(hexes):
-        w = f"{where}[{j}]"
+        w = under(where, j)
         h = ctx.sc.map.canonical(str(raw))
         if h is None:
-            problems.append(Problem(w, f"'{raw}' is not a hex of the map", "9.18"))
+            problems.append(problem(w, f"'{raw}' is not a hex of the map", "9.18"))
         elif h in chosen:
-            problems.append(Problem(w, f"{h} is listed twice; each marker supplies one hex", "9.18"))
+            problems.append(problem(w, f"{h} is listed twice; each marker supplies one hex", "9.18"))
         elif not ctx.occupants(h, "german"):
-            problems.append(Problem(w, f"{h} holds no German-side unit; a marker goes on a German-side stack", "9.18"))
+            problems.append(problem(w, f"{h} holds no German-side unit; a marker goes on a German-side stack", "9.18"))
         else:
             chosen.append(h)
     if len(hexes) > AIR_MARKERS:
-        problems.append(Problem(where, f"{len(hexes)} hexes named; there are {AIR_MARKERS} air supply markers", "9.18"))
+        problems.append(problem(where, f"{len(hexes)} hexes named; there are {AIR_MARKERS} air supply markers", "9.18"))
     if len(problems) > known:
         return
     before = list(ctx.position.get("air_supply", []))
@@ -648,45 +626,45 @@ def _pause_text(ctx: Ctx) -> str:
     return f"the von Paulus Pause is in force ({p['first']} to {p['last']}): German-side units may not attack at all"
 
 
-def move_problems(ctx: Ctx, index: int, order: dict[str, Any], tr: MoveTracker) -> list[Problem]:
+def move_problems(ctx: Ctx, index: int, move: Move, tr: MoveTracker) -> list[Problem]:
     """The limits of the German's measures on a [[move]], checked before it is made: no mobile
     assault during the Pause (9.19); under supply concentration no mobile assault by a unit without
     a marker, nor a move that takes it more than one hex in the phase (9.20); ``air_supply = true``
     only for a move from a hex with an air supply marker (9.18)."""
-    where = f"move[{index}]"
+    where = path_of("move", index)
     out: list[Problem] = []
-    units = [str(u) for u in order.get("units", []) if u in ctx.units and ctx.on_map(u)]
-    if "air_supply" in order:
+    units = [u for u in move.units if u in ctx.units and ctx.on_map(u)]
+    if move.air_supply is not None:
         if not enabled(ctx):
-            out.append(Problem(f"{where}.air_supply", "air supply is a full-game supply rule (option supply is off)", "9.18"))
-        elif order["air_supply"]:
+            out.append(problem(under(where, "air_supply"), "air supply is a full-game supply rule (option supply is off)", "9.18"))
+        elif move.air_supply:
             here = {ctx.at(u) for u in units}
             if len(here) != 1 or next(iter(here)) not in ctx.position.get("air_supply", []):
-                out.append(Problem(f"{where}.air_supply", f"no air supply marker in {', '.join(sorted(here)) or 'its hex'}: "
+                out.append(problem(under(where, "air_supply"), f"no air supply marker in {', '.join(sorted(here)) or 'its hex'}: "
                                                           "only a move from a marker's hex takes it along", "9.18"))
     if not enabled(ctx) or ctx.side != "german":
         return out
     german = [u for u in units if ctx.spec(u).side == "german"]
     chosen = concentration(ctx)
-    if "assault" in order:
+    if move.assault is not None:
         if pause_state(ctx) == "in-force":
-            out.append(Problem(f"{where}.assault", _pause_text(ctx), "9.19"))
+            out.append(problem(under(where, "assault"), _pause_text(ctx), "9.19"))
         free = [u for u in german if chosen is not None and u not in chosen]
         if free:
-            out.append(Problem(f"{where}.assault", f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
+            out.append(problem(under(where, "assault"), f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
                                                    "supply concentration and may not attack", "9.20"))
     if chosen is not None:
-        steps = len(order.get("path", []))
+        steps = len(move.path)
         far = [u for u in german if u not in chosen and u not in tr.ended and _hexes_moved(ctx, u) + steps > 1]
         if far:
             done = [f"{u} has moved {n}" for u in far if (n := _hexes_moved(ctx, u))]
-            out.append(Problem(where, f"{', '.join(far)} {'is' if len(far) == 1 else 'are'} not under supply concentration "
+            out.append(problem(where, f"{', '.join(far)} {'is' if len(far) == 1 else 'are'} not under supply concentration "
                                       "and may move at most one hex in the phase"
                                       + (f" ({'; '.join(done)})" if done else ""), "9.20"))
     return out
 
 
-def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
+def attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]:
     """Prepared assaults the German's measures forbid: any during the Pause (9.19); under supply
     concentration, one with a unit without a marker (9.20)."""
     if not enabled(ctx) or ctx.side != "german":
@@ -695,12 +673,12 @@ def attack_problems(ctx: Ctx, attacks: list[dict[str, Any]]) -> list[Problem]:
     chosen = concentration(ctx)
     for i, a in enumerate(attacks):
         if pause_state(ctx) == "in-force":
-            out.append(Problem(f"attack[{i}]", _pause_text(ctx), "9.19"))
+            out.append(problem(path_of("attack", i), _pause_text(ctx), "9.19"))
         if chosen is not None:
-            free = [str(u) for u in a.get("units", []) if u in ctx.units and ctx.spec(u).side == "german"
+            free = [u for u in a.units if u in ctx.units and ctx.spec(u).side == "german"
                     and u not in chosen]
             if free:
-                out.append(Problem(f"attack[{i}]", f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
+                out.append(problem(path_of("attack", i), f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} not under "
                                                    "supply concentration and may not attack", "9.20"))
     return out
 
@@ -728,7 +706,7 @@ def _sweep(ctx: Ctx, how: str) -> None:
         ctx.emit("air-supply-lost", "9.18", hexes=gone, how=how)
 
 
-def after_move(ctx: Ctx, index: int, order: dict[str, Any], origin: str | None) -> None:
+def after_move(ctx: Ctx, index: int, move: Move, origin: str | None) -> None:
     """9.18: after a [[move]] from a hex with an air supply marker, the marker goes with the moving
     units when the move says ``air_supply = true`` or when no German-side unit is left behind (a
     moving air-supplied stack takes its marker); otherwise it stays with the units left behind.
@@ -736,8 +714,8 @@ def after_move(ctx: Ctx, index: int, order: dict[str, Any], origin: str | None) 
     if not enabled(ctx) or not ctx.position.get("air_supply"):
         return
     if origin is not None and origin in ctx.position["air_supply"]:
-        moved = [u for u in order.get("units", []) if u in ctx.units and ctx.on_map(u) and ctx.at(u) != origin]
-        if moved and (order.get("air_supply") or not ctx.occupants(origin, "german")):
+        moved = [u for u in move.units if u in ctx.units and ctx.on_map(u) and ctx.at(u) != origin]
+        if moved and (move.air_supply or not ctx.occupants(origin, "german")):
             _move_marker(ctx, origin, ctx.at(moved[0]), f"move {index + 1}")
     _sweep(ctx, f"move {index + 1}")
 
@@ -795,3 +773,15 @@ def markers(ctx: Ctx) -> None:
             ctx.position[key] = found
         else:
             ctx.position.pop(key, None)
+
+
+def reaches(ctx: Ctx, kind: str, hex_id: str) -> bool:
+    """9.4: whether a supply line of ``kind`` reaches ``hex_id`` now (supplied_hexes)."""
+    return hex_id in supplied_hexes(ctx, kind)
+
+
+def plug(hooks: Hooks) -> Hooks:
+    """The supply rules in the core rules (rules/context.py, Hooks): supply at the start of a move
+    (9.8), the participants of a combat out of supply (9.8), the GAST (9.6, 17.10), and whether a
+    line reaches a hex (9.4, for the ArKo's formation, 14.41)."""
+    return replace(hooks, move_start=check_move, combat_supply=combat_oos, gast=gast, supply_reaches=reaches)
