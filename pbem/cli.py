@@ -231,7 +231,16 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
       pbem join game/0000.state.toml --side soviet --key bob.key
     """
     from pbem.exchange.files import dumps, remove_leftovers, write_new
-    from pbem.exchange.game import commitments_in, envelope, load_doc, load_state, make_join
+    from pbem.exchange.game import (
+        commitments_in,
+        envelope,
+        load_doc,
+        load_state,
+        make_join,
+        new_salt,
+        origin_of,
+    )
+    from pbem.exchange.ledger import join_salt
 
     st = load_state(state_path)
     key = _key(key_path, ask)
@@ -248,7 +257,8 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
             remove_leftovers(path.parent)  # of the run that wrote it, if it was interrupted
             click.echo(f"{path}: already joined with this key; nothing to do")
             return
-    doc = make_join(st, side, key, used=commitments_in(state_path.parent))
+    salt = join_salt(key, origin_of(st), new_salt())
+    doc = make_join(st, side, key, salt=salt, used=commitments_in(state_path.parent, origin_of(st)))
     click.echo(_wrote([path], [path] if write_new(path, dumps(doc)) else []))
 
 
@@ -404,14 +414,17 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import (
         Doc,
+        answered,
         check_before_reveal,
         check_orders,
         check_state_seal,
         find_state_for,
         load_state,
+        origin_of,
         parse_doc,
         sign_orders,
     )
+    from pbem.exchange.ledger import record_reveal
 
     raw = read_bytes(orders)  # read once: what is sealed is what was checked
     doc = parse_doc(parse_toml(raw, str(orders)), orders, "orders")
@@ -441,7 +454,10 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
     if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
         raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
-    check_before_reveal(st, str(doc.data["pbem"]["side"]), key)
+    side = str(doc.data["pbem"]["side"])
+    check_before_reveal(st, side, key)
+    party = st.data["parties"][side]
+    record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), answered(st))
     text = sign_orders(orders, source, doc.data, key, st, force)
     validate(parse_toml(text.encode("utf-8"), str(orders)), "orders", str(orders))
     if out:
@@ -472,14 +488,21 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     """
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import check_before_reveal, load_doc, load_state
+    from pbem.exchange.game import check_before_reveal, load_doc, load_state, origin_of
+    from pbem.exchange.ledger import record_reveal
 
     if not orders and not defaulted:
         raise UsageError("give the order, join or reply files to adjudicate (or --no-orders SIDE, for a referee)")
     st = load_state(state_path, views=False)
     key = _key(key_path, ask)
     if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
-        check_before_reveal(st, str(st.data["awaits"]["adjudicator"]), key)
+        adj = str(st.data["awaits"]["adjudicator"])
+        if st.data["parties"].get(adj, {}).get("key") != key.public_text:
+            raise UsageError(f"this step is adjudicated by '{adj}', and --key is not {adj}'s key (key id {key.key_id})",
+                             hint="The other player (or the referee) adjudicates your orders: send them the file.")
+        check_before_reveal(st, adj, key)
+        party = st.data["parties"][adj]
+        record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), st.digest)
     for side in defaulted:  # a side "without its orders" whose sealed orders for this state are here: adjudicate them
         held = [p for p in sorted(state_path.parent.glob("*.toml")) if _sealed_orders_of(p, side, st.digest)]
         if held:

@@ -13,6 +13,7 @@ from pbem.exchange import dice as proto
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
+from pbem.exchange.ledger import join_salt
 
 EXCHANGE_SCENARIO = str(Path(__file__).parent / "catalog" / "proud-monster" / "exchange-scenario.toml")
 
@@ -33,6 +34,12 @@ SOVIET_STANDING = '\n[standing]\nloss_policy = "most-steps-first"\n'
 def fixed_salt(side: str, seed: str = "test") -> str:
     """A fixed salt for a side's secret chain, so that test games are reproducible byte for byte."""
     return hashlib.sha256(f"{seed} salt {side}".encode()).hexdigest()[:32]
+
+
+def joined_salt(state: Doc, side: str, key: KeyPair, seed: str = "test") -> str:
+    """The salt of a test join: fixed, and noted in the reveal ledger as `pbem join` notes it (so
+    that the test's later commands find the join they expect)."""
+    return join_salt(key, state.digest, fixed_salt(side, seed))
 
 
 @dataclass
@@ -90,10 +97,18 @@ def start_game(folder: Path, scenario: str = EXCHANGE_SCENARIO, game_id: str = "
     joins = []
     for side, standing in (("german", {"loss_policy": "fewest-steps-first"}), ("soviet", {"loss_policy": soviet_policy})):
         p = folder / f"0000-{side}.join.toml"
-        write_new(p, dumps(make_join(st, side, keys[side], standing, salt=fixed_salt(side, seed))))
+        write_new(p, dumps(make_join(st, side, keys[side], standing, salt=joined_salt(st, side, keys[side], seed))))
         joins.append(p)
     g.adjudicate(*joins)
     return g
+
+
+@pytest.fixture(autouse=True)
+def pbem_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own reveal ledger (pbem/exchange/ledger.py): test games reuse keys and salts."""
+    home = tmp_path_factory.mktemp("pbem-home")
+    monkeypatch.setenv("PBEM_HOME", str(home))
+    return home
 
 
 @pytest.fixture

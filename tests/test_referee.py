@@ -16,7 +16,7 @@ from pbem.exchange.canonical import digest, seal, unsealed
 from pbem.exchange.files import dumps, read_toml, write_all_new, write_new
 from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
 from pbem.exchange.keys import KeyPair
-from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, fixed_salt
+from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, joined_salt
 
 PARTIES = ("german", "soviet", "referee")
 
@@ -33,7 +33,7 @@ class Refereed:
         for p in PARTIES:
             j = folder / f"0000-{p}.join.toml"
             standing = {"loss_policy": "fewest-steps-first"} if p != "referee" else None
-            write_new(j, dumps(make_join(self.state(), p, self.keys[p], standing, salt=fixed_salt(p))))
+            write_new(j, dumps(make_join(self.state(), p, self.keys[p], standing, salt=joined_salt(self.state(), p, self.keys[p]))))
             joins.append(j)
         self.adjudicate(joins)
 

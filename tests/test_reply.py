@@ -12,7 +12,7 @@ from pbem.demo import order_text
 from pbem.exchange.files import dumps, read_toml, write_new
 from pbem.exchange.game import load_state, make_join, new_game, verify
 from pbem.exchange.keys import KeyPair
-from tests.conftest import Game, fixed_salt
+from tests.conftest import Game, joined_salt
 
 SCENARIO = str(Path(__file__).parent / "catalog" / "proud-monster" / "reply-scenario.toml")
 ATTACK = '''
@@ -32,7 +32,7 @@ def start(folder: Path, game_id: str) -> Game:
     joins = []
     for side in ("german", "soviet"):  # no standing instructions: the Soviet will be asked
         p = folder / f"0000-{side}.join.toml"
-        write_new(p, dumps(make_join(g.state(), side, keys[side], salt=fixed_salt(side))))
+        write_new(p, dumps(make_join(g.state(), side, keys[side], salt=joined_salt(g.state(), side, keys[side]))))
         joins.append(p)
     g.adjudicate(*joins)
     return g

@@ -26,7 +26,7 @@ from pbem.games.proud_monster.validation import validate_scenario
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_lines
 from pbem.resources import scenarios_dir
 from tests.clihelpers import fails, run
-from tests.conftest import fixed_salt, start_game
+from tests.conftest import joined_salt, start_game
 from tests.pmcase import CATALOG
 
 SETUP = str(CATALOG / "setup-scenario.toml")
@@ -177,7 +177,7 @@ class Refereed:
         joins = []
         for p in self.PARTIES:
             j = folder / f"0000-{p}.join.toml"
-            write_new(j, dumps(make_join(load_state(folder / "0000.state.toml"), p, self.keys[p], salt=fixed_salt(p))))
+            write_new(j, dumps(make_join(load_state(folder / "0000.state.toml"), p, self.keys[p], salt=joined_salt(load_state(folder / "0000.state.toml"), p, self.keys[p]))))
             joins.append(j)
         res = adjudicate(load_state(folder / "0000.state.toml"), [load_doc(j, "orders") for j in joins], self.keys["referee"])
         write_all_new(res.outputs(folder=folder))

@@ -451,3 +451,34 @@ def test_an_accepted_spelling_of_the_orders_gives_the_same_dice(world: World, da
     res = adjudicate(prev2, [doc], g.keys["soviet"])
     assert res.state["transition"] == recorded
     assert res.state["transition"]["seed"] == proto.transition_seed(prev.digest, recorded["reveals"]).hex()
+
+
+# --- the reveal ledger ----------------------------------------------------------------------------
+
+def test_an_unwritable_ledger_reveals_nothing(game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.exchange.keys import write_key_files
+
+    monkeypatch.chdir(tmp_path)
+    write_key_files(game.keys["german"], tmp_path / "german")
+    (tmp_path / "not-a-folder").write_text("x", encoding="utf-8")
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "not-a-folder"))
+    orders = game.write_orders(GERMAN_GT1, sign=False)
+    before = orders.read_bytes()
+    fails(tmp_path, 2, ["sign", orders, "--key", "german.key"], "the reveal ledger", "PBEM_HOME")
+    assert orders.read_bytes() == before
+
+
+def test_a_replayed_first_state_is_not_joined_again_once_played(game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The German joined and played a game; its first state, replayed byte for byte in a new folder,
+    would reuse his chain there: `pbem join` refuses (exit 3), from the ledger."""
+    from pbem.exchange.keys import write_key_files
+
+    monkeypatch.chdir(tmp_path)
+    write_key_files(game.keys["german"], tmp_path / "german")
+    run(["sign", game.write_orders(GERMAN_GT1, sign=False), "--key", "german.key"])  # played: a secret revealed
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    shutil.copy(game.folder / "0000.state.toml", replay)
+    r = run(["join", replay / "0000.state.toml", "--side", "german", "--key", "german.key"], 3)
+    assert "you joined and played the game whose first state is" in r.output and "replay" in r.output
+    assert not (replay / "0000-german.join.toml").exists()

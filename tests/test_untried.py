@@ -16,7 +16,7 @@ from pbem.exchange.game import make_join, new_game, verify
 from pbem.exchange.keys import KeyPair
 from pbem.games.proud_monster.module import ProudMonster
 from pbem.games.proud_monster.rules.untried import counter_pool
-from tests.conftest import Game, fixed_salt
+from tests.conftest import Game, joined_salt
 from tests.pmcase import CATALOG, build_state
 
 SCENARIO = str(CATALOG / "reply-scenario.toml")  # R1 and R2 in 4916N, Pz1 and Pz2 next to them
@@ -34,7 +34,7 @@ def start(folder: Path) -> Game:
     joins = []
     for side in ("german", "soviet"):
         p = folder / f"0000-{side}.join.toml"
-        write_new(p, dumps(make_join(g.state(), side, keys[side], {"loss_policy": "fewest-steps-first"}, salt=fixed_salt(side))))
+        write_new(p, dumps(make_join(g.state(), side, keys[side], {"loss_policy": "fewest-steps-first"}, salt=joined_salt(g.state(), side, keys[side]))))
         joins.append(p)
     g.adjudicate(*joins)
     return g

@@ -294,13 +294,17 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     return seal(doc, side, key)
 
 
-def commitments_in(folder: Path) -> set[str]:
-    """Every dice commitment recorded in the game files of a folder (joins, orders, states)."""
+def commitments_in(folder: Path, origin: str = "") -> set[str]:
+    """Every dice commitment recorded in the game files of a folder (joins, orders, states), but
+    those of the game whose first state is ``origin`` (a join written again is the same join)."""
     out: set[str] = set()
     for p in sorted(folder.glob("*.toml")):
         try:
             d = load_doc(p)
         except PbemError:
+            continue
+        h = d.data["pbem"]
+        if origin and (h.get("origin") == origin or d.digest == origin or (d.kind == "join" and h.get("answers") == origin)):
             continue
         if d.kind in ("join", "orders", "reply"):
             c = d.data.get("dice", {}).get("commit")
