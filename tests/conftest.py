@@ -58,7 +58,8 @@ class Game:
     def secret(self, side: str, index: int) -> str:
         """Secret number ``index`` of ``side``'s chain in this game (docs/protocol.md, Dice)."""
         origin = load_state(self.folder / "0000.state.toml").digest
-        return proto.secret(self.keys[side], origin, str(self.state().data["parties"][side]["salt"]), index)
+        joined = load_state(self.folder / "0001.state.toml")  # the salts, as the joins gave them
+        return proto.secret(self.keys[side], origin, str(joined.data["parties"][side]["salt"]), index)
 
     def write_orders(self, body: str, side: str | None = None, sign: bool = True, name: str | None = None) -> Path:
         st = self.state()

@@ -798,6 +798,11 @@ class Equivocation:
             step = f"{h['kind']} for step {h['step']} answering {str(h['answers'])[:19]}..."
         problems = [Problem(str(d.path), f"sealed by {signer} (key {key_id(key)}), digest {d.digest}, signed content {content_digest(d.data)}",
                             "equivocation") for d in (a, b)]
+        if self.what == "submission" and a.kind == "join" and b.kind == "join":
+            return TamperError(
+                f"two joins by '{signer}' of one first state ({str(a.data['pbem']['answers'])[:19]}...): {a.path} and {b.path}; "
+                "its creator offered that first state twice (a replayed game), or the party joined it twice",
+                problems, hint="Answer only the game you joined first. A party's ledger (pbem join) refuses to join a game it played.")
         return TamperError(
             f"equivocation: '{signer}' signed two different files for one step, {step}: {a.path} and {b.path}",
             problems,
@@ -925,6 +930,7 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
             zero = states[0]
             res.anchor, res.anchor_digest, res.anchor_how = str(zero.path), zero.digest, _check_origin(zero)
             start = (str(zero.path), zero.data)
+        check_views_agree([(str(d.path), d.data) for d in views])  # two sides shown two stories: proof on its own
         counts = {"views": 0, "dice": 0}
         for side in sorted({str(d.data["pbem"]["side"]) for d in views}):
             c = verify_views([(str(d.path), d.data) for d in views if d.data["pbem"]["side"] == side], start=start, anchor=anchor)
