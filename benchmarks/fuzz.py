@@ -197,6 +197,7 @@ def build_worlds(root: Path) -> Worlds:
     messages in mail/ are read into; keys/: every party's key; out/: for the files commands write.
     """
     root.mkdir(parents=True)
+    os.environ["PBEM_HOME"] = str(root.parent / "pbem-home-worlds")  # never the user's own reveal ledger
     played = start_game(root / "played")
     played.play(GERMAN_GT1)
     played.play(SOVIET_STANDING)
@@ -1074,7 +1075,9 @@ def call_in_process(argv: tuple[str, ...], timeout: float) -> Outcome:
     """Run the command's own function (what `guarded` wraps): its exit code, or the exception."""
     name, rest = (" ".join(argv[:2]), argv[2:]) if argv[0] == "mail" else (argv[0], argv[1:])
     cmd = COMMANDS[name]
-    ctx = cmd.make_context(name, list(rest))
+    # the group's context settings: a command caches its help option from the first context it is
+    # given, so a context without them would take `-h` from the command for good
+    ctx = cmd.make_context(name, list(rest), help_option_names=["-h", "--help"])
     fn = cmd.callback.__wrapped__  # type: ignore[union-attr]
     sink = io.StringIO()
     start, cpu = time.perf_counter(), time.process_time()
@@ -1218,6 +1221,11 @@ class Runner:
                 self.pristine[d] = {k: v for k, v in snapshot(self.ws, [d]).items()}
         target = self.ws / case.target
         target.write_bytes(case.data)
+        # each input with an empty reveal ledger of its own (as on a fresh machine): what one input
+        # noted there must not decide another's outcome
+        home = self.ws.parent / "pbem-home"
+        shutil.rmtree(home, ignore_errors=True)
+        os.environ["PBEM_HOME"] = str(home)
         before = snapshot(self.ws, scope)
         self.current, self.started = case, time.monotonic()
         out = call_in_process(case.argv, self.opts.timeout)

@@ -161,7 +161,7 @@ def keygen(name: str, ask: bool, passphrase_env: str | None) -> None:
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--game", "game_name", default="proud-monster", show_default=True, help="Game module.")
+@click.option("--game", "game_name", help="The game (default: the one game that has SCENARIO; `pbem games` lists them).")
 @click.option("--side", "sides", multiple=True, required=True, metavar="SIDE=PUBKEY", help="A side and its public key (text or .pub file).")
 @click.option("--referee", metavar="PUBKEY", help="The referee's public key, for a refereed game.")
 @click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="Your private key (you are a party).")
@@ -170,13 +170,13 @@ def keygen(name: str, ask: bool, passphrase_env: str | None) -> None:
 @click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True, help="The game folder to create.")
 @click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase.")
 @guarded
-def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | None, key_path: Path, game_id: str | None,
+def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: str | None, key_path: Path, game_id: str | None,
         opts: tuple[str, ...], out: Path, ask: bool) -> None:
     """Start a game: write state 0000, which awaits every party's join.
 
     \b
     Example:
-      pbem new training --side german=alice.pub --side soviet=bob.pub --key alice.key -o game
+      pbem new SCENARIO --side SIDE1=alice.pub --side SIDE2=bob.pub --key alice.key -o game
     """
     from pbem.exchange.canonical import canonical
     from pbem.exchange.files import dumps, refuse_special, write_new
@@ -199,9 +199,11 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
             raise UsageError(f"--option {o}: write NAME=VALUE")
         k, v = o.split("=", 1)
         options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    module = _game_of(scenario, game_name)
+    game_name = module.name
     if not game_id:
         material = canonical({"scenario": scenario, "sides": side_keys, "referee": ref or "", "time": _dt.datetime.now(_dt.UTC).isoformat()})
-        game_id = "pm-" + hashlib.sha256(material).hexdigest()[:10]
+        game_id = f"{module.id_prefix}-" + hashlib.sha256(material).hexdigest()[:10]
     state = new_game(game_name, scenario, side_keys, ref, key, game_id, options)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the game.")
@@ -216,6 +218,22 @@ def new(scenario: str, game_name: str, sides: tuple[str, ...], referee: str | No
     click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
 
 
+def _game_of(scenario: str, game_name: str | None) -> Any:
+    """The game module ``--game`` names, else the one game that has the scenario."""
+    from pbem.engine.registry import find_module, modules
+
+    if game_name:
+        return find_module(game_name)
+    owners = [m for m in modules() if m.owns_scenario(scenario)]
+    if len(owners) == 1:
+        return owners[0]
+    if not owners:
+        known = "; ".join(f"{m.name}: {', '.join(m.scenarios())}" for m in modules())
+        raise UsageError(f"no game has a scenario '{scenario}'", hint=f"Bundled scenarios (`pbem games`): {known}.")
+    raise UsageError(f"the scenario '{scenario}' belongs to several games: {', '.join(m.name for m in owners)}",
+                     hint="Name the game with --game.")
+
+
 @cli.command()
 @click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
 @click.option("--side", required=True, help="Your side (or 'referee').")
@@ -228,7 +246,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
 
     \b
     Example:
-      pbem join game/0000.state.toml --side soviet --key bob.key
+      pbem join game/0000.state.toml --side SIDE --key bob.key
     """
     from pbem.exchange.files import dumps, remove_leftovers, write_new
     from pbem.exchange.game import (
@@ -278,16 +296,17 @@ def status(state_path: Path, as_json: bool) -> None:
 
     st = load_state(state_path)
     s = st.data
-    info = {"file": str(state_path), "game": s["pbem"]["game"], "scenario": s["pbem"]["scenario"], "sequence": s["pbem"]["sequence"],
-            "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"], "vp": s["position"]["vp"], "result": s.get("result"),
-            "pending": s.get("pending", {}).get("question"), "counters": find_module(s["pbem"]["module"]).status_lines(s)}
+    module = find_module(s["pbem"]["module"])
+    info = {"file": str(state_path), "game": s["pbem"]["game"], "module": s["pbem"]["module"], "scenario": s["pbem"]["scenario"],
+            "sequence": s["pbem"]["sequence"], "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"],
+            "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question"),
+            "counters": module.status_lines(s)}
     if as_json:
         _echo_json(info)
         return
     aw = s["awaits"]
     click.echo(f"game {info['game']} ({info['scenario']}), state {s['pbem']['sequence']:04d} {st.digest}")
-    c = s["clock"]
-    click.echo(f"GT{c['turn']} sequence {c['pts']} {c['side']} {c['phase']}; German VP {info['vp']}")
+    click.echo(module.status_line(s))
     if s.get("result"):
         r = s["result"]
         click.echo(f"game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
@@ -310,7 +329,7 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
 
     \b
     Example:
-      pbem template game/0001.state.toml --side german -o game/0001-german.orders.toml
+      pbem template game/0001.state.toml --side SIDE -o game/0001-SIDE.orders.toml
     """
     from pbem.engine.registry import find_module
     from pbem.exchange.files import write_new
@@ -341,8 +360,8 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
 
     \b
     Example:
-      pbem check game/0001.state.toml game/0001-german.orders.toml
-      pbem check --github game/ game/0001-german.orders.toml
+      pbem check game/0001.state.toml game/0001-SIDE.orders.toml
+      pbem check --github game/ game/0001-SIDE.orders.toml
     """
     from pbem.annotations import command, error_lines, problem_lines
 
@@ -408,7 +427,7 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
 
     \b
     Example:
-      pbem sign game/0001-german.orders.toml --key alice.key --state game/0001.state.toml
+      pbem sign game/0001-SIDE.orders.toml --key alice.key --state game/0001.state.toml
     """
     from pbem.errors import IllegalOrdersError
     from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
@@ -483,8 +502,8 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
 
     \b
     Example:
-      pbem adjudicate game/0001.state.toml game/0001-german.orders.toml --key bob.key
-      pbem adjudicate game/0004.state.toml --no-orders soviet --key referee.key
+      pbem adjudicate game/0001.state.toml game/0001-SIDE.orders.toml --key bob.key
+      pbem adjudicate game/0004.state.toml --no-orders SIDE --key referee.key
     """
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
@@ -648,7 +667,7 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
 
     \b
     Example:
-      pbem show game/0003.state.toml --side soviet
+      pbem show game/0003.state.toml --side SIDE
       pbem show game/0003.state.toml --svg position.svg
     """
     from pbem.engine.registry import find_module
@@ -670,6 +689,26 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
 
 
 @cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def games(as_json: bool) -> None:
+    """The games pbem adjudicates: each with its sides and bundled scenarios.
+
+    \b
+    Example:
+      pbem games
+    """
+    from pbem.engine.registry import modules
+
+    rows = [{"game": m.name, "title": m.title, "sides": list(m.sides), "scenarios": m.scenarios()} for m in modules()]
+    if as_json:
+        _echo_json(rows)
+        return
+    for r in rows:
+        click.echo(f"{r['game']}: {r['title']}; sides {', '.join(r['sides'])}; scenarios {', '.join(r['scenarios'])}")
+
+
+@cli.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True)
 @guarded
@@ -678,7 +717,7 @@ def rules(game: str, as_json: bool) -> None:
 
     \b
     Example:
-      pbem rules proud-monster
+      pbem rules GAME
     """
     from pbem.engine.registry import find_module
 
@@ -698,7 +737,7 @@ def module() -> None:
 
     \b
     Example:
-      pbem module check proud-monster
+      pbem module check GAME
     """
 
 
@@ -712,7 +751,7 @@ def module_check(game: str, as_json: bool) -> None:
 
     \b
     Example:
-      pbem module check proud-monster
+      pbem module check GAME
     """
     from pbem.engine.registry import find_module
 

@@ -21,7 +21,7 @@ def mail() -> None:
     \b
     Example:
       pbem mail read reply.eml --folder game
-      pbem mail write game/0002.state.toml --orders game/0002-soviet.orders.toml \\
+      pbem mail write game/0002.state.toml --orders game/0002-SIDE.orders.toml \\
           --from bob@example.org --to alice@example.org -o 0002.eml
       pbem mail send 0002.eml --smtp smtp.example.org --user bob
     """
@@ -116,7 +116,7 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
 
     \b
     Example:
-      pbem mail write game/0002.state.toml --orders game/0002-soviet.orders.toml \\
+      pbem mail write game/0002.state.toml --orders game/0002-SIDE.orders.toml \\
           --from bob@example.org --to alice@example.org -o 0002.eml
     """
     from pbem.exchange.files import check_folder_files, write_new

@@ -609,7 +609,9 @@ def test_new_with_bad_arguments(cg: Cli) -> None:
     fails(cg.root, 2, [*base, "--side", "german", "--side", "soviet=soviet.pub"], "--side german: write SIDE=PUBKEY")
     fails(cg.root, 2, [*base, "--side", "german=soviet.pub", "--side", "soviet=soviet.pub"], "--key is not the key of any party")
     fails(cg.root, 2, ["new", "nowhere.toml", "--key", "german.key", "-o", "g2", "--side", "german=german.pub", "--side", "soviet=soviet.pub"],
-          "no Proud Monster scenario 'nowhere.toml'")
+          "no game has a scenario 'nowhere.toml'", "pbem games")
+    fails(cg.root, 2, ["new", "nowhere.toml", "--game", "proud-monster", "--key", "german.key", "-o", "g2", "--side", "german=german.pub",
+                       "--side", "soviet=soviet.pub"], "no Proud Monster scenario 'nowhere.toml'")
     fails(cg.root, 2, [*base, "--game", "chess", "--side", "german=german.pub", "--side", "soviet=soviet.pub"], "unknown game 'chess'")
     assert not (cg.root / "g2").exists()
 
@@ -695,3 +697,19 @@ def test_a_long_game_id_up_to_the_limit_works(cg: Cli) -> None:
     run(["new", EXCHANGE_SCENARIO, "--side", "german=german.pub", "--side", "soviet=soviet.pub", "--key", "german.key",
          "-o", "g2", "--game-id", gid])
     assert json.loads(run(["status", "g2/0000.state.toml", "--json"]).output)["game"] == gid
+
+
+def test_games_lists_every_game_with_its_sides_and_scenarios(cg: Cli) -> None:
+    out = json.loads(run(["games", "--json"]).output)
+    pm = next(g for g in out if g["game"] == "proud-monster")
+    assert pm["sides"] == ["german", "soviet"] and {"training", "campaign", "campaign-setup"} <= set(pm["scenarios"])
+    assert run(["games"]).output.startswith("proud-monster: Proud Monster: The Barbarossa Campaign; sides german, soviet; scenarios ")
+
+
+def test_new_finds_the_game_of_its_scenario(cg: Cli) -> None:
+    """Without --game, the one game that has the scenario (a bundled name, or a file naming its game)."""
+    run(["new", EXCHANGE_SCENARIO, "--side", "german=german.pub", "--side", "soviet=soviet.pub", "--key", "german.key", "-o", "g3"])
+    st = load_state(cg.root / "g3" / "0000.state.toml")
+    assert st.data["pbem"]["module"] == "proud-monster" and st.data["pbem"]["game"].startswith("pm-")
+    s = json.loads(run(["status", cg.state, "--json"]).output)
+    assert s["module"] == "proud-monster" and s["summary"] == {"vp": 0} and "vp" not in s

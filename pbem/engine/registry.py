@@ -1,7 +1,14 @@
-"""The registry of game modules: an explicit list with aliases, no entry-point magic."""
+"""The registry of game modules: the one place outside ``pbem.games`` that names a game.
+
+An explicit list of (name, aliases, module path, class name), imported lazily: a command that
+needs no game imports none, and a game's import errors stay with that game. Tests may register a
+module of their own (``register``) and take one out (``unregister``).
+"""
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pbem.errors import UsageError
@@ -10,16 +17,61 @@ if TYPE_CHECKING:
     from pbem.games.base import GameModule
 
 
-def modules() -> list[GameModule]:
-    from pbem.games.proud_monster.module import ProudMonster
+@dataclass(frozen=True, slots=True)
+class Entry:
+    name: str
+    aliases: tuple[str, ...]
+    path: str  # the module that defines the game's class
+    cls: str
 
-    return [ProudMonster()]
+
+GAMES: list[Entry] = [
+    Entry("proud-monster", ("pm", "proudmonster", "proud_monster"), "pbem.games.proud_monster.module", "ProudMonster"),
+]
+
+_loaded: dict[str, GameModule] = {}
+_extra: dict[str, GameModule] = {}
+_hidden: set[str] = set()
+
+
+def register(module: GameModule) -> None:
+    """Add a game module (a test game, or one under development)."""
+    _extra[module.name] = module
+
+
+def unregister(name: str) -> None:
+    """Take a game out of the registry (a module registered, or a bundled one)."""
+    _extra.pop(name, None)
+    _hidden.add(name)
+
+
+def restore() -> None:
+    """The registry as shipped (tests undo ``register`` and ``unregister`` with it)."""
+    _extra.clear()
+    _hidden.clear()
+
+
+def names() -> list[str]:
+    return [e.name for e in GAMES if e.name not in _hidden] + sorted(n for n in _extra if n not in _hidden)
+
+
+def _load(e: Entry) -> GameModule:
+    if e.name not in _loaded:
+        cls = getattr(importlib.import_module(e.path), e.cls)
+        _loaded[e.name] = cls()
+    return _loaded[e.name]
+
+
+def modules() -> list[GameModule]:
+    return [_load(e) for e in GAMES if e.name not in _hidden] + [m for n, m in sorted(_extra.items()) if n not in _hidden]
 
 
 def find_module(name: str) -> GameModule:
     key = name.strip().lower()
-    for m in modules():
-        if key == m.name or key in m.aliases:
+    for n, m in _extra.items():
+        if n not in _hidden and (key == n or key in m.aliases):
             return m
-    known = ", ".join(m.name for m in modules())
-    raise UsageError(f"unknown game '{name}'", hint=f"Known games: {known}.")
+    for e in GAMES:
+        if e.name not in _hidden and (key == e.name or key in e.aliases):
+            return _load(e)
+    raise UsageError(f"unknown game '{name}'", hint=f"Known games: {', '.join(names()) or 'none'}.")

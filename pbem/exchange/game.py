@@ -362,12 +362,13 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     problems = []
     if aw["kind"] == "none":
         raise IllegalOrdersError(f"{where}: the game is over; nothing is awaited")
+    rule = find_module(str(s["pbem"]["module"])).step_rule
     if h["kind"] != aw["kind"]:
-        problems.append(Problem(f"{where}: pbem.kind", f"the game awaits {aw['kind']}, this file is {h['kind']}", "5.1"))
+        problems.append(Problem(f"{where}: pbem.kind", f"the game awaits {aw['kind']}, this file is {h['kind']}", rule))
     if h["step"] != aw["step"]:
-        problems.append(Problem(f"{where}: pbem.step", f"'{display_path(str(h['step']))}' is not the awaited step '{aw['step']}'", "5.1"))
+        problems.append(Problem(f"{where}: pbem.step", f"'{display_path(str(h['step']))}' is not the awaited step '{aw['step']}'", rule))
     if h["side"] not in aw["from"]:
-        problems.append(Problem(f"{where}: pbem.side", f"'{h['side']}' is not awaited; the step awaits {', '.join(aw['from'])}", "5.1"))
+        problems.append(Problem(f"{where}: pbem.side", f"'{h['side']}' is not awaited; the step awaits {', '.join(aw['from'])}", rule))
     if problems:
         raise IllegalOrdersError(f"{where}: not the awaited submission", problems)
     party = s["parties"][h["side"]]
@@ -1080,7 +1081,7 @@ def audit(state_path: Path) -> dict[str, Any]:
     if cur.data["pbem"]["previous"] != prev.digest:
         raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
     others = [d for d in (_load_quietly(p) for p in sorted(folder.glob(f"{n - 1:04d}-*.toml"))) if d is not None]
-    tr = cur.data["transition"]
+    tr = cur.data.get("transition", {})
     if prev.data["awaits"]["kind"] == "join":
         check_transition(prev, cur, {d.digest: d for d in others}, others)
         return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
@@ -1089,20 +1090,20 @@ def audit(state_path: Path) -> dict[str, Any]:
     # the dice first, each failure named (a reveal, the seed, a die), then the whole transition replayed
     aw = prev.data["awaits"]
     expected = (set(aw["from"]) - set(tr.get("defaulted", []))) | {str(aw["adjudicator"])}
-    if set(tr["reveals"]) != expected:
-        raise TamperError(f"{state_path}: reveals recorded for {', '.join(sorted(tr['reveals'])) or 'nobody'}; "
+    if set(tr.get("reveals", {})) != expected:
+        raise TamperError(f"{state_path}: reveals recorded for {', '.join(sorted(tr.get('reveals', {}))) or 'nobody'}; "
                           f"the step's seed takes those of {', '.join(sorted(expected))}")
     commitments = []
-    for party, rev in sorted(tr["reveals"].items()):
+    for party, rev in sorted(tr.get("reveals", {}).items()):
         commit = prev.data["parties"][party].get("commit", "")
         if not proto.reveal_matches(rev, commit):
             raise TamperError(f"{state_path}: {party}'s reveal does not match its commitment in {prev_path}")
         commitments.append({"party": party, "reveal": rev, "commitment": commit, "matches": True})
-    seed = proto.transition_seed(prev.digest, dict(tr["reveals"]))
+    seed = proto.transition_seed(prev.digest, dict(tr.get("reveals", {})))
     if tr.get("seed") != seed.hex():
         raise TamperError(f"{state_path}: the recorded seed is not the one derived from the reveals")
     rows = []
-    for r in tr["dice"]:
+    for r in tr.get("dice", []):
         sides = r["sides"]
         if not isinstance(sides, int) or not 2 <= sides <= 256:
             raise TamperError(f"{state_path}: die '{r['label']}' has {sides} sides; dice have 2 to 256")
@@ -1115,7 +1116,7 @@ def audit(state_path: Path) -> dict[str, Any]:
                      "matches": True})
     check_transition(prev, cur, {d.digest: d for d in others}, others)
     return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-            "seed_material": proto.seed_material(prev.digest, dict(tr["reveals"])),
+            "seed_material": proto.seed_material(prev.digest, dict(tr.get("reveals", {}))),
             "seed": seed.hex(), "commitments": commitments, "dice": rows, "algorithm": ALGORITHM}
 
 

@@ -34,6 +34,7 @@ from typing import Any, cast
 
 from pbem import __version__
 from pbem.engine.model import Event
+from pbem.engine.registry import find_module
 from pbem.errors import (
     IllegalOrdersError,
     MalformedFileError,
@@ -1365,20 +1366,20 @@ def subject(out: Outgoing) -> str:
     return head + f"; awaits {_clean(str(aw['step']))} from {_clean(', '.join(map(str, aw['from'])))}"
 
 
-_DETAIL = ("Attackers:", "Defenders:", "Shift ")
 _HEAD = ("- Game ", "- Step adjudicated:", "- Previous state ", "- Dice: ")
 
 
-def turn_summary(report: str) -> list[str]:
-    """The report's events as plain text: moves, attacks and their results, control changes, the
-    victory check and what is awaited next (computations and dice are in the attached report)."""
+def turn_summary(report: str, details: tuple[str, ...] = ()) -> list[str]:
+    """The report's events as plain text, and what is awaited next: the lines of computations the
+    game names (``details``: the module's ``report_details``) and the dice are left to the
+    attached report."""
     out: list[str] = []
     for line in lf(report).split("\n")[1:]:
         if line.startswith("## "):
             break
         if line.startswith(_HEAD) or line.startswith("![") or not line.strip():
             continue
-        if line.startswith("  - ") and line[4:].startswith(_DETAIL):
+        if line.startswith("  - ") and details and line[4:].startswith(details):
             continue
         text = line.replace("**", "").replace("`", "")
         if line.startswith("### "):
@@ -1401,7 +1402,7 @@ def body_text(out: Outgoing) -> str:
     elif out.previous_step:
         lines.append(f"{_clean(out.previous_step)} adjudicated by {_clean(str(s['seal']['signer']))}.")
     if out.report:
-        lines += turn_summary(out.report)
+        lines += turn_summary(out.report, find_module(str(h["module"])).report_details)
     else:
         lines += ["", f"Awaited next: {aw['kind']} for step {aw['step']} from {', '.join(aw['from'])}; adjudicated by {aw['adjudicator']}."]
     if s.get("result"):

@@ -39,21 +39,9 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     for e in events:
         body += module.render_event(e)
     lines += _fill_empty_phases(body)
-    provisional = [e for e in events if e.kind == "attack" and e.data.get("provisional")]
-    prov_vp = [e for e in events if e.kind == "victory-check" and e.data.get("provisional")]
-    prov_weather = [e for e in events if e.kind == "weather" and e.data.get("provisional")]
-    prov_air = [e for e in events if e.data.get("air_provisional")]
-    if provisional or prov_vp or prov_weather or prov_air:
-        lines += ["", "## Provisional charts used", ""]
-        if provisional:
-            lines.append(f"- CRT 17.7: {len(provisional)} result(s) came from provisional stand-in cells "
-                         "(the printed CRT is not in the rulebook; `pbem module check` lists what is provisional).")
-        if prov_vp:
-            lines.append("- German Victory Table 17.2: the threshold used is a provisional stand-in.")
-        if prov_weather:
-            lines.append("- Weather Table 17.1: the weather results are a provisional stand-in.")
-        if prov_air:
-            lines.append("- German GS point schedule 17.8: the air units' points are a provisional stand-in.")
+    notes = module.report_notes(events)
+    if notes:
+        lines += ["", *notes]
     if tr.get("dice"):
         lines += ["", "## Dice", ""]
         for r in tr["dice"]:

@@ -15,8 +15,27 @@ class GameModule(Protocol):
     title: str
     ruleset: str  # module and ruleset version, recorded in every state
     sides: tuple[str, ...]
+    id_prefix: str  # the start of the game ids `pbem new` makes
+    step_rule: str  # the rule that says who acts in which step (cited when a file is not the awaited one)
+    report_details: tuple[str, ...]  # starts of report lines that are computations (a mail's summary leaves them out)
 
     def scenarios(self) -> list[str]: ...
+
+    def owns_scenario(self, name: str) -> bool:
+        """Whether ``name`` (a bundled scenario, or a scenario file) is one of this game's."""
+        ...
+
+    def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What `pbem status --json` shows of the position (JSON-able: a score, a turn...)."""
+        ...
+
+    def status_line(self, state: dict[str, Any]) -> str:
+        """`pbem status`'s line for the clock and the score."""
+        ...
+
+    def report_notes(self, events: list[Event]) -> list[str]:
+        """Markdown lines at the end of a transition's report (provisional charts used...), or none."""
+        ...
 
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         """The game part of the first state: scenario, options, clock, position (not yet awaiting)."""

@@ -90,16 +90,97 @@ def default_losses(q: dict[str, Any]) -> list[str]:
     return [lo.unit for lo in result for _ in range(lo.steps)]
 
 
+_INT, _STR, _BOOL = (int,), (str,), (bool,)
+# A decision awaited mid-turn (14.32, 14.35): the fields every reader of a pending question uses.
+QUESTION_FIELDS: dict[str, tuple[type, ...]] = {"attack": _INT, "kind": _STR, "loss": _INT, "role": _STR, "rule": _STR,
+                                                "side": _STR, "steps": _INT, "text": _STR, "units": (dict,)}
+QUESTION_KIND_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "losses": {"constraints": (dict,)},
+    "retreat": {"hexes": (list,), "distances": (dict,), "from_distance": _STR, "none_closer": _BOOL},
+}
+
+
+def question_problems(q: Any, parties: set[str]) -> list[Problem]:
+    """A pending question (14.32 retreat, 14.35 losses) with every field its readers use, typed."""
+    if not isinstance(q, dict):
+        return [Problem("pending.question", "a question is a table", "14.35")]
+    fields = {**QUESTION_FIELDS, **QUESTION_KIND_FIELDS.get(str(q.get("kind")), {})}
+    bad = sorted(k for k, types in fields.items() if not isinstance(q.get(k), types) or (types == _INT and isinstance(q.get(k), bool)))
+    if q.get("kind") not in QUESTION_KIND_FIELDS:
+        bad.append("kind")
+    if q.get("side") not in parties:
+        bad.append("side")
+    if isinstance(q.get("units"), dict) and not all(isinstance(v, int) and not isinstance(v, bool) for v in q["units"].values()):
+        bad.append("units")
+    if isinstance(q.get("hexes"), list) and not all(isinstance(h, str) for h in q["hexes"]):
+        bad.append("hexes")
+    if isinstance(q.get("constraints"), dict) and not (isinstance(q["constraints"].get("weight"), dict)
+                                                       and isinstance(q["constraints"].get("first_from"), list)
+                                                       and isinstance(q["constraints"].get("spread"), bool)):
+        bad.append("constraints")
+    return [Problem(f"pending.question.{k}", "missing or not what a loss or retreat question holds", "14.35")
+            for k in sorted(set(bad))]
+
+
+MAX_SCENARIO_HEAD = 64 * 1024  # the part of a scenario file read to see which game it is for
+
+
 class ProudMonster:
     name = "proud-monster"
     aliases: tuple[str, ...] = ("pm", "proudmonster", "proud_monster")
     title = "Proud Monster: The Barbarossa Campaign"
     ruleset = "pbem-proud-monster/1-basic"
     sides: tuple[str, ...] = ("german", "soviet")
+    id_prefix = "pm"  # game ids `pbem new` makes: pm-<hex>
+    step_rule = "5.1"  # the sequence of play: who acts in which step
+    report_details: tuple[str, ...] = ("Attackers:", "Defenders:", "Shift ")  # computations a mail summary leaves out
 
     # --- data --------------------------------------------------------------------------------
     def scenarios(self) -> list[str]:
         return scenario_names()
+
+    def owns_scenario(self, name: str) -> bool:
+        """A bundled scenario of this game, or a scenario file whose [scenario] names it."""
+        if name in scenario_names():
+            return True
+        if not name.endswith(".toml"):
+            return False
+        try:
+            with open(name, "rb") as f:
+                head = tomllib.loads(f.read(MAX_SCENARIO_HEAD).decode("utf-8", errors="replace").split("\n[[", 1)[0])
+        except (OSError, ValueError):
+            return False
+        return bool(head.get("scenario", {}).get("game") == self.name)
+
+    # --- what the core shows of a state or a transition -----------------------------------------
+    def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What `pbem status --json` shows of the position: the German victory points (4.x)."""
+        return {"vp": state["position"]["vp"]}
+
+    def status_line(self, state: dict[str, Any]) -> str:
+        c = state["clock"]
+        return f"GT{c['turn']} sequence {c['pts']} {c['side']} {c['phase']}; German VP {state['position']['vp']}"
+
+    def report_notes(self, events: list[Event]) -> list[str]:
+        """The end of a report: which provisional stand-ins for missing printed charts its results
+        used (17.x; `pbem module check` lists them)."""
+        provisional = [e for e in events if e.kind == "attack" and e.data.get("provisional")]
+        prov_vp = [e for e in events if e.kind == "victory-check" and e.data.get("provisional")]
+        prov_weather = [e for e in events if e.kind == "weather" and e.data.get("provisional")]
+        prov_air = [e for e in events if e.data.get("air_provisional")]
+        if not (provisional or prov_vp or prov_weather or prov_air):
+            return []
+        lines = ["## Provisional charts used", ""]
+        if provisional:
+            lines.append(f"- CRT 17.7: {len(provisional)} result(s) came from provisional stand-in cells "
+                         "(the printed CRT is not in the rulebook; `pbem module check` lists what is provisional).")
+        if prov_vp:
+            lines.append("- German Victory Table 17.2: the threshold used is a provisional stand-in.")
+        if prov_weather:
+            lines.append("- Weather Table 17.1: the weather results are a provisional stand-in.")
+        if prov_air:
+            lines.append("- German GS point schedule 17.8: the air units' points are a provisional stand-in.")
+        return lines
 
     def scenario(self, state: dict[str, Any]) -> Scenario:
         return load_scenario(str(state["pbem"]["scenario"]))
@@ -587,12 +668,7 @@ class ProudMonster:
                 problems.append(Problem(f"{where}.at", f"'{at[:40]}' is neither a hex of the map (as printed) nor an off-map box", "2.3"))
         q = state.get("pending", {}).get("question")
         if q is not None:
-            if not isinstance(q, dict) or not isinstance(q.get("text"), str) or not isinstance(q.get("kind"), str) \
-                    or q.get("side") not in state["parties"]:
-                problems.append(Problem("pending.question", "a question names its side, kind and text", "2.16"))
-            elif q["kind"] == "losses" and not (isinstance(q.get("units"), dict)
-                                                and all(isinstance(v, int) for v in q["units"].values())):
-                problems.append(Problem("pending.question.units", "a loss question names the units it is about, with their steps", "14.35"))
+            problems += question_problems(q, set(state["parties"]))
         return problems
 
     def render_position(self, state: dict[str, Any], side: str | None) -> str:
