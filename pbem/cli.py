@@ -333,7 +333,7 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
     """
     from pbem.engine.registry import find_module
     from pbem.exchange.files import write_new
-    from pbem.exchange.game import load_state
+    from pbem.exchange.game import load_state, order_header
 
     st = load_state(state_path)
     s = st.data
@@ -341,7 +341,7 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
         raise UsageError(f"the game does not await anything from '{side}' (it awaits {s['awaits']['kind']} from {', '.join(s['awaits']['from']) or 'nobody'})")
     if s["awaits"]["kind"] == "join":
         raise UsageError("the game awaits joins: use `pbem join`")
-    text = find_module(s["pbem"]["module"]).template(s, side)
+    text = find_module(s["pbem"]["module"]).template(s, side, order_header(s, side))
     if out:
         click.echo(_wrote([out], [out] if write_new(out, text) else []))
     else:
@@ -379,7 +379,10 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         elif not c.sealed:
             click.echo(command("warning", "legal, but not sealed yet: `pbem sign`", str(orders), "pbem check"))
     if as_json:
-        _echo_json({"file": str(orders), "ok": not c.problems, "sealed": c.sealed, "problems": [p.as_json() for p in c.problems]})
+        _echo_json({"file": str(orders), "ok": not c.problems, "exit": EXIT_ILLEGAL if c.problems else 0, "sealed": c.sealed,
+                    "problems": [p.as_json() for p in c.problems]})
+        if c.problems:  # as every --json failure: the data on standard output, the paragraph on standard error
+            click.echo(f"pbem: {orders}: {len(c.problems)} problem(s)", err=True)
     elif c.problems:
         click.echo(f"{orders}: {len(c.problems)} problem(s):")
         for p in c.problems:

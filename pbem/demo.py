@@ -16,10 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pbem import FILE_FORMAT
 from pbem.engine.registry import find_module
 from pbem.errors import IllegalOrdersError, UsageError
-from pbem.exchange.canonical import digest
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -28,6 +26,7 @@ from pbem.exchange.game import (
     load_state,
     make_join,
     new_game,
+    order_header,
     sign_orders,
     verify,
 )
@@ -52,18 +51,7 @@ def example_path(step: str, scenario: str = SCENARIO) -> Path:
 
 
 def order_text(state: dict[str, Any], side: str, body: str) -> str:
-    aw = state["awaits"]
-    head = [
-        "[pbem]",
-        f"format = {FILE_FORMAT}",
-        f'kind = "{aw["kind"]}"',
-        f'game = "{state["pbem"]["game"]}"',
-        f'side = "{side}"',
-        f'answers = "{digest(state)}"',
-        f'step = "{aw["step"]}"',
-        f"dice_index = {state['parties'][side]['index']}",
-        "",
-    ]
+    head = order_header(state, side)
     if _bare_keys_first(body):  # keys before the body's first table belong at the top, not in [pbem]
         return body.rstrip("\n") + "\n\n" + "\n".join(head)
     return "\n".join(head) + body
@@ -135,7 +123,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         elif aw["kind"] == "reply":
             body, source = _reply_body(st.data)
         elif int(st.data["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7): the template's proposal
-            template = module.template(st.data, side)
+            template = module.template(st.data, side, order_header(st.data, side))
             body, source = template.split("\ndice_index = ", 1)[1].split("\n", 1)[1], "the template's proposed placements"
         else:
             body, source = "# no orders this player turn\n", "no orders"

@@ -14,7 +14,7 @@ from pbem.demo import order_text
 from pbem.engine.model import Submission
 from pbem.errors import Problem
 from pbem.exchange.files import read_toml
-from pbem.exchange.game import load_doc, verify
+from pbem.exchange.game import document_problems, load_doc, verify
 from pbem.games.proud_monster import air
 from pbem.games.proud_monster.data import _load_air, load_scenario
 from pbem.games.proud_monster.module import ProudMonster
@@ -194,7 +194,6 @@ def test_a_view_keeps_the_air_units(tmp_path: Path) -> None:
 
 
 def test_orders_with_support_pass_the_schema(tmp_path: Path) -> None:
-    from pbem.exchange.files import schema_problems
 
     g = _played(tmp_path)
     g.play('\n[standing]\nloss_policy = "fewest-steps-first"\n')
@@ -204,10 +203,10 @@ def test_orders_with_support_pass_the_schema(tmp_path: Path) -> None:
     p = g.folder / "draft.toml"
     p.write_text(text, encoding="utf-8")
     doc = load_doc(p, "orders")
-    assert not schema_problems(doc.data, "orders", "draft")
+    assert not document_problems(doc.data, "orders", "proud-monster", "draft")
     assert not M.check(st.data, Submission("orders", "german", doc.data, "sha256:x"))  # VIII follows Pz1
     bad = {**doc.data, "support": [{"air": "VIII"}]}
-    assert [x.where for x in schema_problems(bad, "orders", "draft")] == ["draft: support[0]"]
+    assert [x.where for x in document_problems(bad, "orders", "proud-monster", "draft")] == ["draft: support[0]"]
 
 
 def test_the_built_in_player_commits_its_air_units_next_to_the_enemy() -> None:

@@ -59,7 +59,8 @@ def test_an_order_body_that_opens_with_keys_keeps_them_out_of_the_header() -> No
     from pbem.demo import order_text
     from pbem.exchange.files import parse_toml
 
-    state = {"awaits": {"kind": "orders", "step": "GT7/MR/soviet"}, "pbem": {"game": "g"}, "parties": {"soviet": {"index": 3}}}
+    state = {"awaits": {"kind": "orders", "step": "GT7/MR/soviet"}, "pbem": {"game": "g", "module": "proud-monster"},
+             "parties": {"soviet": {"index": 3}}}
     body = 'convert = [\n    { unit = "59RD", guards = "1GdRD" },\n]\n\n[[place]]\nunits = ["244RD"]\nhex = "2109S"\n'
     doc = parse_toml(order_text(state, "soviet", body).encode("utf-8"), "orders")
     assert doc["convert"] == [{"unit": "59RD", "guards": "1GdRD"}] and "convert" not in doc["pbem"]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pbem import FILE_FORMAT
+from pbem.exchange.game import document_problems
 from pbem.games.proud_monster.render import event_lines
 from tests.pmcase import CATALOG, load_case, run_case
 
@@ -115,18 +116,17 @@ def test_case(path: Path) -> None:
             assert any(words in line for line in lines), f"no report line with {words!r}:\n" + "\n".join(lines)
 
 
-HEADER = {"format": FILE_FORMAT, "kind": "orders", "game": "catalog", "side": "german", "answers": "sha256:" + "0" * 64, "step": "x"}
+HEADER = {"format": FILE_FORMAT, "kind": "orders", "game": "catalog", "module": "proud-monster", "side": "german", "answers": "sha256:" + "0" * 64, "step": "x"}
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case_files_pass_the_order_schema(path: Path) -> None:
     """What a case orders, stands by and replies is what a player can send: the order file schema
     (schemas/orders.schema.json) accepts the case's orders, standing instructions and replies."""
-    from pbem.exchange.files import schema_problems
 
     case = load_case(path)
     docs = [{"pbem": HEADER, **case.get("orders", {})}]
     docs += [{"pbem": HEADER, "standing": st} for st in case.get("standing", {}).values()]
     docs += [{"pbem": {**HEADER, "kind": "reply"}, "reply": r} for r in case.get("reply", [])]
-    problems = [p for d in docs for p in schema_problems(d, "orders", path.name)]
+    problems = [p for d in docs for p in document_problems(d, "orders", "proud-monster", path.name)]
     assert not problems, "\n".join(p.render() for p in problems)

@@ -66,6 +66,7 @@ FOUND: dict[tuple[str, str], str] = {
     ("KeyError", "spec"): "a state naming a unit the scenario does not have (template, check)",
     ("OSError", "load_scenario"): "a state whose scenario path the system cannot open, here a name too long (show, status)",
     ("UnicodeEncodeError", "_candidate"): "a text part in UTF-7 that decodes to a lone surrogate (mail read)",
+    ("TypeError", "question_problems"): "a state whose pending question's kind is a list (audit, status, template)",
 }
 KNOWN: dict[tuple[str, str], str] = {}  # internal errors found and not fixed yet: none
 
@@ -224,6 +225,7 @@ REPRODUCTIONS: list[tuple[tuple[str, str], str, Callable[[Any], Any], list[str]]
     (("KeyError", "spec"), "played/0003.state.toml", _rename_unit("ArKo", "inputs"), ["template", "{}", "--side", "german"]),
     (("OSError", "load_scenario"), "played/0001.state.toml", _set("/x" * 3000, "pbem", "scenario"), ["show"]),
     (("UnicodeEncodeError", "_candidate"), "mail/utf7.eml", lambda b: UTF7_MAIL, ["mail", "read"]),
+    (("TypeError", "question_problems"), "reply/0002.state.toml", _set(["losses"], "pending", "question", "kind"), ["audit"]),
 ]
 
 

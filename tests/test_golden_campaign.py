@@ -65,7 +65,8 @@ def test_the_golden_campaign_has_every_phase_of_the_sequence_of_play() -> None:
     ("8.14 German replacements", r"- RWR phase GT\d+/\d/german: \d+ replaced"),
     ("8.16 withdrawal", r"- RWR phase GT\d+/1/german: \d+ withdrawn"),
     ("8.17 refused withdrawal", r"- Withdrawal GT\d+ of .*: refused by the German: -1 VP \(8\.17\)"),
-    ("8.20 refit", r"- Refit: \S+ in \d{4}[NS] gets its refit counter \(8\.20\): die `8\.20\|"),
+    # 8.20 refit: not here: whether a reduced panzer division stands out of contact to refit is the
+    # campaign's dice's doing (catalog cases PM-351 to PM-368 show it at work)
     ("8.21 security divisions", r"- Security divisions deployed \(8\.21, MR phase of GT\d+\)"),
     ("9.18 air supply", r"- Air supply markers placed at the start of GT\d+/\d/german on \d{4}[NS]"),
     ("9.19 the Pause", r"von Paulus Pause"),

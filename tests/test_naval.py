@@ -13,8 +13,7 @@ import pytest
 
 from pbem import FILE_FORMAT
 from pbem.engine.model import Submission
-from pbem.exchange.files import schema_problems
-from pbem.exchange.game import verify
+from pbem.exchange.game import document_problems, verify
 from pbem.games.proud_monster import render
 from pbem.games.proud_monster.data import load_scenario, on_south_coast
 from pbem.games.proud_monster.picture import turn_svg
@@ -82,11 +81,11 @@ def test_only_the_soviet_moves_by_sea() -> None:
 
 
 def test_the_order_schema_takes_sea_entries_and_refuses_other_keys() -> None:
-    head = {"format": FILE_FORMAT, "kind": "orders", "game": "g", "side": "soviet", "answers": "sha256:" + "0" * 64, "step": "x"}
+    head = {"format": FILE_FORMAT, "kind": "orders", "game": "g", "module": "proud-monster", "side": "soviet", "answers": "sha256:" + "0" * 64, "step": "x"}
     ok = {"pbem": head, "sea": [{"units": ["R1"], "to": "ports-box"}, {"units": ["R2"], "invade": "3119S"}]}
-    assert schema_problems(ok, "orders", "o.toml") == []
+    assert document_problems(ok, "orders", "proud-monster", "o.toml") == []
     bad = {"pbem": head, "sea": [{"units": ["R1"], "path": ["2919S"]}]}
-    assert schema_problems(bad, "orders", "o.toml")
+    assert document_problems(bad, "orders", "proud-monster", "o.toml")
 
 
 def test_the_turn_record_lasts_the_player_turn_and_survives_an_awaited_reply() -> None:
@@ -159,15 +158,15 @@ def test_the_soviet_template_shows_the_ports_the_box_and_the_sea_keys() -> None:
                                       "units": {"R1": "2512S", "R2": "ports-box", "R3": "ports-box", "Ro1": "3119S"},
                                       "box_entry": {"R3": {"turn": 3, "pts": 0}}, "control": {"4022S": "german"}}})
     state["parties"] = {"german": {"index": 0}, "soviet": {"index": 1}}
-    text = MODULE.template(state, "soviet")
+    text = MODULE.template(state, "soviet", [])
     assert "#   2512S Odessa (soviet-controlled): R1" in text
     assert "#   4022S Novorossisk (german-controlled): -" in text
     assert "#   the Holding Box: R2, R3\n#     not in this sequence, having entered the Box in this GT (11.3): R3\n" in text
     assert '# to = "HEX"' in text and '"ports-box" (11.2)' in text and '# invade = "HEX"' in text
     state["awaits"]["from"] = ["german"]
-    assert "[[sea]]" not in MODULE.template(state, "german")
+    assert "[[sea]]" not in MODULE.template(state, "german", [])
     state["options"]["naval"] = False
-    assert "[[sea]]" not in MODULE.template(state, "soviet")
+    assert "[[sea]]" not in MODULE.template(state, "soviet", [])
 
 
 def test_the_turn_picture_draws_sea_moves_the_box_and_landings() -> None:

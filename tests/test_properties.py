@@ -28,8 +28,8 @@ from pbem.cli import cli
 from pbem.errors import MalformedFileError, TamperError
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, check_signed_values, digest, seal
-from pbem.exchange.files import dumps, schema_problems
-from pbem.exchange.game import Doc, check_orders, check_state_seal, load_doc, load_state
+from pbem.exchange.files import dumps
+from pbem.exchange.game import Doc, check_orders, check_state_seal, document_problems, load_doc, load_state
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
 
 SETTINGS = settings(
@@ -136,6 +136,7 @@ def order_docs(draw: st.DrawFn, state: dict[str, Any], state_digest: str) -> dic
         "format": sometimes_junk(st.just(FILE_FORMAT), 20),
         "kind": sometimes_junk(st.sampled_from(["orders", "orders", "join", "reply"]), 20),
         "game": sometimes_junk(st.sampled_from([state["pbem"]["game"], "pm-other"]), 20),
+        "module": sometimes_junk(st.sampled_from([state["pbem"]["module"]] * 9 + ["chess"]), 20),
         "side": sometimes_junk(st.sampled_from(["german", "german", "soviet", "referee"]), 20),
         "answers": sometimes_junk(st.sampled_from([state_digest, state_digest, state["pbem"]["previous"], "sha256:" + "0" * 64]), 20),
         "step": sometimes_junk(st.sampled_from([state["awaits"]["step"], "GT1/1/soviet", "join"]), 20),
@@ -301,7 +302,7 @@ def refused(p: Path, d: dict[str, Any]) -> None:
     p.write_text(dumps(d), encoding="utf-8")
     with pytest.raises((TamperError, MalformedFileError)) as e:
         load_state(p)
-    if not schema_problems(d, "state", str(p)):
+    if not document_problems(d, "state", "proud-monster", str(p)):
         assert isinstance(e.value, TamperError)
         with pytest.raises(TamperError):
             check_state_seal(Doc(p, d))
@@ -429,5 +430,5 @@ def test_a_validly_resealed_change_never_verifies(world: World, data: st.DataObj
     (folder / world.later.name).write_text(dumps(seal(d, signer, world.game.keys[signer])), encoding="utf-8")
     r = invoke(["verify", folder, "--quiet"])
     assert_clean(r, {1, 2, 3})
-    if not schema_problems(d, "state", "x") and well_spelled(d) and consistent(d):
+    if not document_problems(d, "state", "proud-monster", "x") and well_spelled(d) and consistent(d):
         assert r.exit_code in (1, 3)

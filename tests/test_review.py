@@ -59,7 +59,7 @@ def test_an_over_long_path_is_cut_in_the_schema_message(game: Game, tmp_path: Pa
     path = ", ".join(['"1816N"'] * 5000)
     orders = game.write_orders(f'[[move]]\nunits = ["3Pz"]\npath = [{path}]\n', sign=False)
     r = fails(tmp_path, 2, ["check", "game/0001.state.toml", orders], f"{orders}: move[0].path: ['1816N', ",
-              "... (5000 items) is too long [schema orders]")
+              "... (5000 items) is too long [schema proud-monster/orders-body]")
     assert len(r.output) < 1000, r.output
 
 

@@ -311,7 +311,7 @@ def test_the_soviet_template_marks_what_is_not_enforced(tmp_path: Path) -> None:
     base = m.new_game(path, {})
     state = {"pbem": {"scenario": path, "game": "g"}, "parties": {"german": {"index": 0}, "soviet": {"index": 0}},
              **base, "awaits": {"kind": "orders", "step": "setup/soviet", "from": ["soviet"], "adjudicator": "german"}}
-    text = m.template(state, "soviet")
+    text = m.template(state, "soviet", [])
     assert "#   3.4: the scenario declares its map cannot meet these minimums; they are not enforced" in text
     assert "# 3.4 city Vilnius" not in text and '"2006N" = ["R1"' in text
     table = {h: us for h, us in SOVIET.items() if h not in ("2306S",)}

@@ -175,7 +175,7 @@ def test_show_and_template_list_the_supply_markers_and_the_measures() -> None:
     assert "Air supply markers (9.18): 4503N" in text
     st["parties"] = {"german": {"index": 0}, "soviet": {"index": 1}}
     st["pbem"]["of"] = "sha256:" + "0" * 64
-    tpl = M.template(st, "german")
+    tpl = M.template(st, "german", [])
     assert "# Air supply markers (9.18): 4503N." in tpl
     for key in ("# concentration = [", "# air_supply = [", "# pause = true", "# air_supply = true"):
         assert key in tpl

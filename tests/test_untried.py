@@ -86,7 +86,7 @@ def test_text_template_and_picture_show_an_untried_unit_as_question_marks() -> N
     unit = svg.split('id="unit-R1"', 1)[1].split("</g>", 1)[0]
     assert ">?-?-5<" in unit
     assert ">1-2-5<" in svg.split('id="unit-R2"', 1)[1].split("</g>", 1)[0]
-    assert "R1 ?-?-5" in M.template(state, "german")
+    assert "R1 ?-?-5" in M.template(state, "german", [])
     off = copy.deepcopy(state)
     off["options"]["untried_units"] = False  # the basic game: printed values (A.4)
     assert "R1 2-3-5" in M.render_position(off, None)

@@ -102,6 +102,16 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
         raise _wrong_kind(path, kind, schema)
     _seal_first(data, path)
     problems = schema_problems(data, schema, str(path))
+    names = [schema]
+    if schema in ("state", "view", "orders"):  # the game's part, against the game's own schema (the game named by a string)
+        try:
+            body_schema = _body_schema(data, schema, path)
+        except (MalformedFileError, KeyError, TypeError):
+            body_schema = None
+        if body_schema is not None:
+            names.append(body_schema)
+            problems += schema_problems(body_of(data, schema), body_schema, str(path))
+            problems.sort(key=lambda p: p.where)
     # A state without its seal is a tampering failure (exit 3), not a malformed file, unless
     # something else is wrong with it too.
     if schema in ("state", "view") and "seal" not in data:  # whatever else is wrong: a state is signed
@@ -112,11 +122,57 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
                           f"({', '.join(p.where[len(str(path)) + 2:] for p in problems[:5])}): whoever sealed it re-spelled "
                           "a value that reaches a seed or a digest", problems,
                           hint="Do not accept it: a reveal, commitment, salt or digest has exactly one spelling (docs/protocol.md).")
-    validate(data, schema, str(path), problems)
+    if problems:
+        raise MalformedFileError(f"{path}: {len(problems)} schema violation(s) ({', '.join(n + '.schema.json' for n in names)})",
+                                 problems, hint="Fix each field listed; `pbem template` writes a valid skeleton.")
+    if len(names) == 1:
+        _body_schema(data, schema, path)  # a game this pbem does not know: said so
     check_signed_values(data, str(path))
     if schema in ("state", "view"):
         _check_consistency(data, path)
     return Doc(path, data)
+
+
+ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "seal"),
+                 "view": ("pbem", "parties", "awaits", "transition", "seal"),
+                 "orders": ("pbem", "dice", "seal")}
+
+
+def body_of(data: dict[str, Any], schema: str) -> dict[str, Any]:
+    """The game's part of a document: all but its envelope (docs/protocol.md)."""
+    return {k: v for k, v in data.items() if k not in ENVELOPE_KEYS[schema]}
+
+
+def _body_schema(data: dict[str, Any], schema: str, path: Path) -> str:
+    """The game module's schema of the game's part of a state, view or order file."""
+    try:
+        module = find_module(str(data["pbem"]["module"]))
+    except PbemError as e:
+        raise MalformedFileError(f"{path}: {e.message}", hint=e.hint) from e
+    return f"{module.schema_dir}/{schema}-body"
+
+
+def order_header(state: dict[str, Any], side: str) -> list[str]:
+    """The [pbem] table of an order or reply file answering ``state`` (or the full state a view
+    shows), for ``side``: the lines `pbem template` starts a file with."""
+    aw = state["awaits"]
+    answers = state["pbem"].get("of") or digest(state)
+    return ["[pbem]", f"format = {FORMAT}", f'kind = "{"reply" if aw["kind"] == "reply" else "orders"}"',
+            f'game = "{state["pbem"]["game"]}"', f'module = "{state["pbem"]["module"]}"', f'side = "{side}"',
+            f'answers = "{answers}"', f'step = "{aw["step"]}"', f"dice_index = {state['parties'][side]['index']}", ""]
+
+
+def document_problems(data: dict[str, Any], schema: str, game: str, where: str = "document") -> list[Problem]:
+    """Every schema violation of a state, view or order file of ``game``: its envelope against the
+    shared schema, its game's part against the game's."""
+    return schema_problems(data, schema, where) + schema_problems(body_of(data, schema), f"{find_module(game).schema_dir}/{schema}-body", where)
+
+
+def check_body(state: Doc, doc: Doc) -> None:
+    """An order, join or reply file's orders against the schema of the game of the state it answers
+    (parse_doc checked them against the file's own game, which envelope found to be the same)."""
+    name = _body_schema(state.data, "orders", state.path)
+    validate(body_of(doc.data, "orders"), name, str(doc.path))
 
 
 def _check_consistency(data: dict[str, Any], path: Path) -> None:
@@ -253,6 +309,7 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
     state = state_zero(module_name, scenario, sides, referee, creator, game_id, options)
     problems = schema_problems(state, "state", "new game")
     problems = [p for p in problems if p.message != "'seal' is a required property"]
+    problems += schema_problems(body_of(state, "state"), f"{find_module(module_name).schema_dir}/state-body", "new game")
     if problems:  # never write a state that no command could read back
         raise UsageError("the options or the game id do not make a valid game state", problems,
                          hint="Fix the --option or --game-id values listed (a game id has at most 80 letters, digits, '.', '_' or '-').")
@@ -284,8 +341,8 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     if commit in used:
         raise TamperError(f"{state.path}: your first dice commitment for this game was already used in a game of this folder",
                           hint="The game's first state replays one you joined before: your secrets there are known. Do not join it.")
-    header: dict[str, Any] = {"format": FORMAT, "kind": "join", "game": s["pbem"]["game"], "side": side, "answers": state.digest,
-                              "step": "join", "dice_index": 0}
+    header: dict[str, Any] = {"format": FORMAT, "kind": "join", "game": s["pbem"]["game"], "module": s["pbem"]["module"],
+                              "side": side, "answers": state.digest, "step": "join", "dice_index": 0}
     dice: dict[str, Any] = {"salt": salt, "commit": commit}
     dice["attest"] = proto.attest(key, header, dice)
     doc: dict[str, Any] = {"pbem": header, "dice": dice}
@@ -350,11 +407,15 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     if h["game"] != s["pbem"]["game"]:
         raise TamperError(f"{where}: belongs to game '{h['game']}', not '{s['pbem']['game']}'",
                           hint="Use the orders written for this game.")
+    if h["module"] != s["pbem"]["module"]:
+        raise TamperError(f"{where}: written for the game module '{h['module']}', not '{s['pbem']['module']}'",
+                          hint="Use the orders written for this game.")
     sealed = "seal" in o
     if require_seal and not sealed:
         raise TamperError(f"{where}: the file is not sealed", hint="Seal it with `pbem sign FILE --key KEY`.")
     if sealed:
         check_submission_seal(state, doc)
+    check_body(state, doc)
     if h["answers"] != answered(state):
         raise TamperError(f"{where}: answers state {h['answers'][:19]}..., not {state.path} ({answered(state)[:19]}...)",
                           hint="An order file is bound to one state: it is out of date or replayed. Write new orders with `pbem template`.")

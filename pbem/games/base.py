@@ -16,6 +16,7 @@ class GameModule(Protocol):
     ruleset: str  # module and ruleset version, recorded in every state
     sides: tuple[str, ...]
     id_prefix: str  # the start of the game ids `pbem new` makes
+    schema_dir: str  # the folder of its JSON Schemas under schemas/: state-body, view-body, orders-body
     step_rule: str  # the rule that says who acts in which step (cited when a file is not the awaited one)
     report_details: tuple[str, ...]  # starts of report lines that are computations (a mail's summary leaves them out)
 
@@ -53,7 +54,10 @@ class GameModule(Protocol):
 
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition: ...
 
-    def template(self, state: dict[str, Any], side: str) -> str: ...
+    def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:
+        """A skeleton order (or reply) file for the awaited step: ``header`` (the envelope the
+        core writes: the [pbem] table) and the game's part, ready to edit."""
+        ...
 
     def render_event(self, event: Event) -> list[str]: ...
 

@@ -99,14 +99,21 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
         if not problems:
             return orders
         drop: dict[str, set[int]] = {}
+        nested: dict[tuple[str | int, ...], set[int]] = {}  # an entry of a list inside a table: rwr.replace[3]
+        removed: set[str] = set()
         for p in problems:
             if p.place is None:  # every problem of the orders names its place (rules/places.py)
                 raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
             path = p.place.path
             key = str(path[0]) if path else ""
             index = next((k for k in path if isinstance(k, int)), None)
+            if key in removed:
+                continue  # its table went with an earlier problem of this round
             if index is not None and key in orders and isinstance(orders[key], list):
                 drop.setdefault(key, set()).add(index)
+            elif index is not None and key in orders and isinstance(orders[key], dict):
+                at = path.index(index)
+                nested.setdefault(tuple(path[:at]), set()).add(index)
             elif p.place.map_place:  # 6.2: a hex over-stacked at the end of the movement phase
                 crowded = p.place.map_place  # drop the last move or entry into that hex
                 into = [i for i, m in enumerate(orders.get("move", [])) if m.get("path", [""])[-1] == crowded]
@@ -125,14 +132,27 @@ def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[s
                     del orders[key][sub]
                     if not orders[key]:
                         del orders[key]
+                        removed.add(key)
                 else:
                     del orders[key]
+                    removed.add(key)
             else:
                 raise RuntimeError(f"the proposal cannot be made legal: {p.render()}")
         for key, idx in drop.items():
             orders[key] = [x for i, x in enumerate(orders[key]) if i not in idx]
             if not orders[key]:
                 del orders[key]
+        for where, idx in nested.items():
+            holder: Any = orders
+            for k in where[:-1]:
+                holder = holder.get(k, {}) if isinstance(holder, dict) else {}
+            name = where[-1]
+            if isinstance(holder, dict) and isinstance(holder.get(name), list):
+                holder[name] = [x for i, x in enumerate(holder[name]) if i not in idx]
+                if not holder[name]:
+                    del holder[name]
+            if isinstance(orders.get(str(where[0])), dict) and not orders[str(where[0])]:
+                del orders[str(where[0])]
     raise RuntimeError("the proposal cannot be made legal")
 
 

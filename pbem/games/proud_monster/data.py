@@ -342,7 +342,7 @@ def _load(path: Path, schema: str, problems: list[Problem]) -> dict[str, Any]:
 
 
 def load_charts(path: Path, problems: list[Problem]) -> tuple[Charts | None, dict[str, Any]]:
-    raw = _load(path, "pm-charts", problems)
+    raw = _load(path, "proud-monster/charts", problems)
     if problems:
         return None, raw
     c = raw["crt"]
@@ -454,7 +454,7 @@ def _load_spat(raw: dict[str, Any]) -> Spat:
 
 
 def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[str, Any]]:
-    raw = _load(path, "pm-map", problems)
+    raw = _load(path, "proud-monster/map", problems)
     if problems:
         return None, raw
     numbering = Numbering(int(raw["map"].get("north_last_row", 26)))
@@ -526,7 +526,7 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
 
 
 def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec], dict[str, Any]]:
-    raw = _load(path, "pm-units", problems)
+    raw = _load(path, "proud-monster/units", problems)
     if problems:
         return {}, raw
     units: dict[str, UnitSpec] = {}
@@ -567,7 +567,7 @@ def load_scenario(name: str) -> Scenario:
     if not found:
         raise ModuleDataError(f"no Proud Monster scenario '{name}'", hint=f"Bundled: {', '.join(scenario_names())}.")
     problems: list[Problem] = []
-    raw = _load(path, "pm-scenario", problems)
+    raw = _load(path, "proud-monster/scenario", problems)
     if problems:
         raise ModuleDataError(f"{path}: invalid scenario", problems)
     s = raw["scenario"]

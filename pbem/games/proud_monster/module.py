@@ -104,11 +104,12 @@ def question_problems(q: Any, parties: set[str]) -> list[Problem]:
     """A pending question (14.32 retreat, 14.35 losses) with every field its readers use, typed."""
     if not isinstance(q, dict):
         return [Problem("pending.question", "a question is a table", "14.35")]
-    fields = {**QUESTION_FIELDS, **QUESTION_KIND_FIELDS.get(str(q.get("kind")), {})}
+    kind, side = q.get("kind"), q.get("side")
+    fields = {**QUESTION_FIELDS, **QUESTION_KIND_FIELDS.get(kind if isinstance(kind, str) else "", {})}
     bad = sorted(k for k, types in fields.items() if not isinstance(q.get(k), types) or (types == _INT and isinstance(q.get(k), bool)))
-    if q.get("kind") not in QUESTION_KIND_FIELDS:
+    if not isinstance(kind, str) or kind not in QUESTION_KIND_FIELDS:
         bad.append("kind")
-    if q.get("side") not in parties:
+    if not isinstance(side, str) or side not in parties:
         bad.append("side")
     if isinstance(q.get("units"), dict) and not all(isinstance(v, int) and not isinstance(v, bool) for v in q["units"].values()):
         bad.append("units")
@@ -132,6 +133,7 @@ class ProudMonster:
     ruleset = "pbem-proud-monster/1-basic"
     sides: tuple[str, ...] = ("german", "soviet")
     id_prefix = "pm"  # game ids `pbem new` makes: pm-<hex>
+    schema_dir = "proud-monster"  # its schemas: schemas/proud-monster/ (state-body, view-body, orders-body, map...)
     step_rule = "5.1"  # the sequence of play: who acts in which step
     report_details: tuple[str, ...] = ("Attackers:", "Defenders:", "Shift ")  # computations a mail summary leaves out
 
@@ -637,8 +639,8 @@ class ProudMonster:
         return self._finish(state, ctx, None)
 
     # --- presentation ---------------------------------------------------------------------------
-    def template(self, state: dict[str, Any], side: str) -> str:
-        return render.template(state, side, lambda s: self._ctx(state, None, side=s))
+    def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:
+        return render.template(state, side, lambda s: self._ctx(state, None, side=s), header)
 
     def render_event(self, event: Event) -> list[str]:
         return render.event_lines(event)

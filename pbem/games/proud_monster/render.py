@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem import FILE_FORMAT
 from pbem.engine.model import Event
 
 from . import air, naval, rwr_text, setup
@@ -674,28 +673,13 @@ def position_text(sc: Scenario, state: dict[str, Any], side: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template(state: dict[str, Any], side: str, context: Callable[[str], Ctx]) -> str:
+def template(state: dict[str, Any], side: str, context: Callable[[str], Ctx], header: list[str]) -> str:
     """A skeleton order file for the awaited step, with the side's units listed as comments;
-    ``context(side)`` gives a fresh working context on ``state`` as that side, without dice."""
-    # start-up: the exchange layer (and its cryptography) is loaded only to write a template
-    from pbem.exchange.canonical import digest
-
+    ``context(side)`` gives a fresh working context on ``state`` as that side, without dice;
+    ``header`` is the file's envelope, as the core writes it."""
     aw = state["awaits"]
-    answers = state["pbem"].get("of") or digest(state)  # a view answers for the full state it shows
     sc = load_scenario(str(state["pbem"]["scenario"]))
-    idx = state["parties"][side]["index"]
-    head = [
-        "# Order file skeleton written by `pbem template`. Edit, then `pbem check` and `pbem sign`.",
-        "[pbem]",
-        f"format = {FILE_FORMAT}",
-        f'kind = "{"reply" if aw["kind"] == "reply" else "orders"}"',
-        f'game = "{state["pbem"]["game"]}"',
-        f'side = "{side}"',
-        f'answers = "{answers}"',
-        f'step = "{aw["step"]}"',
-        f"dice_index = {idx}",
-        "",
-    ]
+    head = ["# Order file skeleton written by `pbem template`. Edit, then `pbem check` and `pbem sign`.", *header]
     if aw["kind"] == "reply":
         q = state["pending"]["question"] if "pending" in state else state["question"]
         if q.get("kind") == "retreat":
