@@ -377,7 +377,7 @@ def test_an_area_map_with_outlines_is_drawn_as_polygons_with_shared_border_lines
     raw = {"map": {"id": "t", "title": "T"},
            "places": {"a": {"outline": [[0, 0], [100, 0], [100, 100], [0, 100]]},
                       "b": {"outline": [[100, 0], [200, 0], [200, 100], [100, 100]], "terrain": "forest"},
-                      "s": {"kind": "sea", "outline": [[0, 100], [200, 100], [200, 160], [0, 160]]}},
+                      "s": {"kind": "sea", "outline": [[0, 100], [100, 100], [200, 100], [200, 160], [0, 160]]}},
            "borders": {"a b": "river", "a s": "coast", "b s": "coast"}}
     assert schema_problems(raw, "area-map", "t") == []
     m, problems = area_map(raw)
@@ -387,6 +387,8 @@ def test_an_area_map_with_outlines_is_drawn_as_polygons_with_shared_border_lines
     assert not [e for e in root.iter(f"{NS}line") if e.get("class") == "link"]
     river = next(e for e in root.iter(f"{NS}polyline") if e.get("class") == "border river")
     assert river.get("points") == "140,40 140,140"  # the shared edge, shifted by the margin
+    coasts = sorted((e.get("data-border"), e.get("points")) for e in root.iter(f"{NS}polyline") if e.get("class") == "border coast")
+    assert coasts == [("a s", "140,140 40,140"), ("b s", "240,140 140,140")]
 
 
 @pytest.mark.parametrize("name", ["training", "campaign"])

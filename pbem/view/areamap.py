@@ -79,8 +79,11 @@ def area_map_svg(m: AreaMap[Any], stacks: Mapping[str, Sequence[str]] | None = N
     """The whole map with the units in each place (``stacks``: place -> unit ids)."""
     drawing = AreaDrawing(m)
     w, h = drawing.extent()
-    body = [] if m.outlines else [links_layer(drawing, m)]
-    body += [places_layer(drawing, m, fill), borders_layer(drawing, m, strokes), names_layer(drawing, m)]
+    if m.outlines:  # a border is drawn over the areas it separates
+        body = [places_layer(drawing, m, fill), borders_layer(drawing, m, strokes)]
+    else:  # the links and their features under the nodes
+        body = [links_layer(drawing, m), borders_layer(drawing, m, strokes), places_layer(drawing, m, fill)]
+    body.append(names_layer(drawing, m))
     if stacks:
         body.append(stacks_layer(drawing, stacks))
     return document(w, h, body, title=title or m.title)

@@ -44,7 +44,7 @@ TERRAIN_FILL = {"clear": "#ece6c8", "forest": "#9fbf7f", "rough": "#cfae83", "hi
 # Default strokes of border features: (colour, width, dash).
 FEATURE_STROKE = {"river": ("#2f6fb7", 4.0, ""), "strait": ("#178c8c", 5.0, "3 3"), "coast": ("#5b7fa6", 1.5, "2 3"),
                   "road": ("#8a5a2b", 2.5, ""), "rail": ("#333333", 2.0, "6 2"), "fortress": ("#555555", 2.0, "1 2"),
-                  "air-route": ("#ffffff", 2.0, "1 4")}
+                  "air-route": ("#4a4a4a", 1.5, "1 4")}
 OTHER_STROKE = ("#7a2a6e", 2.5, "7 4")
 
 
