@@ -84,7 +84,7 @@ def test_the_example_area_map_is_valid_and_loads() -> None:
     for p in m.place_ids():
         assert list(m.neighbours(p)) == sorted(m.neighbours(p))
         assert all(p in m.neighbours(n) for n in m.neighbours(p))
-    plain, featured = m.links("harbour")
+    plain, featured = m.links()["harbour"]
     assert plain == ("capital", "marsh", "peninsula", "south-coast")
     assert featured == (("citadel", frozenset({"fortress"})), ("east-sea", frozenset({"coast"})))
 

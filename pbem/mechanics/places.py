@@ -112,10 +112,10 @@ class PlaceMap(Adjacency, Protocol):
         """Every border that carries a feature, sorted."""
         ...
 
-    def links(self, place_id: str) -> Links:
-        """The neighbours of a place split in two, for searches that test only borders with a
+    def links(self) -> Mapping[str, Links]:
+        """Each place's neighbours split in two, for searches that test only borders with a
         feature: those across a border without a feature, then (neighbour, features) for the
-        others; both in the order of ``neighbours``."""
+        others; both in the order of ``neighbours``. Worked out once per map."""
         ...
 
     def distance(self, a: str, b: str) -> int | None:
@@ -141,11 +141,14 @@ def neighbours_of_kind(m: PlaceMap, place_id: str, kind: str) -> list[str]:
 
 
 class _Links:
-    """The split of each place's neighbours (PlaceMap.links), worked out once per place."""
+    """PlaceMap.links, worked out once per map (kept in the map's ``_cache``)."""
 
     __slots__ = ()
 
     def _link_cache(self) -> dict[str, Links]:
+        raise NotImplementedError
+
+    def place_ids(self) -> Sequence[str]:
         raise NotImplementedError
 
     def neighbours(self, place_id: str) -> Sequence[str]:
@@ -154,13 +157,13 @@ class _Links:
     def border_features(self, a: str, b: str) -> frozenset[str]:
         raise NotImplementedError
 
-    def links(self, place_id: str) -> Links:
+    def links(self) -> Mapping[str, Links]:
         cache = self._link_cache()
-        found = cache.get(place_id)
-        if found is None:
-            pairs = [(n, self.border_features(place_id, n)) for n in self.neighbours(place_id)]
-            found = cache[place_id] = (tuple(n for n, f in pairs if not f), tuple((n, f) for n, f in pairs if f))
-        return found
+        if not cache:
+            for p in self.place_ids():
+                pairs = [(n, self.border_features(p, n)) for n in self.neighbours(p)]
+                cache[p] = (tuple(n for n, f in pairs if not f), tuple((n, f) for n, f in pairs if f))
+        return cache
 
 
 # --- a hex grid ----------------------------------------------------------------------------------

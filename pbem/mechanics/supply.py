@@ -25,21 +25,26 @@ BorderOpen = Callable[[str, str, frozenset[str]], bool]
 def supplied(m: PlaceMap, sources: Iterable[str], closed: Collection[str], border_open: BorderOpen) -> frozenset[str]:
     """Every place from which a line reaches one of ``sources`` (a source itself included), found
     from the sources outward: no place of ``closed`` is entered (a closed source is no source), a
-    border without a feature is always crossed, one with a feature when ``border_open`` says so."""
+    border without a feature is always crossed, one with a feature when ``border_open`` says so.
+    Every source must be a place of the map."""
     start = [s for s in sources if s not in closed]
-    visited = set(closed) | set(start)
+    visited = set(closed)
+    visited.update(start)
     queue = deque(start)
+    links = m.links()
+    # the search runs once for each change of what blocks a line: kept tight
+    pop, push, seen = queue.popleft, queue.append, visited.add
     while queue:
-        here = queue.popleft()
-        plain, featured = m.links(here)
+        here = pop()
+        plain, featured = links[here]
         for n in plain:
             if n not in visited:
-                visited.add(n)
-                queue.append(n)
+                seen(n)
+                push(n)
         for n, feats in featured:
             if n not in visited and border_open(here, n, feats):
-                visited.add(n)
-                queue.append(n)
+                seen(n)
+                push(n)
     return frozenset(visited.difference(closed))
 
 

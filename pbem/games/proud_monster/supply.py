@@ -38,7 +38,7 @@ from typing import Any
 
 from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
-from pbem.mechanics.supply import supplied
+from pbem.mechanics.supply import BorderOpen, supplied
 
 from .data import gas_sides
 from .orders import Attack, Declarations, Move
@@ -71,14 +71,19 @@ def _enemy_hexes(ctx: Ctx, side: str) -> set[str]:
     return {str(s["at"]) for u, s in ctx.units.items() if s["at"] not in OFF_MAP_BOXES and ctx.spec(u).side == other(side)}
 
 
-def _side_open(ctx: Ctx, a: str, feats: frozenset[str], side: str, overland: bool = False) -> bool:
-    """Whether a line may cross a hexside with the features ``feats`` toward the source side ``a``
-    (9.4, 9.14, 9.15): not all-sea (the Sivash and Kerch hexsides are features of their own, 9.15);
-    all-lake only for Soviet lines or in snow in the zone of the hex toward the source, and never
-    for an ``overland`` line (9.16)."""
-    if "sea" in feats:
-        return False
-    return not ("lake" in feats and (overland or (side != "soviet" and weather_at(ctx, a) != "S")))
+def _line_crosses(ctx: Ctx, side: str, overland: bool) -> BorderOpen:
+    """Whether a line may cross a hexside with the features ``feats`` toward the source side
+    ``toward`` (9.4, 9.14, 9.15): not all-sea (the Sivash and Kerch hexsides are features of their
+    own, 9.15); all-lake only for Soviet lines or in snow in the zone of the hex toward the source,
+    and never for an ``overland`` line (9.16)."""
+    soviet = side == "soviet"
+
+    def crosses(toward: str, away: str, feats: frozenset[str]) -> bool:
+        if "sea" in feats:
+            return False
+        return not ("lake" in feats and (overland or (not soviet and weather_at(ctx, toward) != "S")))
+
+    return crosses
 
 
 class _MapLines:
@@ -142,10 +147,7 @@ def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str
         if gt1:  # 5.3: no Soviet line through them on GT1
             closed.update(lines.hungary_romania)
 
-    def crosses(toward: str, away: str, feats: frozenset[str]) -> bool:
-        return _side_open(ctx, toward, feats, side, overland)
-
-    found = ctx.supply_cache[key] = supplied(ctx.sc.map, lines.sources[kind], closed, crosses)
+    found = ctx.supply_cache[key] = supplied(ctx.sc.map, lines.sources[kind], closed, _line_crosses(ctx, side, overland))
     return found
 
 
