@@ -401,3 +401,32 @@ def test_hex_paths_go_through_the_abstraction(name: str) -> None:
     found = cheapest(m, a, b, lambda x, y: None if m.hexes[y].water else 1)
     if found is not None:
         assert found[0] >= m.distance(a, b)
+
+
+def test_the_picture_layers_draw_a_hex_grid_too() -> None:
+    """view.places layers are written against PlaceDrawing: a hex grid's HexDrawing serves them."""
+    from pbem.view.hexmap import HexDrawing, Layout
+    from pbem.view.places import borders_layer, places_layer
+
+    n = Numbering(north_last_row=3)
+    ids = ["0101N", "0102N", "0201N"]
+    g: HexGrid[Place] = HexGrid(n, {h: Place(h, terrain="clear") for h in ids}, {"0101N-0102N": frozenset({"river"})})
+    drawing = HexDrawing(g, Layout(10.0, 1, 1))
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{places_layer(drawing, g)}{borders_layer(drawing, g)}</svg>')
+    polys = list(root.iter(f"{NS}polygon"))
+    assert [p.get("id") for p in polys] == ["place-0101N", "place-0102N", "place-0201N"]
+    assert all(len((p.get("points") or "").split()) == 6 for p in polys)
+    river = next(root.iter(f"{NS}polyline"))
+    assert river.get("class") == "border river" and len((river.get("points") or "").split()) == 2
+    assert drawing.border("0101N", "0301N") is None
+
+
+def test_the_abstraction_names_no_game() -> None:
+    """The shared map code carries what games name; it names no game or side itself."""
+    root = Path(__file__).parent.parent / "pbem"
+    files = [root / "mechanics" / f for f in ("places.py", "paths.py", "supply.py", "stacking.py", "hexgrid.py")]
+    files += [root / "view" / f for f in ("places.py", "areamap.py", "hexmap.py")]
+    for f in files:
+        text = f.read_text(encoding="utf-8").lower()
+        for word in ("proud monster", "europe engulfed", "red steel", "soviet", "german", "axis", "allies", "rulebook"):
+            assert word not in text, f"{f.name} names {word!r}"
