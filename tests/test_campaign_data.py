@@ -65,7 +65,7 @@ def placed(sc: Scenario) -> dict[str, list[str]]:
 def border_hexes(m: MapData) -> list[str]:
     """3.3: the Soviet hexes on the border (12.18), north to south."""
     return sorted((h for h in m.hexes if m.hexes[h].country == "ussr" and not m.hexes[h].water
-                   and any("border" in m.side_features(h, n) for n in m.neighbours(h))),
+                   and any("border" in m.border_features(h, n) for n in m.neighbours(h))),
                   key=lambda h: m.numbering.parse(h).row)
 
 
@@ -172,7 +172,7 @@ def test_the_rulebook_examples_hold_on_the_map(sc: Scenario) -> None:
     m = sc.map
     assert all(land(m, h) and m.hexes[h].country == "ussr" for h in ("2210N", "2310N"))  # 3.3's example
     assert all(land(m, h) for h in ("2407N", "2406N", "2506N"))  # 14.3's example
-    assert "river" in m.side_features("2608N", "2707N") and m.hexes["2707N"].terrain != "swamp"  # 15.2: an MA
+    assert "river" in m.border_features("2608N", "2707N") and m.hexes["2707N"].terrain != "swamp"  # 15.2: an MA
     assert all(land(m, n) for n in m.neighbours("2817N")) and len(m.neighbours("2817N")) == 6  # 8.7: Minsk takes 40
     moscow = (set(m.neighbours("5017N")) | set(m.neighbours("5116N"))) - {"5017N", "5116N"}
     assert len(moscow) == 8 and all(land(m, h) for h in moscow)  # 8.7: Moscow takes 60
@@ -204,7 +204,7 @@ def test_the_sivash_and_the_kerch_strait(sc: Scenario) -> None:
     assert {"3216S", "3719S", "3819S", "2919S", "2817S", "3620S"} <= crimea and not crimea & {"3215S", "3315S", "3820S"}
     assert all(h.endswith("S") and land(m, h) for h in crimea)
     links = sorted(hexside_key(h, n) for h in crimea for n in m.neighbours(h)
-                   if land(m, n) and n not in crimea and not m.side_features(h, n) & {"sea", "sivash", "kerch"})
+                   if land(m, n) and n not in crimea and not m.border_features(h, n) & {"sea", "sivash", "kerch"})
     assert links == ["3114S-3115S"]  # the Perekop isthmus is the only dry way in
 
 
@@ -243,7 +243,7 @@ def flood(start: str, nexts: Callable[[str], Iterable[str]]) -> set[str]:
 
 def reach(m: MapData, start: str, blocked: set[str]) -> set[str]:
     """The land reached from start without crossing a hexside with a blocked feature."""
-    return flood(start, lambda h: [n for n in m.neighbours(h) if land(m, n) and not m.side_features(h, n) & blocked])
+    return flood(start, lambda h: [n for n in m.neighbours(h) if land(m, n) and not m.border_features(h, n) & blocked])
 
 
 def test_the_zomo_and_the_okh_hexes(sc: Scenario) -> None:

@@ -103,11 +103,11 @@ def test_step_allocation_policies() -> None:
 def test_overstacked() -> None:
     stacks = [("0101N", ["a", "b", "c"]), ("0102N", ["d"])]
     out = overstacked(stacks, lambda u: Fraction(1), lambda h: 2)
-    assert [(o.hex, o.value, o.limit) for o in out] == [("0101N", 3, 2)]
+    assert [(o.place, o.value, o.limit) for o in out] == [("0101N", 3, 2)]
 
 
 def test_cheapest_path_prefers_low_cost_and_respects_prohibitions_and_limits() -> None:
-    from pbem.mechanics.paths import cheapest
+    from pbem.mechanics.paths import Neighbours, cheapest
 
     # a 1-2-3 line with a costly shortcut: a-b-c-d costs 3; a-d directly costs 5; x is prohibited
     graph = {"a": ["b", "d", "x"], "b": ["a", "c"], "c": ["b", "d"], "d": ["a", "c"], "x": ["a"]}
@@ -116,10 +116,10 @@ def test_cheapest_path_prefers_low_cost_and_respects_prohibitions_and_limits() -
     def step(p: str, q: str) -> int | None:
         return costs.get((p, q), 1)
 
-    assert cheapest("a", "d", graph.__getitem__, step) == (3, ["b", "c", "d"])
-    assert cheapest("a", "x", graph.__getitem__, step) is None
-    assert cheapest("a", "d", graph.__getitem__, step, limit=2) is None
-    assert cheapest("a", "a", graph.__getitem__, step) == (0, [])
+    assert cheapest(Neighbours(graph.__getitem__), "a", "d", step) == (3, ["b", "c", "d"])
+    assert cheapest(Neighbours(graph.__getitem__), "a", "x", step) is None
+    assert cheapest(Neighbours(graph.__getitem__), "a", "d", step, limit=2) is None
+    assert cheapest(Neighbours(graph.__getitem__), "a", "a", step) == (0, [])
 
 
 @settings(max_examples=60, deadline=None)
@@ -128,7 +128,7 @@ def test_cheapest_path_prefers_low_cost_and_respects_prohibitions_and_limits() -
 def test_costs_to_gives_what_a_forward_search_gives_from_each_place(costs: dict[tuple[int, int], int | None],
                                                                      goals: set[int]) -> None:
     """paths.costs_to (one backward search) agrees with paths.cheapest from every place to the goals."""
-    from pbem.mechanics.paths import cheapest, costs_to
+    from pbem.mechanics.paths import Neighbours, cheapest, costs_to
 
     places = [str(i) for i in range(7)]
     edges = {(str(a), str(b)): c for (a, b), c in costs.items() if a != b}
@@ -137,7 +137,7 @@ def test_costs_to_gives_what_a_forward_search_gives_from_each_place(costs: dict[
     def step(a: str, b: str) -> int | None:
         return edges.get((a, b))
 
-    back = costs_to([str(g) for g in goals], nbrs.__getitem__, step, places)
+    back = costs_to(Neighbours(nbrs.__getitem__), [str(g) for g in goals], step, places)
     for p in places:
         def fwd_nbrs(h: str) -> list[str]:
             return [*nbrs[h], *(["*"] if int(h) in goals else [])]
@@ -145,5 +145,5 @@ def test_costs_to_gives_what_a_forward_search_gives_from_each_place(costs: dict[
         def fwd_step(a: str, b: str) -> int | None:
             return 0 if b == "*" else step(a, b)
 
-        found = cheapest(p, "*", fwd_nbrs, fwd_step)
+        found = cheapest(Neighbours(fwd_nbrs), p, "*", fwd_step)
         assert back.get(p) == (None if found is None else found[0]), p

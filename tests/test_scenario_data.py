@@ -63,7 +63,7 @@ def test_the_training_map_puts_the_rulebook_places_at_their_hexes(
 
 def test_the_training_map_has_the_rulebook_hexsides_and_three_frontier_large_towns() -> None:
     m = load_scenario("training").map
-    assert "river" in m.side_features("2608N", "2707N")  # 15.2
+    assert "river" in m.border_features("2608N", "2707N")  # 15.2
     sivash = sorted(k for k, f in m.hexsides.items() if "sivash" in f)
     kerch = sorted(k for k, f in m.hexsides.items() if "kerch" in f)
     assert len(sivash) == 2 and all(set(k.split("-")) <= {"3215S", "3216S", "3315S"} for k in sivash)  # 9.15
@@ -302,7 +302,7 @@ def test_the_training_map_has_a_gas_line_with_the_crimea_west_of_it() -> None:
     """9.3: from 4000N/4100N to 3715S/3815S; Leningrad and Moscow east of it, the Crimea west."""
     m = load_scenario("training").map
     g = data.gas_sides(m)
-    assert "gas" in m.side_features("4000N", "4100N") and "gas" in m.side_features("3715S", "3815S")
+    assert "gas" in m.border_features("4000N", "4100N") and "gas" in m.border_features("3715S", "3815S")
     assert {"4100N", "4201N", "5017N", "5116N", "3815S"} <= g.east and not g.both
     assert not {h for h, x in m.hexes.items() if x.zone == "SZ"} & g.east
     assert {"3916N", "2817N", "3819S", "2919S"} <= g.west

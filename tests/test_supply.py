@@ -242,7 +242,7 @@ def test_the_supply_map_is_a_catalog_file() -> None:
 def forward_distance(ctx: Ctx, units: list[str], start: str, sources: list[str], soviet: set[str]) -> int | None:
     """The cheapest legal path in MP from ``start`` to any source, searched forward (paths.cheapest)."""
     from pbem.games.proud_monster.rules.movement import hex_cost, hexside_cost
-    from pbem.mechanics.paths import cheapest
+    from pbem.mechanics.paths import Neighbours, cheapest
 
     src = set(sources)
     if start in src:
@@ -264,7 +264,7 @@ def forward_distance(ctx: Ctx, units: list[str], start: str, sources: list[str],
             worst = max(worst, ctx.mf(u) if sc_ == "all" else int(hc) + int(sc_))
         return worst
 
-    found = cheapest(start, "*", nbrs, step)
+    found = cheapest(Neighbours(nbrs), start, "*", step)
     return None if found is None else found[0]
 
 

@@ -1,10 +1,11 @@
-"""Hex geometry for maps numbered XXYY with a map suffix (Proud Monster, digest D.1 and 2.3-2.4).
+"""Hex geometry for maps numbered XXYY with a map letter (``2817N``): columns, rows, neighbours,
+distance, hexsides.
 
 Columns are vertical and numbered west to east; rows are numbered north to south. Layout "odd-q":
 an even column's neighbours in the adjacent columns are rows r-1 and r, an odd column's rows r and
-r+1 (fits every adjacency the rulebook names: 5017N-5116N, 2608N-2707N, 3719S/3819S/3820S, ...).
-Two maps are joined as rule 2.4 says: the South map's row 00 *is* the North map's last row, so a
-hex on that row has two ids; the North id is canonical and the South id is accepted as an alias.
+r+1. Two map sheets (N and S) are joined along one row: the South sheet's row 00 *is* the North
+sheet's last row, so a hex on that row has two ids; the North id is canonical and the South id is
+accepted as an alias. places.HexGrid makes such a grid a map of places.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 _ID = re.compile(r"(\d{2})(\d{2})([NS])", re.ASCII)  # ASCII digits only: no full-width look-alikes
 
-# Direction order used everywhere (concentric assault numbers the six neighbours this way, 14.14).
+# Direction order used everywhere (a game's rules that number the six neighbours use this order).
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
 _EVEN = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _ODD = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))

@@ -1,4 +1,5 @@
-"""Stacking limits (6.x and the like): sum each hex's stacking values and compare with its limit."""
+"""Stacking on a map of places: the units in each place, and the places whose units' summed
+stacking value exceeds the place's limit."""
 
 from __future__ import annotations
 
@@ -9,9 +10,26 @@ from fractions import Fraction
 
 @dataclass(frozen=True, slots=True)
 class Overstack:
-    hex: str
+    place: str
     value: Fraction
     limit: int
+
+
+def stacks(positions: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """The units in each place, from (unit, place) pairs; each place's units in the order given,
+    the places in the order first met."""
+    out: dict[str, list[str]] = {}
+    for unit, place in positions:
+        out.setdefault(place, []).append(unit)
+    return out
+
+
+def counts(positions: Iterable[tuple[str, str]], value: Callable[[str], Fraction] | None = None) -> dict[str, Fraction]:
+    """The summed stacking value of each place's units (each unit 1 without ``value``), sorted by place."""
+    total: dict[str, Fraction] = {}
+    for unit, place in positions:
+        total[place] = total.get(place, Fraction(0)) + (value(unit) if value else Fraction(1))
+    return dict(sorted(total.items()))
 
 
 def overstacked(
@@ -19,10 +37,10 @@ def overstacked(
     value: Callable[[str], Fraction],
     limit: Callable[[str], int],
 ) -> list[Overstack]:
-    """Hexes whose units' summed stacking value exceeds the hex's limit."""
+    """The places whose units' summed stacking value exceeds the place's limit."""
     out = []
-    for hex_id, units in stacks:
+    for place, units in stacks:
         total = sum((value(u) for u in units), Fraction(0))
-        if total > limit(hex_id):
-            out.append(Overstack(hex_id, total, limit(hex_id)))
+        if total > limit(place):
+            out.append(Overstack(place, total, limit(place)))
     return out

@@ -1,6 +1,6 @@
-"""Hex grid to pixels for vertical columns (odd-q layout, flat-topped hexes; digest D.1).
+"""Hex grid to pixels for vertical columns (odd-q layout, flat-topped hexes).
 
-Odd columns sit half a hex lower than even ones, as the rulebook's numbering implies. Corners are
+Odd columns sit half a hex lower than even ones, as such a numbering implies. Corners are
 numbered 0-5 clockwise from the right (y grows downwards); the edge towards neighbour direction d
 (pbem.mechanics.hexgrid.DIRECTIONS: N, NE, SE, S, SW, NW) joins corners (d+4)%6 and (d+5)%6.
 """
@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.mechanics.hexgrid import Hex
+from pbem.mechanics.places import HexGrid
 
 SQRT3 = math.sqrt(3.0)
 
@@ -40,3 +42,26 @@ class Layout:
         """Width and height of a drawing of ``cols`` columns and ``rows`` rows."""
         return (2 * self.margin + self.size * (1.5 * cols + 0.5),
                 2 * self.margin + SQRT3 * self.size * (rows + 0.5))
+
+
+class HexDrawing:
+    """A hex grid of places drawn with a Layout: where each hex is, by its id (view.places.PlaceDrawing)."""
+
+    __slots__ = ("grid", "layout")
+
+    def __init__(self, grid: HexGrid[Any], layout: Layout) -> None:
+        self.grid = grid
+        self.layout = layout
+
+    def centre(self, place_id: str) -> tuple[float, float]:
+        return self.layout.centre(self.grid.grid_hex(place_id))
+
+    def outline(self, place_id: str) -> list[tuple[float, float]]:
+        return self.layout.corners(self.grid.grid_hex(place_id))
+
+    def border(self, a: str, b: str) -> list[tuple[float, float]] | None:
+        """The hexside between two adjacent hexes, from ``a``'s corners; None when they are not adjacent."""
+        d = self.grid.direction(a, b)
+        if d is None:
+            return None
+        return list(self.layout.edge(self.grid.grid_hex(a), d))

@@ -46,7 +46,6 @@ from typing import Any
 
 from pbem.engine.model import Event
 from pbem.errors import Place, Problem
-from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.odds import Shift
 
 from .data import AirUnit, Scenario
@@ -102,8 +101,7 @@ def moscow_distance(ctx: Ctx, hex_id: str) -> int | None:
     moscow = ctx.sc.map.moscow()
     if not moscow:
         return None
-    n = ctx.sc.map.numbering
-    d = [hex_distance(n.parse(hex_id), n.parse(m)) for m in moscow]
+    d = [ctx.sc.map.distance(hex_id, m) for m in moscow]
     return max(d) if ctx.options.get("soviet_gs_range", "nearer") == "both" else min(d)
 
 

@@ -84,7 +84,7 @@ def assault_problems(ctx: Ctx, index: int, move: Move, units: list[str], launch:
             break
     if h.settlement == "city" and ctx.sc.map.hexes[launch].settlement == "city":
         problems.append(problem(where, f"no MA directly from one city hex ({launch}) into another ({target})", "15.3"))
-    feats = ctx.sc.map.side_features(launch, target)
+    feats = ctx.sc.map.border_features(launch, target)
     if feats & {"sivash", "kerch"}:
         problems.append(problem(where, f"no MA across the Sivash or Kerch hexside {launch}-{target}", "15.3"))
     elif feats & {"sea", "lake"}:
@@ -124,7 +124,7 @@ def ma_shifts(ctx: Ctx, units: list[str], launch: str, target: str) -> list[Shif
     concentric (15.3); 15.10 river shift if the force entered across a river (not ignored by the
     weather, 13.6-13.7, nor by Germans on GT1, 5.5); 15.11 forest 1L."""
     shifts = [s for s in attack_shifts(ctx, units, target) if s.rule not in PA_ONLY_SHIFTS]
-    river = "river" in ctx.sc.map.side_features(launch, target) and not weather_ignores(ctx, "river", target)
+    river = "river" in ctx.sc.map.border_features(launch, target) and not weather_ignores(ctx, "river", target)
     if river and not (ctx.turn == 1 and ctx.side == "german"):
         shifts.append(Shift(-1, "15.10", "the MA force entered across a river"))
     if combat_terrain(ctx, target) == "forest":

@@ -13,15 +13,14 @@ legally and the same way every time.
 from __future__ import annotations
 
 import copy
-import heapq
-from collections.abc import Iterable
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from pbem.engine.model import Submission
 from pbem.exchange.files import dumps
-from pbem.mechanics.hexgrid import distance
 from pbem.mechanics.odds import Odds, apply_shifts
+from pbem.mechanics.paths import routes
 
 from . import air, rwr, setup
 from .assault import ma_cost
@@ -562,12 +561,12 @@ def destination(ctx: Ctx, side: str, units: list[str], start: str, goals: list[s
     reach = reachable(ctx, side, units, start)
     if not reach:
         return None
-    num = ctx.sc.map.numbering
+    m = ctx.sc.map
     enemy = other(side)
-    goal_hexes = [num.parse(g) for g in goals if g in ctx.sc.map.hexes]
+    goal_hexes = [g for g in goals if g in m.hexes]
 
     def score(h: str) -> tuple[int, int, str]:
-        near = min((distance(num.parse(h), g) for g in goal_hexes), default=0)
+        near = min((m.distance(h, g) for g in goal_hexes), default=0)
         return (0 if next_to_enemy(ctx, h, enemy) else 1, near, h)
 
     here = score(start) if start in ctx.sc.map.hexes else (2, 10_000, start)
@@ -602,32 +601,20 @@ def reachable(ctx: Ctx, side: str, units: list[str], start: str) -> dict[str, li
             worst = max(worst, int(hc) + int(sc[0]))
         return worst
 
-    def nbrs(h: str) -> Iterable[str]:
-        if h in ("okh-north", "okh-south"):
-            return okh_entry_hexes(ctx, h)
-        return ctx.sc.map.neighbours(h)
+    found = routes(_Entries(ctx), start, step, mp)
+    return {h: path for h, path in found.items() if not ctx.sc.map.hexes[h].water}
 
-    best: dict[str, int] = {start: 0}
-    back: dict[str, str] = {}
-    queue: list[tuple[int, str]] = [(0, start)]
-    while queue:
-        cost, h = heapq.heappop(queue)
-        if cost > best.get(h, cost):
-            continue
-        for n in sorted(nbrs(h)):
-            c = step(h, n)
-            if c is None or cost + c > mp:
-                continue
-            if cost + c < best.get(n, mp + 1):
-                best[n] = cost + c
-                back[n] = h
-                heapq.heappush(queue, (cost + c, n))
-    out: dict[str, list[str]] = {}
-    for h in best:
-        if h == start or ctx.sc.map.hexes[h].terrain in ("sea", "lake"):
-            continue
-        path = [h]
-        while back[path[-1]] != start:
-            path.append(back[path[-1]])
-        out[h] = path[::-1]
-    return out
+
+class _Entries:
+    """The map's adjacency (pbem.mechanics.places), with an OKH area's entry hexes as its
+    neighbours (8.3)."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+
+    def neighbours(self, h: str) -> Sequence[str]:
+        if h in ("okh-north", "okh-south"):
+            return okh_entry_hexes(self.ctx, h)
+        return self.ctx.sc.map.neighbours(h)

@@ -16,8 +16,9 @@ from typing import Any
 from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml, schema_problems
-from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_key, neighbours
+from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_key
 from pbem.mechanics.odds import Odds
+from pbem.mechanics.places import LAND, WATER_KINDS, HexGrid, Place
 from pbem.mechanics.tables import Result, ResultsTable
 from pbem.resources import scenarios_dir
 
@@ -64,9 +65,11 @@ class UnitSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class HexSpec:
-    id: str
-    terrain: str
+class HexSpec(Place):
+    """A hex of the map (a place of the hex grid, pbem.mechanics.places: its ``id``, ``terrain``,
+    its ``kind`` land, sea or lake from the terrain, its ``name`` that of its place) with what the
+    rules read of it."""
+
     country: str = "ussr"
     zomo: bool = False
     settlement: str = ""  # town | large_town | city
@@ -83,35 +86,16 @@ class HexSpec:
     okh: str = ""  # 8.2: "north" or "south", a ZOMO hex next to that OKH reserve area
     beach: str = ""  # 11.4: on a Crimean south-coast hex, the nearest all-sea hex
 
-    @property
-    def water(self) -> bool:
-        return self.terrain in ("sea", "lake")
 
+@dataclass(frozen=True, kw_only=True)
+class MapData(HexGrid[HexSpec]):
+    """The map (2.3-2.4, D.1): a hex grid of places (pbem.mechanics.places.HexGrid: neighbours,
+    border_features, canonical, distance, ...) whose hexes are HexSpecs, with its id, title and note."""
 
-@dataclass(frozen=True)
-class MapData:
     id: str
     title: str
     note: str
-    numbering: Numbering
-    hexes: dict[str, HexSpec]
-    hexsides: dict[str, frozenset[str]]
-    adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
     connected: bool = True  # the land is one piece (False for a map fragment, such as test data)
-
-    def neighbours(self, hex_id: str) -> tuple[str, ...]:
-        return self.adj.get(hex_id, ())
-
-    def side_features(self, a: str, b: str) -> frozenset[str]:
-        return self.hexsides.get(hexside_key(a, b), frozenset())
-
-    def canonical(self, hex_id: str) -> str | None:
-        """The canonical id of a map hex, or None when the id is malformed or off the map."""
-        try:
-            c = self.numbering.canonical(hex_id)
-        except ValueError:
-            return None
-        return c if c in self.hexes else None
 
     def moscow(self) -> tuple[str, ...]:
         return tuple(sorted(h.id for h in self.hexes.values() if h.place == "Moscow" and h.settlement == "city"))
@@ -475,7 +459,9 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
         kind = kinds[0] if kinds else ""
         hexes[cid] = HexSpec(
             id=cid,
+            kind=h["t"] if h["t"] in WATER_KINDS else LAND,
             terrain=h["t"],
+            name=h.get(kind, h.get("name", "")) if kind else h.get("name", ""),
             country=h.get("country", "ussr"),
             zomo=bool(h.get("zomo", False)),
             settlement=kind,
@@ -516,12 +502,8 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[MapData | None, dict[
             continue
         written[side] = key
         hexsides[side] = frozenset([feats] if isinstance(feats, str) else feats)
-    adj: dict[str, tuple[str, ...]] = {}
-    for hid in hexes:
-        ns = (numbering.format(n) for n in neighbours(numbering.parse(hid)))
-        adj[hid] = tuple(n for n in ns if n in hexes)
     m = raw["map"]
-    return MapData(m["id"], m["title"], m.get("note", ""), numbering, hexes, hexsides, adj,
+    return MapData(numbering, hexes, hexsides, id=m["id"], title=m["title"], note=m.get("note", ""),
                    connected=bool(m.get("connected", True))), raw
 
 
@@ -805,7 +787,7 @@ def gas_sides(m: MapData) -> GasSides:
         while todo:
             here = todo.pop()
             for n in m.neighbours(here):
-                if n in seen or m.hexes[n].water or m.side_features(here, n) & (WATER_SIDES | {"gas"}):
+                if n in seen or m.hexes[n].water or m.border_features(here, n) & (WATER_SIDES | {"gas"}):
                     continue
                 seen.add(n)
                 todo.append(n)
@@ -915,7 +897,7 @@ def _hexside_problems(m: MapData) -> list[Problem]:
         for n in m.neighbours(h):
             if h < n and not m.hexes[h].water and not m.hexes[n].water \
                     and {m.hexes[h].country, m.hexes[n].country} == {"germany", "ussr"} \
-                    and "border" not in m.side_features(h, n):
+                    and "border" not in m.border_features(h, n):
                 problems.append(Problem(f"hexside {hexside_key(h, n)}", "Germany meets the USSR here: mark the border",
                                         "12.18"))
     for feature, name, tri in TRIANGLES:
@@ -927,7 +909,7 @@ def _hexside_problems(m: MapData) -> list[Problem]:
             problems.append(Problem(feature, f"{name} is exactly 2 of the 3 hexsides among {'/'.join(tri)}, and no "
                                              f"other hexside; found {', '.join(found) or 'none'}", "9.15"))
     for a, b, rule in RULEBOOK_RIVERS:
-        if a in m.hexes and b in m.hexes and "river" not in m.side_features(a, b):
+        if a in m.hexes and b in m.hexes and "river" not in m.border_features(a, b):
             problems.append(Problem(f"hexside {hexside_key(a, b)}", "the rulebook puts a river here", rule))
     return problems
 
@@ -995,7 +977,7 @@ def _gas_problems(sc: Scenario) -> list[Problem]:
         problems.append(Problem("GAS line", f"the line does not divide the land: {len(both)} hex(es) are reached from "
                                             f"both sides, e.g. {', '.join(both[:6])} (a gap in the line?)", "9.3"))
     for a, b in GAS_ENDS:
-        if a in m.hexes and b in m.hexes and "gas" not in m.side_features(a, b):
+        if a in m.hexes and b in m.hexes and "gas" not in m.border_features(a, b):
             problems.append(Problem(f"hexside {hexside_key(a, b)}", "the GAS line runs from 4000N/4100N to 3715S/3815S: "
                                                                     "mark this hexside gas", "9.3"))
     if sc.charts.gast is None:
@@ -1042,7 +1024,7 @@ def _land_problems(m: MapData) -> list[Problem]:
     while todo:
         h = todo.pop()
         for n in m.neighbours(h):
-            if n not in seen and not m.hexes[n].water and not m.side_features(h, n) & {"sea", "lake"}:
+            if n not in seen and not m.hexes[n].water and not m.border_features(h, n) & {"sea", "lake"}:
                 seen.add(n)
                 todo.append(n)
     cut = [h for h in land if h not in seen]

@@ -29,8 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.model import Event
-from pbem.mechanics.hexgrid import Hex, direction
-from pbem.view.hexmap import SQRT3, Layout
+from pbem.view.hexmap import SQRT3, HexDrawing, Layout
 from pbem.view.svg import document, el, group, num, points
 
 from .data import Scenario, UnitSpec, shown_values
@@ -148,22 +147,20 @@ class Picture:
 
     def __init__(self, sc: Scenario, hexes: list[str] | None = None, margin: int = 0) -> None:
         self.sc = sc
-        n = sc.map.numbering
-        ids = sorted(sc.map.hexes) if hexes is None else hexes
-        grid = [n.parse(h) for h in ids]
+        m = sc.map
+        ids = m.place_ids() if hexes is None else hexes
+        grid = [m.grid_hex(h) for h in ids]
         self.col0 = min(h.col for h in grid) - margin
         self.col1 = max(h.col for h in grid) + margin
         self.row0 = min(h.row for h in grid) - margin
         self.row1 = max(h.row for h in grid) + margin
         self.layout = Layout(SIZE, self.col0, self.row0, margin=SIZE * 0.5)
-        self.shown = sorted(h for h in sc.map.hexes if self.col0 <= n.parse(h).col <= self.col1
-                            and self.row0 <= n.parse(h).row <= self.row1)
-
-    def hex_of(self, hex_id: str) -> Hex:
-        return self.sc.map.numbering.parse(hex_id)
+        self.drawing = HexDrawing(m, self.layout)  # where each hex is drawn (pbem.view.places.PlaceDrawing)
+        self.shown = [h for h in m.place_ids() if self.col0 <= m.grid_hex(h).col <= self.col1
+                      and self.row0 <= m.grid_hex(h).row <= self.row1]
 
     def centre(self, hex_id: str) -> tuple[float, float]:
-        return self.layout.centre(self.hex_of(hex_id))
+        return self.drawing.centre(hex_id)
 
     def size(self) -> tuple[float, float]:
         w, h = self.layout.extent(self.col1 - self.col0 + 1, self.row1 - self.row0 + 1)
@@ -175,7 +172,7 @@ class Picture:
         for h in self.shown:
             spec = self.sc.map.hexes[h]
             cls = f"hex {spec.terrain}" + (f" {spec.country}" if spec.country != "ussr" else "") + (" zomo" if spec.zomo else "")
-            pts = self.layout.corners(self.hex_of(h))
+            pts = self.drawing.outline(h)
             out.append(el("polygon", id=f"hex-{h}", class_=cls, points=points(pts), fill=TERRAIN_FILL[spec.terrain]))
             cx, cy = self.centre(h)
             out += self.texture(spec.terrain, cx, cy)
@@ -268,14 +265,15 @@ class Picture:
 
     def hexsides(self) -> str:
         out = []
-        for key, feats in sorted(self.sc.map.hexsides.items()):
-            a, b = key.split("-")
+        for border in self.sc.map.borders():
+            a, b, feats = border.a, border.b, border.features
+            key = f"{a}-{b}"
             if a not in self.shown or b not in self.shown:
                 continue
-            d = direction(self.hex_of(a), self.hex_of(b))
-            if d is None:
+            edge = self.drawing.border(a, b)
+            if edge is None:
                 continue
-            (x1, y1), (x2, y2) = self.layout.edge(self.hex_of(a), d)
+            (x1, y1), (x2, y2) = edge
             for f in sorted(feats):
                 colour, width, dash = SIDE_STROKE[f]
                 out.append(el("line", class_=f"hexside {f}", data_hexside=key, x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour,

@@ -32,13 +32,13 @@ The German's measures, declared in his orders' ``[declare]`` table: the von Paul
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
+from pbem.mechanics.supply import BorderOpen, supplied
 
 from .data import gas_sides
 from .orders import Attack, Declarations, Move
@@ -71,21 +71,25 @@ def _enemy_hexes(ctx: Ctx, side: str) -> set[str]:
     return {str(s["at"]) for u, s in ctx.units.items() if s["at"] not in OFF_MAP_BOXES and ctx.spec(u).side == other(side)}
 
 
-def _side_open(ctx: Ctx, a: str, b: str, side: str, overland: bool = False) -> bool:
-    """A hexside a line may cross from ``b`` toward the source side ``a`` (9.4, 9.14, 9.15): not
-    all-sea (the Sivash and Kerch hexsides are features of their own, 9.15); all-lake only for
-    Soviet lines or in snow in the zone of the hex toward the source, and never for an
-    ``overland`` line (9.16)."""
-    feats = ctx.sc.map.side_features(a, b)
-    if "sea" in feats:
-        return False
-    return not ("lake" in feats and (overland or (side != "soviet" and weather_at(ctx, a) != "S")))
+def _line_crosses(ctx: Ctx, side: str, overland: bool) -> BorderOpen:
+    """Whether a line may cross a hexside with the features ``feats`` toward the source side
+    ``toward`` (9.4, 9.14, 9.15): not all-sea (the Sivash and Kerch hexsides are features of their
+    own, 9.15); all-lake only for Soviet lines or in snow in the zone of the hex toward the source,
+    and never for an ``overland`` line (9.16)."""
+    soviet = side == "soviet"
+
+    def crosses(toward: str, away: str, feats: frozenset[str]) -> bool:
+        if "sea" in feats:
+            return False
+        return not ("lake" in feats and (overland or (not soviet and weather_at(ctx, toward) != "S")))
+
+    return crosses
 
 
 class _MapLines:
     """What a supply search needs from the map alone, worked out once per scenario's data: the
-    sources of each kind of line (9.10-9.12), the all-sea and all-lake hexes, each hex's neighbours
-    with the features of the hexside between them, and the hexes east of the GAS line (9.3)."""
+    sources of each kind of line (9.10-9.12), the all-sea and all-lake hexes, and the hexes east of
+    the GAS line (9.3)."""
 
     def __init__(self, ctx: Ctx) -> None:
         m = ctx.sc.map
@@ -95,9 +99,6 @@ class _MapLines:
         self.sea = frozenset(h for h in hexes if m.hexes[h].terrain == "sea")
         self.lakes = tuple(h for h in hexes if m.hexes[h].terrain == "lake")
         self.forts = tuple(h for h in hexes if m.hexes[h].fort)
-        self.links = {h: tuple((n, m.side_features(h, n)) for n in m.neighbours(h)) for h in hexes}
-        self.plain = {h: tuple(n for n, f in links if not f) for h, links in self.links.items()}  # no hexside feature
-        self.featured = {h: tuple((n, f) for n, f in links if f) for h, links in self.links.items()}
         self.has_lakes = bool(self.lakes) or any("lake" in f for f in m.hexsides.values())
         self.east = gas_sides(m).east
         self.hungary_romania = frozenset(h for h in hexes if m.hexes[h].country in ("hungary", "romania"))  # 5.3
@@ -145,21 +146,8 @@ def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str
             closed.update(lines.lakes)
         if gt1:  # 5.3: no Soviet line through them on GT1
             closed.update(lines.hungary_romania)
-    start = [h for h in lines.sources[kind] if h not in closed]
-    visited = closed | set(start)  # the hexes reached, and those no line may enter
-    queue = deque(start)
-    plain, featured = lines.plain, lines.featured
-    while queue:
-        here = queue.popleft()
-        for n in plain[here]:
-            if n not in visited:
-                visited.add(n)
-                queue.append(n)
-        for n, _ in featured[here]:
-            if n not in visited and _side_open(ctx, here, n, side, overland):
-                visited.add(n)
-                queue.append(n)
-    found = ctx.supply_cache[key] = frozenset(visited - closed)
+
+    found = ctx.supply_cache[key] = supplied(ctx.sc.map, lines.sources[kind], closed, _line_crosses(ctx, side, overland))
     return found
 
 

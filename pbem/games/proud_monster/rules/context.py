@@ -27,6 +27,7 @@ from pbem.engine.model import Event
 from pbem.errors import Place, Problem
 from pbem.mechanics.dice import Dice
 from pbem.mechanics.odds import Shift
+from pbem.mechanics.stacking import stacks
 
 from ..data import Scenario, UnitSpec, is_untried, unit_factors
 from ..orders import Attack, Move
@@ -97,11 +98,8 @@ class Ctx:
         )
 
     def stacks(self, side: str) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for u in sorted(self.units):
-            if self.on_map(u) and self.spec(u).side == side:
-                out.setdefault(self.at(u), []).append(u)
-        return out
+        """The units of ``side`` in each hex of the map (stacking.stacks), each hex's in id order."""
+        return stacks((u, self.at(u)) for u in sorted(self.units) if self.on_map(u) and self.spec(u).side == side)
 
     def factors(self, unit: str) -> tuple[int, int, int]:
         """Attack, defense and movement (2.16); a tried unit's are the counter drawn for it (2.15).

@@ -92,7 +92,7 @@ def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, s
     rule = ""
     notes: list[str] = []
     wx = move_weather_hex(ctx, a, b)
-    for feat in sorted(ctx.sc.map.side_features(a, b)):
+    for feat in sorted(ctx.sc.map.border_features(a, b)):
         if feat == "river" and ctx.turn == 1 and unit.side == "german":
             notes.append("river ignored on GT1 (5.5)")
             continue
@@ -115,7 +115,7 @@ def hexside_cost(ctx: Ctx, unit: UnitSpec, a: str, b: str) -> tuple[int | str, s
         if int(c):
             notes.append(f"{feat} +{c} ({row.get('rule', '')})")
             rule = str(row.get("rule", ""))
-    if ctx.sc.map.side_features(a, b):
+    if ctx.sc.map.border_features(a, b):
         _boundary_note(ctx, a, b, notes)
     return total, rule, notes
 
@@ -429,7 +429,7 @@ def route_hint(ctx: Ctx, unit: str, origin: str, goal: str, mp: int) -> str:
             return None
         return int(hc) + int(sc_)
 
-    found = cheapest(origin, goal, ctx.sc.map.neighbours, step, limit=mp)
+    found = cheapest(ctx.sc.map, origin, goal, step, limit=mp)
     if found is None:
         return f"No path from {origin} to {goal} fits in the {mp} MP {unit} has for this move (17.9)."
     cost, route = found

@@ -51,7 +51,7 @@ def weather_ignores(ctx: Ctx, feat: str, hex_id: str) -> str:
 def water_features(ctx: Ctx, a: str, b: str) -> frozenset[str]:
     """The river, Sivash and Kerch hexsides between a unit in ``a`` and the hex ``b`` it attacks or
     enters after combat, less those the weather removes (13.6, 13.7)."""
-    return frozenset(f for f in ctx.sc.map.side_features(a, b) & {"river", "sivash", "kerch"}
+    return frozenset(f for f in ctx.sc.map.border_features(a, b) & {"river", "sivash", "kerch"}
                      if not weather_ignores(ctx, f, b))
 
 

@@ -78,7 +78,7 @@ def static_attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]
             if t not in ctx.sc.map.neighbours(h):
                 problems.append(problem(where, f"{u} in {h} is not adjacent to {t}", "14.3"))
                 continue
-            feats = ctx.sc.map.side_features(h, t)
+            feats = ctx.sc.map.border_features(h, t)
             for feat in sorted(feats & {"sea", "lake"}):
                 # 17.9: all-sea (12.14) and all-lake (13.7) hexsides are prohibited; cite the
                 # chart's rule for the feature, as movement does. In snow a lake hexside may be

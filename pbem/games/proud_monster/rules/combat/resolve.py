@@ -41,7 +41,7 @@ def combat_notes(ctx: Ctx, attackers: list[str], target: str) -> dict[str, Any]:
         out["stalin"] = ctx.position.get("stalin", {}).get(target, "")
     if ctx.options.get("weather", False):  # the weather of the defender's zone (Ambiguity 35)
         out["weather"] = {"zone": h.zone, "weather": weather_at(ctx, target),
-                          "ignored": sorted({n for u in attackers for f in ctx.sc.map.side_features(ctx.at(u), target)
+                          "ignored": sorted({n for u in attackers for f in ctx.sc.map.border_features(ctx.at(u), target)
                                              if (n := weather_ignores(ctx, f, target))})}
     return out
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from pbem.mechanics.hexgrid import distance as hex_distance
 from pbem.mechanics.paths import costs_to
 
 from ..allies import entry_problems
@@ -56,12 +55,12 @@ def supply_distances(ctx: Ctx, units: list[str], starts: list[str], sources: lis
     Option retreat_distance: "path" (the default) is the digest's reading above; "hex-distance"
     measures plain hex distance to the nearest source, through Soviet units, water and all: (1, hexes)."""
     src = set(sources)
-    n = ctx.sc.map.numbering
+    m = ctx.sc.map
     if not src:
         return {s: (2, 0) for s in starts}
 
     def hexes_away(h: str) -> tuple[int, int]:
-        return (1, min(hex_distance(n.parse(h), n.parse(s)) for s in src))
+        return (1, min(m.distance(h, s) for s in src))
 
     if ctx.options.get("retreat_distance", "path") == "hex-distance":
         return {s: hexes_away(s) for s in starts}
@@ -80,10 +79,7 @@ def supply_distances(ctx: Ctx, units: list[str], starts: list[str], sources: lis
             worst = max(worst, mf if sc_ == "all" else int(hc) + int(sc_))
         return worst
 
-    def nbrs(h: str) -> list[str]:
-        return [p for p in ctx.sc.map.neighbours(h) if p in ctx.sc.map.hexes]
-
-    found = costs_to(src, nbrs, step, starts)
+    found = costs_to(ctx.sc.map, src, step, starts)
     return {s: (0, found[s]) if s in found else hexes_away(s) for s in starts}
 
 
@@ -222,7 +218,7 @@ def german_defense(ctx: Ctx, i: int, target: str, defenders: list[str], loss: in
     for u in left:
         ctx.units[u]["at"] = to
         ctx.position.setdefault("retreated", {})[u] = to  # 14.34
-    straits = sorted(ctx.sc.map.side_features(target, to) & {"sivash", "kerch"})  # open to a retreat in snow only (13.7)
+    straits = sorted(ctx.sc.map.border_features(target, to) & {"sivash", "kerch"})  # open to a retreat in snow only (13.7)
     ctx.emit("retreat", "14.32", **base, retreated=True, to=to, refused=shut, overstacked=full, **info,
              stacking=not stack_problems(ctx, to, ctx.occupants(to, "german")),  # 6.2: always true here
              **({"straits": straits} if straits else {}))

@@ -5,7 +5,6 @@ Ambiguity 39) and the Soviet's snow shift (13.7).
 
 from __future__ import annotations
 
-from pbem.mechanics.hexgrid import direction
 from pbem.mechanics.odds import Shift
 
 from ..context import Ctx
@@ -83,5 +82,4 @@ def concentric(ctx: Ctx, units: list[str], target: str) -> bool:
 
 
 def unit_direction(ctx: Ctx, a: str, b: str) -> int | None:
-    n = ctx.sc.map.numbering
-    return direction(n.parse(a), n.parse(b))
+    return ctx.sc.map.direction(a, b)
