@@ -771,27 +771,28 @@ def module_check(game: str, as_json: bool) -> None:
 @cli.command()
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")
-@click.option("--full", is_flag=True, help="Play the full game (every [ADV] rule implemented so far).")
-@click.option("--scenario", default="training", show_default=True, help="The bundled scenario to play.")
+@click.option("--full", is_flag=True, help="Play under the game's full rules (every advanced rule implemented so far).")
+@click.option("--scenario", default=None, help="The bundled scenario to play (default: the game's demo scenario).")
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
+@click.option("--game", default=None, help="The game to play (default: the first that `pbem games` lists).")
 @guarded
-def demo(out: Path | None, turns: int, full: bool, scenario: str, auto: bool) -> None:
+def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None) -> None:
     """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.
 
-    The training scenario plays the bundled example orders; a scenario without examples, or
-    --auto, plays the orders a simple built-in player proposes.
+    The game's demo scenario plays its bundled example orders; any other scenario, or --auto,
+    plays the orders a simple built-in player proposes.
 
     \b
     Example:
       pbem demo
       pbem demo --full --turns 3
-      pbem demo --scenario training --auto --full --turns 3
+      pbem demo --auto --full --turns 3
     """
     from pbem.demo import run_demo
 
     if out is not None and out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
-    run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None, scenario=scenario, auto=auto)
+    run_demo(out, turns, click.echo, scenario=scenario, auto=auto, game=game, full=full)
 
 
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)
