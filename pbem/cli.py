@@ -681,7 +681,7 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
         raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
     module = find_module(st.data["pbem"]["module"])
     data = st.data
-    if side is not None and st.kind == "state":  # what that side may see (14.7 with fog_of_war)
+    if side is not None and st.kind == "state":  # what that side may see (the game's view_position)
         data = {**data, "position": module.view_position(data, side)}
     if svg:
         from pbem.exchange.files import write_new
@@ -803,7 +803,7 @@ cli.add_command(mail)
 def main() -> None:
     try:
         cli(obj={})
-    except BrokenPipeError:  # e.g. `pbem rules pm | head`
+    except BrokenPipeError:  # e.g. `pbem rules GAME | head`
         sys.stderr.close()
         sys.exit(0)
 
