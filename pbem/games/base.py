@@ -87,7 +87,7 @@ class GameModule(Protocol):
 
     def data_report(self) -> list[dict[str, Any]]: ...
 
-    # --- `pbem demo` (pbem/demo.py): the game played in a folder, as two players would ---------
+    # --- `pbem demo` (pbem/demo.py): the game played in a folder, as its players would ---------
     def demo_scenario(self) -> str:
         """The bundled scenario `pbem demo` plays when none is named: the one whose example files
         (demo_example) answer every step of its first game turns. Any other scenario, or
