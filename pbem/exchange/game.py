@@ -39,7 +39,7 @@ from .canonical import (
     seal,
     unsealed,
 )
-from .files import dumps, read_toml, schema_problems, validate
+from .files import MAX_FILE_BYTES, dumps, has_schema, read_toml, schema_problems, validate
 from .hidden import after_step, hidden_step, is_sealed_entry, openings_for, seal_value, versions_of
 from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report, report_version
@@ -72,9 +72,10 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
 
 
 KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
-              "join": "a join file", "reply": "a reply file"}
-SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": ("orders", "join", "reply")}
-SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join or reply file"}
+              "join": "a join file", "reply": "a reply file", "reveal": "a reveal file"}
+SUBMISSION_KINDS = ("orders", "join", "reply", "reveal")  # the files a side signs and sends
+SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": SUBMISSION_KINDS}
+SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join, reply or reveal file"}
 
 
 def _wrong_kind(path: Path, kind: str, schema: str) -> MalformedFileError:
@@ -161,6 +162,19 @@ def order_header(state: dict[str, Any], side: str) -> list[str]:
     return ["[pbem]", f"format = {FORMAT}", f'kind = "{aw["kind"] if aw["kind"] in ("reply", "reveal") else "orders"}"',
             f'game = "{state["pbem"]["game"]}"', f'module = "{state["pbem"]["module"]}"', f'side = "{side}"',
             f'answers = "{answers}"', f'step = "{aw["step"]}"', f"dice_index = {state['parties'][side]['index']}", ""]
+
+
+def hidden_value_problems(module_name: str, values: dict[str, Any], where: str) -> list[Problem]:
+    """Hidden values against the game's schema of them (``SCHEMA_DIR/hidden``, by item id), when
+    the game ships one: checked in a draft before the game's rules see them, and at their opening."""
+    name = f"{find_module(module_name).schema_dir}/hidden"
+    if not values or not has_schema(name):
+        return []
+    out = []
+    for p in schema_problems(values, name, "@"):
+        at = p.where[len("@: "):]
+        out.append(Problem(f"{where}: hidden" + ("" if at == "(top level)" else f".{at}"), p.message, p.rule, p.hint))
+    return out
 
 
 def template_text(state: dict[str, Any], side: str) -> str:
@@ -378,7 +392,7 @@ def commitments_in(folder: Path, origin: str = "") -> set[str]:
         h = d.data["pbem"]
         if origin and (h.get("origin") == origin or d.digest == origin or (d.kind == "join" and h.get("answers") == origin)):
             continue
-        if d.kind in ("join", "orders", "reply", "reveal"):
+        if d.kind in SUBMISSION_KINDS:
             c = d.data.get("dice", {}).get("commit")
             if isinstance(c, str):
                 out.add(c)
@@ -484,7 +498,10 @@ def check_orders(state: Doc, doc: Doc) -> Checked:
         data = state.data
         if state.kind == "view" and "question" in data:
             data = {**data, "pending": {"question": data["question"]}}
-        c.problems = module.check(data, c.submission)
+        plain = {k: v for k, v in doc.data.get("hidden", {}).items() if not is_sealed_entry(v)}
+        c.problems = hidden_value_problems(module.name, plain, str(doc.path))
+        if not c.problems:  # the game's rules see values of the types its schema gives
+            c.problems = module.check(data, c.submission)
     return c
 
 
@@ -543,7 +560,14 @@ def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side
     s = state.data
     out = dict(data)
     changed = False
+    if "hidden" in data and s["awaits"]["kind"] == "reveal":
+        raise IllegalOrdersError(f"{path}: [hidden]: the last step opens what is hidden; it commits to nothing new")
     if "hidden" in data:
+        plain = {k: v for k, v in data["hidden"].items() if not is_sealed_entry(v)}
+        problems = hidden_value_problems(str(s["pbem"]["module"]), plain, str(path))
+        if problems:
+            raise IllegalOrdersError(f"{path}: {len(problems)} hidden value(s) the game does not allow; nothing was signed", problems,
+                                     hint="Fix them (see `pbem check`).")
         sealed: dict[str, Any] = {}
         for item, value in sorted(data["hidden"].items()):
             if is_sealed_entry(value):  # sealed before (--force)
@@ -663,7 +687,8 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     played = sorted(subs + [Submission(aw["kind"], d, {}, "") for d in defaulted], key=lambda x: x.side)
     sealed_hidden = "referee" not in s["parties"] and aw["kind"] != "join"
     if sealed_hidden:
-        before, opened_events, self_opened = hidden_step(prev, module, subs, adj_openings, names or {}, origin)
+        before, opened_events, self_opened = hidden_step(prev, module, subs, adj_openings, names or {}, origin,
+                                                             hidden_value_problems)
     else:
         before, opened_events, self_opened = {k: copy.deepcopy(s[k]) for k in ("hidden", "opened") if k in s}, [], {}
     t = transition(module, {**{k: v for k, v in s.items() if k not in ("hidden", "opened")}, **before}, played, dice)
@@ -782,6 +807,10 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     names = {c.submission.side: str(c.doc.path) for c in checked}
     body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names)
     sealed = seal(body, adj, key)
+    size = len(dumps(sealed).encode("utf-8"))
+    if size > MAX_FILE_BYTES:  # never write a state no command could read back
+        raise IllegalOrdersError(f"the next state would be {size:,} bytes, more than pbem reads ({MAX_FILE_BYTES:,}); nothing was adjudicated",
+                                 hint="The inputs carry more than a game holds (hidden values, most likely): the sender sends a smaller file.")
     report, picture = derived_files(prev.data, sealed, events)
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
 
@@ -868,7 +897,7 @@ def _check_history_to(state: Doc, zero: Doc, docs: list[Doc]) -> None:
         raise UsageError(f"{state.path}: states {', '.join(f'{k:04d}' for k in missing[:10])} are not in the folder, so "
                          "pbem cannot check the history this state continues",
                          hint="Keep every state of the game in its folder.")
-    inputs = {d.digest: d for d in docs if d.kind in ("orders", "join", "reply")}
+    inputs = {d.digest: d for d in docs if d.kind in SUBMISSION_KINDS}
     for k in range(1, n + 1):
         prev, cur = by_seq[k - 1], by_seq[k]
         if cur.data["pbem"]["previous"] != prev.digest:
@@ -965,7 +994,7 @@ def find_equivocation(docs: list[Doc]) -> Equivocation | None:
         if "seal" not in d.data:
             continue
         h = d.data["pbem"]
-        if d.kind in ("orders", "join", "reply"):
+        if d.kind in SUBMISSION_KINDS:
             keys = [("submission", str(h["game"]), str(h["answers"]), str(h["side"]))]
         elif d.kind == "state":
             keys = [("state", str(h["game"]), "seq", str(h["sequence"]))]
@@ -994,7 +1023,7 @@ def _check_own_seals(states: list[Doc], others: list[Doc]) -> None:
     for d in states:
         check_state_seal(d)
     for d in others:
-        if d.kind in ("orders", "join", "reply") and "seal" in d.data:
+        if d.kind in SUBMISSION_KINDS and "seal" in d.data:
             check_seal(d.data, str(d.path))
 
 
@@ -1048,7 +1077,7 @@ def check_transition(prev: Doc, cur: Doc, inputs: dict[str, Doc], others: list[D
                          "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
     reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
     commit = cur.data["parties"][adj].get("commit")
-    names = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]}
+    names = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
     try:
         expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), names)
     except UsageError as e:

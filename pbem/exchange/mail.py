@@ -1008,7 +1008,9 @@ class _Reader:
         adj = adjudicator_of(prev.data)
         reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
         commit = cur.data["parties"][adj].get("commit")
-        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])) or None)
+        names = {self.pool[d].data["pbem"]["side"]: str(self.pool[d].path) for d in inputs} | {"@state": str(cur.path)}
+        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])) or None,
+                                      tr.get("openings", {}).get(adj), names)
         if canonical(expected) != canonical(unsealed(cur.data)):
             raise VerificationError(f"{cur.path}: does not follow from state {int(prev.data['pbem']['sequence']):04d}, "
                                     "its inputs and the revealed dice",
