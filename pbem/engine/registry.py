@@ -27,6 +27,7 @@ class Entry:
 
 GAMES: list[Entry] = [
     Entry("proud-monster", ("pm", "proudmonster", "proud_monster"), "pbem.games.proud_monster.module", "ProudMonster"),
+    Entry("skirmish", ("sk",), "pbem.games.skirmish.module", "Skirmish"),
 ]
 
 _loaded: dict[str, GameModule] = {}
