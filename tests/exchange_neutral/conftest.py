@@ -147,6 +147,7 @@ def start_game(folder: Path, scenario: str = SCENARIO, game_id: str = "sk-test",
 
 def key_files(g: SkGame, root: Path) -> dict[str, Path]:
     """Each party's key pair as files in ``root`` (``SIDE.key``, ``SIDE.pub``)."""
+    root.mkdir(parents=True, exist_ok=True)
     out = {}
     for p, k in g.keys.items():
         key, _ = write_key_files(k, root / p)
