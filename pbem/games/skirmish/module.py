@@ -30,6 +30,7 @@ class Skirmish:
     name = "skirmish"
     aliases: tuple[str, ...] = ("sk",)
     title = "Skirmish"
+    short_title = "Skirmish"
     ruleset = "pbem-skirmish/1"
     sides: tuple[str, ...] = SIDES
     id_prefix = "sk"
@@ -285,8 +286,56 @@ class Skirmish:
                         "note": f"{len(sc.units)} units, {sc.turns} game turns, types " + ", ".join(sorted(TYPES))})
         return out
 
-    # --- the built-in player ---------------------------------------------------------------------------
+    # --- the built-in player and `pbem demo` ------------------------------------------------------------
     def propose(self, state: dict[str, Any], side: str) -> str:
         """The orders (or the reply) of a simple built-in player for the awaited step: an order
         file's body, without its [pbem] header."""
         return autoplay.propose(state, side)
+
+    def demo_scenario(self) -> str:
+        return "crossroads"
+
+    def demo_options(self, full: bool) -> dict[str, Any]:
+        return {}  # one set of rules
+
+    def demo_turn(self, state: dict[str, Any]) -> int:
+        return int(state["clock"]["turn"])
+
+    def demo_example(self, scenario: str, step: str, side: str) -> Path | None:
+        return None  # no example files: the built-in player answers every step
+
+    def demo_standing(self, side: str) -> dict[str, Any] | None:
+        return None  # 6.1: it is asked for its losses, and answers (demo_reply)
+
+    def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
+        return autoplay.propose(state, side)
+
+    def demo_reply(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        body = autoplay.propose(state, side)
+        return body, "a reply: losses " + ", ".join(tomllib.loads(body)["reply"]["losses"])
+
+    def demo_unscripted(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        return autoplay.propose(state, side), "proposed by the built-in player"
+
+    def demo_leave_out(self, orders: dict[str, Any], problems: list[Problem]) -> dict[str, Any] | None:
+        """The orders less the moves and attacks the problems are about; None for any other problem."""
+        drop: dict[str, set[int]] = {}
+        for p in problems:
+            key, _, rest = p.where.partition("[")
+            if key in ("move", "attack") and rest.split("]")[0].isdigit():
+                drop.setdefault(key, set()).add(int(rest.split("]")[0]))
+            elif p.where.startswith("end of movement"):
+                drop.setdefault("move", set()).update(range(len(orders.get("move", []))))
+            else:
+                return None
+        kept = {k: v for k, v in orders.items() if k not in drop}
+        for key, idx in drop.items():
+            left = [x for i, x in enumerate(orders.get(key, [])) if i not in idx]
+            if left:
+                kept[key] = left
+        return kept
+
+    def demo_summary(self, report: str) -> str:
+        counts = (("move(s)", report.count("\n- Move ")), ("attack(s)", report.count("\n- **Attack ")),
+                  ("control change(s)", report.count("\n- Control: ")))
+        return ", ".join(f"{n} {what}" for what, n in counts if n)
