@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         lines += ["", f"![Map of this step: moves, attacks and control changes]({picture})"]
     body: list[str] = []
     for e in events:
-        body += module.render_event(e)
+        body += core_event_lines(e) if e.kind in CORE_EVENTS else module.render_event(e)
     lines += _fill_empty_phases(body)
     notes = module.report_notes(events)
     if notes:
@@ -53,6 +54,18 @@ def _variant(options: dict[str, Any]) -> str:
     """The game's variant of its ruleset, where its options name one (Proud Monster: basic or full)."""
     v = options.get("ruleset")
     return f" ({v} game)" if v else ""
+
+
+CORE_EVENTS = ("opened", "all-opened")
+
+
+def core_event_lines(e: Event) -> list[str]:
+    """The report lines of what the core does in every game (docs/protocol.md, Hidden values)."""
+    if e.kind == "opened":
+        values = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in e.data["values"])
+        return [f"- {e.data['side']} opens its hidden item `{e.data['item']}`: {values} (checked against its commitment "
+                "and everything recorded of it while hidden)."]
+    return ["", "Every hidden item is open: the game is over."]
 
 
 def report_version(text: str) -> str | None:
