@@ -266,6 +266,11 @@ class Skirmish:
                 problems.append(Problem("pending.question.units", f"{', '.join(bad)} do not defend {q['target']}", "6.2"))
         return problems
 
+    def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
+                      versions: list[dict[str, Any]]) -> list[Problem]:
+        """Skirmish keeps nothing hidden yet: no claim to check."""
+        return []
+
     def coverage(self) -> list[dict[str, Any]]:
         with COVERAGE_FILE.open("rb") as f:
             rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
