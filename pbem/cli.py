@@ -306,7 +306,7 @@ def status(state_path: Path, as_json: bool) -> None:
     module = find_module(s["pbem"]["module"])
     info = {"file": str(state_path), "game": s["pbem"]["game"], "module": s["pbem"]["module"], "scenario": s["pbem"]["scenario"],
             "sequence": s["pbem"]["sequence"], "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"],
-            "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question"),
+            "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question") or s.get("question"),
             "counters": module.status_lines(s)}
     if as_json:
         _echo_json(info)
