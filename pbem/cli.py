@@ -773,6 +773,56 @@ def module_check(game: str, as_json: bool) -> None:
         sys.exit(EXIT_ILLEGAL)
 
 
+@cli.group()
+def catalog() -> None:
+    """The rules catalog: numbered cases, each a position, orders, dice and what must come of it.
+
+    \b
+    Example:
+      pbem catalog run tests/catalog
+    """
+
+
+@catalog.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Every case's result as JSON.")
+@guarded
+def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Run catalog cases: the case files given, and those of each folder (PREFIX-NNN-*.toml, in its
+    subfolders too), each against its game's rules. Exit 1 if a case fails, 2 if one is malformed
+    (not a case of schemas/case.schema.json, of no game, or with a key no one reads).
+
+    \b
+    Example:
+      pbem catalog run tests/catalog
+      pbem catalog run tests/catalog/CASE.toml --json
+    """
+    from pbem.catalog import case_files, run_case
+
+    files = case_files(paths)
+    if not files:
+        raise UsageError(f"no case file in {', '.join(map(str, paths))}",
+                         hint="A case file is named by its id: PREFIX-NNN-words.toml.")
+    results = [run_case(p) for p in files]
+    counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "malformed")}
+    if as_json:
+        _echo_json({"ok": counts["pass"] == len(results), "passed": counts["pass"], "failed": counts["fail"],
+                    "malformed": counts["malformed"], "cases": [r.as_json() for r in results]})
+    else:
+        for r in results:
+            if r.status == "fail":
+                click.echo(f"FAIL {r.id} {r.title} ({r.path})")
+                click.echo("\n".join("  " + line for f in r.failures for line in f.splitlines()))
+            elif r.status == "malformed":
+                click.echo(f"MALFORMED {r.path}")
+                click.echo("\n".join("  " + line for f in r.malformed for line in f.splitlines()))
+        click.echo(f"{len(results)} case(s): {counts['pass']} passed, {counts['fail']} failed, {counts['malformed']} malformed")
+    if counts["malformed"]:
+        sys.exit(EXIT_MALFORMED)
+    if counts["fail"]:
+        sys.exit(EXIT_ILLEGAL)
+
+
 @cli.command()
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")

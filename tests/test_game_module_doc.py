@@ -1,8 +1,8 @@
 """The worked example of docs/game-module.md is a game pbem plays: its module and schemas, taken
 from the document as they are written there, registered in the registry like any game, play a
 whole game with `pbem demo` (keys, joins, orders checked, signed, adjudicated, reports, verified),
-and `pbem check` finds the problem of an order the rules forbid. The core needs no change for it:
-nothing in it names the example's game."""
+`pbem check` finds the problem of an order the rules forbid, and its catalog case passes the
+catalog runner. The core needs no change for it: nothing in it names the example's game."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import pytest
 
 import pbem.errors
 import pbem.exchange.files
+from pbem.catalog import run_case
 from pbem.demo import run_demo
 from pbem.engine import registry
 from pbem.exchange.files import dumps, read_toml
@@ -63,7 +64,7 @@ def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def test_the_document_gives_the_module_and_its_three_schemas() -> None:
-    assert sorted(doc_files()) == ["dash.py", "schemas/dash/orders-body.schema.json",
+    assert sorted(doc_files()) == ["catalog/DASH-001-tailwind.toml", "dash.py", "schemas/dash/orders-body.schema.json",
                                    "schemas/dash/state-body.schema.json", "schemas/dash/view-body.schema.json"]
 
 
@@ -104,3 +105,11 @@ def test_the_example_checks_orders_against_its_rules_and_its_schema(example: Any
     draft.write_text(header + "\n" + dumps({"run": {"squares": "far"}}), encoding="utf-8")
     with pytest.raises(pbem.errors.MalformedFileError, match="dash/orders-body"):
         load_doc(draft, "orders")
+
+
+def test_the_example_s_catalog_case_passes_and_a_wrong_expectation_fails(example: Any, tmp_path: Path) -> None:
+    case = tmp_path / "catalog" / "DASH-001-tailwind.toml"
+    result = run_case(case, catch=False)
+    assert (result.id, result.game, result.status, result.failures) == ("DASH-001", "dash", "pass", [])
+    case.write_text(case.read_text(encoding="utf-8").replace("north = 12, south = 7", "north = 11, south = 7"), encoding="utf-8")
+    assert run_case(case, catch=False).failures == ["position.north: expected 11, got 12"]

@@ -1,7 +1,7 @@
 """Proud Monster problems name their place for programs (pbem.errors.Place): the path into the order
 file's data, or the hex of a problem about the map; the built-in player (autoplay.legal) reads it
 instead of the ``where`` text, which stays as it was, as does the problems' JSON. That every problem
-of a catalog case names the place its ``where`` text names is checked by test_catalog_proud_monster."""
+of a catalog case names the place its ``where`` text names is checked by the game's catalog hook (pbem/games/proud_monster/catalog.py)."""
 
 from __future__ import annotations
 

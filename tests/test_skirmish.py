@@ -1,4 +1,4 @@
-"""The Skirmish module beyond its rules catalog: its data checks, a renderer for every event kind,
+"""The Skirmish module beyond its rules catalog: its rules table against docs/skirmish.md and the cases, its data checks, a renderer for every event kind,
 its pictures, its templates (from a state and from a view), the state checks, the built-in player
 and the demo hooks."""
 
@@ -162,3 +162,19 @@ def test_the_demo_hooks(tmp_path: Path) -> None:
     assert MODULE.demo_leave_out(orders, [Problem("standing.loss_order[0]", "m", "6.1")]) is None
     assert MODULE.demo_summary((g.folder / "0002.report.md").read_text(encoding="utf-8")) == \
         "1 move(s), 1 attack(s), 1 control change(s)"
+
+
+def test_every_rule_of_the_rules_is_in_the_table_and_every_case_cites_listed_rules() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "skirmish.md").read_text(encoding="utf-8")
+    numbers = re.findall(r"^- \*\*([0-9]+\.[0-9]+)\*\*", doc, re.M)
+    rows = MODULE.coverage()
+    assert [r["rule"] for r in rows] == numbers, "the table lists the rules of docs/skirmish.md, in order"
+    for r in rows:
+        assert r["status"] == "implemented" and r["cases"], f"{r['rule']}: implemented, with the cases that test it"
+    cases = sorted((Path(__file__).parent / "catalog" / "skirmish").glob("SK-*.toml"))
+    assert len(cases) >= 20
+    for path in cases:
+        with path.open("rb") as f:
+            cited = tomllib.load(f)["case"]["rules"]
+        for rule in cited:
+            assert rule in numbers, f"{path.name} cites {rule}, which docs/skirmish.md does not number"

@@ -21,6 +21,7 @@ class GameModule(Protocol):
     schema_dir: str  # the folder of its JSON Schemas under schemas/: state-body, view-body, orders-body
     step_rule: str  # the rule that says who acts in which step (cited when a file is not the awaited one)
     report_details: tuple[str, ...]  # starts of report lines that are computations (a mail's summary leaves them out)
+    case_prefix: str  # the start of its rules catalog's case ids (PREFIX-NNN): `pbem catalog run` knows a case's game by it
 
     def scenarios(self) -> list[str]: ...
 
@@ -92,6 +93,28 @@ class GameModule(Protocol):
         ...
 
     def coverage(self) -> list[dict[str, Any]]: ...
+
+    # --- the rules catalog (pbem/catalog.py, `pbem catalog run`) ----------------------------------
+    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+        """The keys of a case file's tables ``"case"``, ``"position"`` and ``"expect"`` that the
+        game reads, beyond the ones every game's cases share (schemas/case.schema.json): a key that
+        neither names makes the case malformed."""
+        ...
+
+    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
+        """The state a case starts from (``case``: the case file's data, checked against
+        schemas/case.schema.json; ``folder``: the case file's folder, for data files beside it): the
+        game's part with ``pbem`` (its ``scenario``), ``parties`` and the ``awaits`` of the step the
+        case's orders are for, built from the case's ``position``, ``options`` and ``standing``."""
+        ...
+
+    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
+                       events: list[Event]) -> list[str]:
+        """Every failure of the game's own expectations in ``case["expect"]``, one message each
+        (none: the case passes them), after the step was played: ``problems`` of the file refused
+        (then ``state`` is the one it was checked against and nothing was played), or the final
+        ``state`` and every event. The runner checks the shared expectations itself."""
+        ...
 
     def data_report(self) -> list[dict[str, Any]]: ...
 

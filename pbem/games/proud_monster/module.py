@@ -14,7 +14,21 @@ from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, autoplay, demo, naval, picture, reinforce, render, rwr, rwr_text, setup, supply
+from . import (
+    air,
+    assault,
+    autoplay,
+    catalog,
+    demo,
+    naval,
+    picture,
+    reinforce,
+    render,
+    rwr,
+    rwr_text,
+    setup,
+    supply,
+)
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names
 from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
 from .orders import Attack, Move, Orders, Reply, Standing
@@ -130,6 +144,7 @@ class ProudMonster:
     schema_dir = "proud-monster"  # its schemas: schemas/proud-monster/ (state-body, view-body, orders-body, map...)
     step_rule = "5.1"  # the sequence of play: who acts in which step
     report_details: tuple[str, ...] = ("Attackers:", "Defenders:", "Shift ")  # computations a mail summary leaves out
+    case_prefix = catalog.CASE_PREFIX  # the rules catalog's cases: PM-NNN
 
     # --- data --------------------------------------------------------------------------------
     def scenarios(self) -> list[str]:
@@ -759,6 +774,17 @@ class ProudMonster:
             data = tomllib.load(f)
         rows: list[dict[str, Any]] = data["rule"]
         return rows
+
+    # --- the rules catalog (pbem/catalog.py) -----------------------------------------------------
+    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+        return catalog.KEYS
+
+    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
+        return catalog.case_state(self.new_game, case, folder)
+
+    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
+                       events: list[Event]) -> list[str]:
+        return catalog.case_failures(case, problems, state, events)
 
     def data_report(self) -> list[dict[str, Any]]:
         """What is provisional, authored or missing, and every data problem of every bundled

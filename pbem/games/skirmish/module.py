@@ -17,7 +17,7 @@ from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.mechanics.dice import Dice
 
-from . import autoplay, picture, render, rules
+from . import autoplay, catalog, picture, render, rules
 from .data import ELIMINATED, SIDES, TYPES, load_scenario, scenario_names
 from .rules import Ctx
 
@@ -37,6 +37,7 @@ class Skirmish:
     schema_dir = "skirmish"
     step_rule = "2.1"
     report_details: tuple[str, ...] = ("Attack ", "Defence ")  # the computation lines of a report (a mail leaves them out)
+    case_prefix = catalog.CASE_PREFIX  # the rules catalog's cases: SK-NNN
 
     # --- data ------------------------------------------------------------------------------------
     def scenarios(self) -> list[str]:
@@ -275,6 +276,17 @@ class Skirmish:
         with COVERAGE_FILE.open("rb") as f:
             rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
         return rows
+
+    # --- the rules catalog (pbem/catalog.py) ----------------------------------------------------------
+    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+        return catalog.KEYS
+
+    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
+        return catalog.case_state(self.new_game, case, folder)
+
+    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
+                       events: list[Event]) -> list[str]:
+        return catalog.case_failures(case, problems, state, events)
 
     def data_report(self) -> list[dict[str, Any]]:
         """Every bundled scenario: its map and units, or its problems."""
