@@ -31,7 +31,7 @@ def test_readme_first_screen_has_the_two_commands() -> None:
     assert cmds[0].endswith("pbem demo") and "pip install ." in cmds[0]
     assert "pip install -e '.[test]'" in cmds[1] and "pytest" in cmds[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "python -m pytest -q" in ci and cmds[1].endswith("python -m pytest -q")
+    assert "python -m pytest -q -n auto" in ci and cmds[1].endswith("python -m pytest -q -n auto")  # in parallel
 
 
 def _copy_project(dst: Path) -> Path:
