@@ -11,7 +11,7 @@
    seal of the demo's last state.
 
 With ``--scenario campaign`` the same four figures for the largest bundled scenario: the golden
-campaign (tests/golden/campaign/, GT1-GT12 on the full-size authored map) instead of the demo, the
+campaign (tests/games/proud_monster/golden/campaign/, GT1-GT12 on the full-size authored map) instead of the demo, the
 whole campaign map instead of the training map.
 
 Medians of N runs. Not a test: record the figures where they are needed (release notes, reviews).
@@ -60,7 +60,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if args.scenario == "campaign":  # the golden campaign, played by `pbem demo --scenario campaign --turns 12`
-            game = Path(__file__).resolve().parent.parent / "tests" / "golden" / "campaign"
+            game = Path(__file__).resolve().parent.parent / "tests" / "games" / "proud_monster" / "golden" / "campaign"
         else:
             game = run_demo(Path(tmp) / "demo", 2, lambda _line: None) / "game"
         keys = {s: KeyPair.from_seed(f"pbem demo {s}".encode()) for s in ("german", "soviet")}

@@ -33,7 +33,7 @@ processor time is reported.
 Findings (internal errors, hangs, slow inputs, files written on failure, a command line that
 disagrees) are printed with the input that caused them and saved under --findings, a few per kind
 of failure, each with a case.json that --replay runs again through `pbem --debug` to show the
-traceback. Not a test (tests/test_fuzz.py runs the same harness briefly): record the figures
+traceback. Not a test (tests/fuzz/test_fuzz.py runs the same harness briefly): record the figures
 where they are needed.
 """
 
@@ -84,7 +84,7 @@ if str(ROOT) not in sys.path:  # the games and strategies of the tests
     sys.path.insert(0, str(ROOT))
 
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game  # noqa: E402
-from tests.test_properties import (  # noqa: E402
+from tests.exchange.test_properties import (  # noqa: E402
     TOML_BITS,
     any_values,
     dict_paths,
@@ -97,8 +97,8 @@ from tests.test_properties import (  # noqa: E402
     put,
     toml_like_text,
 )
-from tests.test_referee import Refereed  # noqa: E402
-from tests.test_reply import find_game_awaiting_a_reply  # noqa: E402
+from tests.exchange.test_referee import Refereed  # noqa: E402
+from tests.games.proud_monster.test_reply import find_game_awaiting_a_reply  # noqa: E402
 
 TOTAL = 100_000  # the full run: at least this many inputs
 DATE = "Mon, 07 Jul 2025 10:00:00 +0000"
@@ -559,7 +559,7 @@ junk_bytes = st.one_of(
 
 @st.composite
 def order_like(draw: st.DrawFn, src: Source, w: Worlds) -> bytes:
-    """An order-like document for the state ``src`` answers (tests/test_properties.py), unsealed,
+    """An order-like document for the state ``src`` answers (tests/exchange/test_properties.py), unsealed,
     sealed with the sender's dice, or forged."""
     state = w.answered(src).data
     doc = draw(order_docs(state, digest(state)))

@@ -779,7 +779,7 @@ def catalog() -> None:
 
     \b
     Example:
-      pbem catalog run tests/catalog
+      pbem catalog run tests/games
     """
 
 
@@ -794,8 +794,8 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
 
     \b
     Example:
-      pbem catalog run tests/catalog
-      pbem catalog run tests/catalog/CASE.toml --json
+      pbem catalog run tests/games
+      pbem catalog run tests/games/GAME/catalog/CASE.toml --json
     """
     from pbem.catalog import case_files, run_case
 

@@ -14,8 +14,9 @@ from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.exchange.ledger import join_salt
+from tests.paths import PM_CATALOG
 
-EXCHANGE_SCENARIO = str(Path(__file__).parent / "catalog" / "proud-monster" / "exchange-scenario.toml")
+EXCHANGE_SCENARIO = str(PM_CATALOG / "exchange-scenario.toml")
 
 # Orders that make the small game roll dice: the German attacks R1 in 4916N.
 GERMAN_GT1 = """

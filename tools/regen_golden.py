@@ -4,11 +4,11 @@
     python tools/regen_golden.py demo         # the training demo only
     python tools/regen_golden.py campaign     # the campaign only
 
-The golden demo is `pbem demo --out ...`; tests/test_golden.py compares a fresh run with it byte
+The golden demo is `pbem demo --out ...`; tests/games/proud_monster/test_golden.py compares a fresh run with it byte
 for byte. The example game repository's game (examples/git-game/games/demo/) is the same game;
-tests/test_git_ci.py checks that it is. The golden campaign (tests/golden/campaign/) is `pbem demo
+tests/cli/test_git_ci.py checks that it is. The golden campaign (tests/games/proud_monster/golden/campaign/) is `pbem demo
 --scenario campaign --turns 12`, GT1-GT12 played by the built-in player, without its turn pictures
-(they are large); tests/test_golden_campaign.py replays it and checks every report byte for byte.
+(they are large); tests/games/proud_monster/test_golden_campaign.py replays it and checks every report byte for byte.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from pathlib import Path
 from pbem.demo import run_demo
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "demo"
+GOLDEN = ROOT / "tests" / "games" / "proud_monster" / "golden" / "demo"
 EXAMPLE = ROOT / "examples" / "git-game" / "games" / "demo"
 DOCS = ROOT / "docs"
 README_PICTURE = "0002.turn.svg"  # the German GT1 player turn, shown in the README
-CAMPAIGN = ROOT / "tests" / "golden" / "campaign"
+CAMPAIGN = ROOT / "tests" / "games" / "proud_monster" / "golden" / "campaign"
 CAMPAIGN_TURNS = 12
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Each game: its coverage table, its catalog folder and the file names of its cases there.
 GAMES = (
-    (ROOT / "pbem" / "games" / "proud_monster" / "coverage.toml", ROOT / "tests" / "catalog" / "proud-monster", "PM-*.toml"),
-    (ROOT / "pbem" / "games" / "skirmish" / "coverage.toml", ROOT / "tests" / "catalog" / "skirmish", "SK-*.toml"),
+    (ROOT / "pbem" / "games" / "proud_monster" / "coverage.toml", ROOT / "tests" / "games" / "proud_monster" / "catalog", "PM-*.toml"),
+    (ROOT / "pbem" / "games" / "skirmish" / "coverage.toml", ROOT / "tests" / "games" / "skirmish" / "catalog", "SK-*.toml"),
 )
 
 

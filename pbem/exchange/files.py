@@ -342,7 +342,7 @@ def _point() -> None:
     Test hook: with the environment variable PBEM_TEST_HOOK_SIGKILL set to ``kill-at-write-op-K``,
     the process kills itself with SIGKILL just before its K-th operation (creating, writing, syncing,
     closing, linking, renaming or removing a file, or syncing a folder), so that the tests can
-    interrupt a real command at every point of its writing (tests/test_write_kill.py). Any other
+    interrupt a real command at every point of its writing (tests/exchange/test_write_kill.py). Any other
     value does nothing.
     """
     global _ops_done

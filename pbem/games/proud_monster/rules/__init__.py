@@ -13,5 +13,5 @@ Every function that implements a rule names it in its docstring; every problem a
 rule number. The functions work on a ``Ctx``. The game module (module.py) drives them through the
 sequence of play; the feature modules beside this package (supply, air, naval, mobile assault, RWR,
 reinforcements, set-up) build on it, and those the core rules need act through the context's
-hooks (context.Hooks), so that nothing here imports them (tests/test_pm_imports.py).
+hooks (context.Hooks), so that nothing here imports them (tests/games/proud_monster/test_pm_imports.py).
 """
