@@ -268,7 +268,7 @@ def check_case(path: Path) -> tuple[dict[str, Any], GameModule]:
     meta = case["case"]
     module = game_of(case)
     bad = key_problems(case, module)
-    if not path.name.startswith(meta["id"] + (".toml" if path.name == meta["id"] + ".toml" else "-")):
+    if path.name != meta["id"] + ".toml" and not path.name.startswith(meta["id"] + "-"):
         bad.insert(0, f"case.id: {meta['id']} does not start the file name {path.name}")
     if bad:
         raise MalformedCase(f"{path}: " + "; ".join(bad))
