@@ -466,6 +466,10 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         check_state_seal(found)
         st = found
     source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    side = str(doc.data["pbem"]["side"])
+    if side not in st.data["parties"] or st.data["parties"][side]["key"] != key.public_text:
+        raise UsageError(f"--key is not {side}'s key in this game")
+    check_before_reveal(st, side, key)  # before anything is made with the key from this state
     if out is None and not force and ("seal" in doc.data or "dice" in doc.data):
         # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
         # wrote), there is nothing to do; anything else needs --force
@@ -479,10 +483,6 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     c = check_orders(st, unsealed_doc)
     if c.problems:
         raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
-    if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
-        raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
-    side = str(doc.data["pbem"]["side"])
-    check_before_reveal(st, side, key)
     party = st.data["parties"][side]
     record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), answered(st))
     text = sign_orders(orders, source, doc.data, key, st, force)

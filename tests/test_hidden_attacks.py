@@ -456,8 +456,8 @@ def test_colluding_sides_who_skip_the_last_reveal_do_not_verify(tmp_path: Path, 
     play_to_contact(g)
     real = hv.after_step
 
-    def no_reveal(before: Any, game: dict[str, Any]) -> dict[str, Any]:
-        out = real(before, game)
+    def no_reveal(before: Any, game: dict[str, Any], was_last: bool = False) -> dict[str, Any]:
+        out = real(before, game, was_last)
         if out["awaits"]["kind"] == "reveal":
             out["awaits"] = game["awaits"]
         return out

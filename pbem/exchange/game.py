@@ -48,6 +48,7 @@ from .hidden import (
     is_sealed_entry,
     openings_for,
     seal_value,
+    sides_that_drew,
     versions_of,
 )
 from .keys import KeyPair, key_id, public_key_from_text
@@ -244,8 +245,9 @@ def _check_consistency(data: dict[str, Any], path: Path) -> None:
 
 # The fields of the dice protocol and the hash chain: a sealed file with one of them in another
 # spelling than its one valid spelling is tampering (exit 3), not merely malformed.
-_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt|attest)|transition\.(reveals(\.[^.]+)?|seed|attestations(\.[^.]+(\.[a-z_]+)?)?)"
-                          r"|parties\.[^.]+\.(commit|salt|key)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
+_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt|attest|hidden|hidden_reveal)"
+                          r"|transition\.(reveals(\.[^.]+)?|hidden_reveals(\.[^.]+)?|seed|attestations(\.[^.]+(\.[a-z_]+)?)?)"
+                          r"|parties\.[^.]+\.(commit|salt|key|hidden)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
 
 
 def _seal_first(data: dict[str, Any], path: Path) -> None:
@@ -576,9 +578,8 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
 
 
 def _drew(state: dict[str, Any], side: str) -> bool:
-    """Whether ``side`` holds a value it drew hidden (its hidden-dice secret is revealed at the end)."""
-    return any("draw" in v for rec in state.get("hidden", {}).get(side, {}).values() for v in rec["versions"]) \
-        or any(rec.get("draws") for rec in state.get("opened", {}).get(side, {}).values())
+    """Whether ``side`` holds a value it drew, hidden or opened (its hidden-dice secret is revealed at the end)."""
+    return side in sides_that_drew(state)
 
 
 def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side: str, origin: str,
@@ -589,13 +590,27 @@ def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side
     out = dict(data)
     changed = False
     draws = s.get("draws", {}).get(side, [])
+    module = find_module(str(s["pbem"]["module"]))
+    chosen = sorted(item for item, v in data.get("hidden", {}).items()
+                    if not is_sealed_entry(v) and (module.drawn(item) or any(r["item"] == item for r in draws)))
+    if chosen:
+        raise IllegalOrdersError(f"{path}: [hidden]: {', '.join(chosen)} {'is' if len(chosen) == 1 else 'are'} drawn, not chosen: "
+                                 "`pbem sign` makes the draws the game asks for", hint="Leave those items out of the file.")
     if draws:  # the draws the game asked of the side: made with its hidden-dice secret, committed hidden
-        module = find_module(str(s["pbem"]["module"]))
         secret = proto.hidden_dice_secret(key, origin, salt)
-        if any(r["item"] in data.get("hidden", {}) for r in draws):
-            raise IllegalOrdersError(f"{path}: [hidden]: {', '.join(r['item'] for r in draws)} are drawn, not chosen: "
-                                     "`pbem sign` makes the draws", hint="Leave those items out of the file.")
-        data = {**data, "hidden": {**data.get("hidden", {}), **{r["item"]: drawn_value(module, secret, side, r) for r in draws}}}
+        made = {}
+        for r in draws:
+            try:
+                made[r["item"]] = drawn_value(module, secret, side, r)
+            except Exception as e:  # a request the game cannot draw from: a state no rule made
+                raise TamperError(f"{state.path}: asks {side} for a draw the game does not make ({type(e).__name__})",
+                                  hint="The state was not made by the rules: do not answer it.") from e
+        bad = hidden_value_problems(module.name, made, str(path))
+        if bad:  # never the drawn value in the message: it is the side's secret
+            raise TamperError(f"{state.path}: asks {side} for a draw whose result the game does not allow",
+                              hint="The state was not made by the rules: do not answer it.")
+        kept = {k: v for k, v in data.get("hidden", {}).items() if k not in made}  # a draw sealed before (--force) is made again
+        data = {**data, "hidden": {**kept, **made}}
     if "hidden" in data and s["awaits"]["kind"] == "reveal":
         raise IllegalOrdersError(f"{path}: [hidden]: the last step opens what is hidden; it commits to nothing new")
     if "hidden" in data:
@@ -733,8 +748,8 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     game = dict(t.state)
     if sealed_hidden:
         if game.get("draws") or before.get("draws"):
-            game["draws"] = draws_after(before, game, seed.hex(), int(s["pbem"]["sequence"]) + 1)
-        game = after_step(before, game)
+            game["draws"] = draws_after(before, game, seed.hex(), int(s["pbem"]["sequence"]) + 1, module)
+        game = after_step(before, game, was_last=aw["kind"] == "reveal")
     elif game.get("draws"):
         raise VerificationError("a game asks for a hidden draw only in a step with dice of a game without a referee (not at the "
                                 "joins, whose step has no seed; a referee draws in the open and views hide the result)",
