@@ -178,6 +178,7 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
     Example:
       pbem new SCENARIO --side SIDE1=alice.pub --side SIDE2=bob.pub --key alice.key -o game
     """
+    from pbem.exchange import names
     from pbem.exchange.canonical import canonical
     from pbem.exchange.files import dumps, refuse_special, write_new
     from pbem.exchange.game import new_game
@@ -213,7 +214,7 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UsageError(f"{out}: cannot create the folder ({e.strerror})") from e
-    path = out / "0000.state.toml"
+    path = out / names.state(0)
     write_new(path, dumps(state))  # a new or empty folder: it cannot be there already
     click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
 
@@ -248,6 +249,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     Example:
       pbem join game/0000.state.toml --side SIDE --key bob.key
     """
+    from pbem.exchange import names
     from pbem.exchange.files import dumps, remove_leftovers, write_new
     from pbem.exchange.game import (
         commitments_in,
@@ -263,7 +265,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     st = load_state(state_path)
     key = _key(key_path, ask)
     seq = int(st.data["pbem"]["sequence"])
-    path = out or state_path.parent / f"{seq:04d}-{side}.join.toml"
+    path = out or state_path.parent / names.submission(seq, side, "join")
     if path.is_file():  # joined already (an earlier run, maybe interrupted after it wrote): nothing to do
         try:
             have = load_doc(path, "orders")
@@ -292,6 +294,7 @@ def status(state_path: Path, as_json: bool) -> None:
       pbem status game/0003.state.toml --json
     """
     from pbem.engine.registry import find_module
+    from pbem.exchange import names
     from pbem.exchange.game import load_state
 
     st = load_state(state_path)
@@ -305,7 +308,7 @@ def status(state_path: Path, as_json: bool) -> None:
         _echo_json(info)
         return
     aw = s["awaits"]
-    click.echo(f"game {info['game']} ({info['scenario']}), state {s['pbem']['sequence']:04d} {st.digest}")
+    click.echo(f"game {info['game']} ({info['scenario']}), state {names.number(s['pbem']['sequence'])} {st.digest}")
     click.echo(module.status_line(s))
     if s.get("result"):
         r = s["result"]
@@ -397,16 +400,18 @@ def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
     """`pbem check`: the state (given, or found in a folder by the digest the file answers) and
     the checked file."""
     from pbem.errors import MalformedFileError, TamperError
+    from pbem.exchange import names
     from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_doc, load_state
 
     if not state_path.is_dir():
         st = load_state(state_path)
         return st, check_orders(st, load_doc(orders, "orders"))
-    if not any(state_path.glob("*.state.toml")):
+    if not any(state_path.glob(names.STATE_GLOB)):
         raise MalformedFileError(f"{state_path}: no state files found", hint="Give the state file, or the game folder.")
     doc = load_doc(orders, "orders")
-    named = state_path / f"{orders.name[:4]}.state.toml"  # NNNN-SIDE.orders.toml answers NNNN.state.toml
-    found = load_state(named) if named.is_file() else None
+    name = names.parse(orders.name)  # NNNN-SIDE.orders.toml answers NNNN.state.toml
+    named = state_path / names.state(name.sequence) if name is not None else None
+    found = load_state(named) if named is not None and named.is_file() else None
     if found is None or found.digest != doc.data["pbem"]["answers"]:
         found = find_state_for(doc, state_path)
         if found is None:
@@ -508,6 +513,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
       pbem adjudicate game/0001.state.toml game/0001-SIDE.orders.toml --key bob.key
       pbem adjudicate game/0004.state.toml --no-orders SIDE --key referee.key
     """
+    from pbem.exchange import names
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
     from pbem.exchange.game import check_before_reveal, load_doc, load_state, origin_of
@@ -533,7 +539,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     docs = [load_doc(p, "orders") for p in orders]
     res = run(st, docs, key, list(defaulted))
     nxt = res.state
-    out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
+    out = out or state_path.parent / names.state(res.sequence)
     files = res.outputs(out, report)
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]

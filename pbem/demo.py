@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.engine.registry import find_module
 from pbem.errors import IllegalOrdersError, UsageError
+from pbem.exchange import names
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -92,7 +93,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
     state = new_game("proud-monster", scenario, {s: keys[s].public_text for s in SIDES}, None, keys["german"], game_id,
                      dict(options or {}))
-    path = game / "0000.state.toml"
+    path = game / names.state(0)
     write_new(path, dumps(state))
     echo(f"$ pbem new {scenario} --side german=german.pub --side soviet=soviet.pub --key german.key --game-id {game_id} -o game")
     st = load_state(path)
@@ -100,17 +101,17 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     for side in SIDES:
         ex = example_path(f"join-{side}", scenario)
         standing = read_toml(ex).get("standing") if ex.exists() and not auto else autoplay.standing(side) if auto else None
-        jp = game / f"0000-{side}.join.toml"
+        jp = game / names.submission(0, side, "join")
         write_new(jp, dumps(make_join(st, side, keys[side], standing, salt=demo_salt(side))))
         joins.append(jp)
-        echo(f"$ pbem join game/0000.state.toml --side {side} --key {side}.key")
+        echo(f"$ pbem join game/{names.state(0)} --side {side} --key {side}.key")
     st = _adjudicate(game, st, joins, keys, echo)
     while st.data["awaits"]["kind"] != "none" and int(st.data["clock"]["turn"]) <= turns:
         aw = st.data["awaits"]
         side = aw["from"][0]
         seq = int(st.data["pbem"]["sequence"])
         ex = example_path(aw["step"], scenario)
-        op = game / f"{seq:04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
+        op = game / names.submission(seq, side, "reply" if aw["kind"] == "reply" else "orders")
         if auto:
             # a scenario's example file, if any, adds the decisions of that step to the built-in
             # player's proposal (examples/proud-monster/SCENARIO/: the campaign's scripted measures)
@@ -127,10 +128,10 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
             body, source = template.split("\ndice_index = ", 1)[1].split("\n", 1)[1], "the template's proposed placements"
         else:
             body, source = "# no orders this player turn\n", "no orders"
-        echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   ({source})")
+        echo(f"$ pbem template game/{names.state(seq)} --side {side}   ({source})")
         body = _legal_body(st, op, side, body, echo)
         write_new(op, order_text(st.data, side, body))
-        echo(f"$ pbem check game/{seq:04d}.state.toml {op.name}      -> legal")
+        echo(f"$ pbem check game/{names.state(seq)} {op.name}      -> legal")
         doc = load_doc(op, "orders")
         text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side], st)
         parse_toml(text.encode("utf-8"), str(op))
@@ -140,7 +141,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     echo("$ pbem verify game")
     res = verify([game])
     echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and {res.pictures} pictures match")
-    last = game / f"{res.states - 1:04d}.state.toml"
+    last = game / names.state(res.states - 1)
     write_new(folder / "position.svg", module.render_svg(load_state(last).data, None))
     echo(f"$ pbem show game/{last.name} --svg position.svg")
     r = st.data.get("result")
@@ -206,8 +207,8 @@ def _adjudicate(game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair
     write_all_new(files)
     sp = files[0][0]
     aw = nxt["awaits"]
-    names = " ".join(p.name for p in inputs)
-    echo(f"$ pbem adjudicate game/{seq - 1:04d}.state.toml {names} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
+    given = " ".join(p.name for p in inputs)
+    echo(f"$ pbem adjudicate game/{names.state(seq - 1)} {given} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
     summary = _summary(res.report)
     if summary:
         echo("    " + summary)

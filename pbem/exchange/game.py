@@ -29,6 +29,7 @@ from pbem.errors import (
 from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice, face_from_seed
 
 from . import dice as proto
+from . import names
 from .canonical import (
     canonical,
     check_seal,
@@ -46,8 +47,6 @@ from .views import check_view_against_state, check_views_agree, make_views, veri
 
 FORMAT = FILE_FORMAT
 MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
-
-STATE_NAME = re.compile(r"([0-9]{4,})\.state\.toml")
 
 
 @dataclass
@@ -635,20 +634,16 @@ class Adjudication:
     def outputs(self, state_path: Path | None = None, report_path: Path | None = None, folder: Path | None = None) -> list[tuple[Path, str]]:
         """The files to write: the state, the report, and the picture beside the report."""
         base = folder or Path(".")
-        state_path = state_path or base / f"{self.sequence:04d}.state.toml"
-        report_path = report_path or state_path.parent / f"{self.sequence:04d}.report.md"
+        state_path = state_path or base / names.state(self.sequence)
+        report_path = report_path or state_path.parent / names.report(self.sequence)
         out = [(state_path, dumps(self.state)), (report_path, self.report)]
         if self.picture is not None:
-            out.append((report_path.parent / picture_name(self.sequence), self.picture))
+            out.append((report_path.parent / names.picture(self.sequence), self.picture))
         for side, view in sorted(self.views.items()):
-            out.append((state_path.parent / f"{self.sequence:04d}-{side}.view.toml", dumps(view)))
+            out.append((state_path.parent / names.view(self.sequence, side), dumps(view)))
         for side, text in sorted(self.side_reports.items()):
-            out.append((report_path.parent / side_report_name(self.sequence, side), text))
+            out.append((report_path.parent / names.report(self.sequence, side), text))
         return out
-
-
-def side_report_name(sequence: int, side: str) -> str:
-    return f"{sequence:04d}-{side}.report.md"
 
 
 def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> dict[str, str]:
@@ -659,16 +654,12 @@ def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event])
     return {side: render_report(module, prev, cur, events, side=side) for side in sorted(cur["parties"]) if side != "referee"}
 
 
-def picture_name(sequence: int) -> str:
-    return f"{sequence:04d}.turn.svg"
-
-
 def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> tuple[str, str | None]:
     """The report and the picture of a transition, both derived from it (never the other way round)."""
     module = find_module(cur["pbem"]["module"])
     picture = module.turn_picture(prev, cur, events)
     seq = int(cur["pbem"]["sequence"])
-    report = render_report(module, prev, cur, events, picture_name(seq) if picture is not None else None)
+    report = render_report(module, prev, cur, events, names.picture(seq) if picture is not None else None)
     return report, picture
 
 
@@ -715,11 +706,11 @@ def check_before_reveal(state: Doc, party: str, key: KeyPair) -> None:
     own join, sealed by its key, the only one for this game, with the salt the state records; and
     the secret not already revealed, in any file of the folder, for another state."""
     folder = state.path.parent
-    zero_path = folder / "0000.state.toml"
+    zero_path = folder / names.state(0)
     if not zero_path.is_file():
         raise UsageError(f"{state.path}: pbem reveals your dice secret only for a state whose history it can check from "
                          f"the game's first state, and {zero_path} is not there",
-                         hint="Keep the game's files in one folder (0000.state.toml and your join at least).")
+                         hint=f"Keep the game's files in one folder ({names.state(0)} and your join at least).")
     zero = load_state(zero_path)
     _check_origin(zero)
     docs = [d for d in (_load_quietly(p) for p in sorted(folder.glob("*.toml"))) if d is not None]
@@ -782,7 +773,7 @@ def _check_history_to(state: Doc, zero: Doc, docs: list[Doc]) -> None:
     by_seq[0] = zero
     missing = [k for k in range(n + 1) if k not in by_seq]
     if missing:
-        raise UsageError(f"{state.path}: states {', '.join(f'{k:04d}' for k in missing[:10])} are not in the folder, so "
+        raise UsageError(f"{state.path}: states {', '.join(names.number(k) for k in missing[:10])} are not in the folder, so "
                          "pbem cannot check the history this state continues",
                          hint="Keep every state of the game in its folder.")
     inputs = {d.digest: d for d in docs if d.kind in ("orders", "join", "reply")}
@@ -832,7 +823,7 @@ def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
     others: list[Doc] = []
     reports: dict[str, Path] = {}
     for f in files:
-        if f.name.endswith(".report.md"):
+        if names.kind(f.name) == "report":
             reports[f.name[: -len(".report.md")]] = f
         elif f.suffix == ".toml":
             d = load_doc(f)
@@ -854,7 +845,7 @@ class Equivocation:
         signer = str(a.data["seal"]["signer"])
         key = str(a.data["seal"]["key"])
         if self.what == "state":
-            step = f"state {int(a.data['pbem']['sequence']):04d} (after {str(a.data['pbem']['previous'])[:19]}...)"
+            step = f"state {names.number(int(a.data['pbem']['sequence']))} (after {str(a.data['pbem']['previous'])[:19]}...)"
         else:
             h = a.data["pbem"]
             step = f"{h['kind']} for step {h['step']} answering {str(h['answers'])[:19]}..."
@@ -1081,7 +1072,7 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
                         if sp.read_text(encoding="utf-8", errors="replace") != side_text:
                             raise VerificationError(f"{sp}: the {side} side's report does not match the transition it describes")
                         res.reports += 1
-                pic_path = reports[stem].parent / picture_name(n)
+                pic_path = reports[stem].parent / names.picture(n)
                 if picture is not None and pic_path.exists():
                     if pic_path.read_text(encoding="utf-8", errors="replace") != picture:
                         raise VerificationError(f"{pic_path}: the picture does not match the transition it shows")
@@ -1099,7 +1090,7 @@ def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -
         elif int(v.data["pbem"]["sequence"]) > seqs[-1]:
             beyond.append(v)  # the referee's later states are not here: checked as a player checks them
         else:
-            raise TamperError(f"{v.path}: shows a state {int(v.data['pbem']['sequence']):04d} other than the one here",
+            raise TamperError(f"{v.path}: shows a state {names.number(int(v.data['pbem']['sequence']))} other than the one here",
                               hint="The referee's view does not show his state: keep both as proof.")
     for side in sorted({str(v.data["pbem"]["side"]) for v in beyond}):
         c = verify_views([(str(v.path), v.data) for v in beyond if v.data["pbem"]["side"] == side], start=(str(last.path), last.data))
@@ -1135,13 +1126,13 @@ def audit(state_path: Path) -> dict[str, Any]:
     n = int(cur.data["pbem"]["sequence"])
     if n == 0:
         return {"state": str(state_path), "sequence": 0, "dice": [], "note": "state 0 has no transition"}
-    prev_path = folder / f"{n - 1:04d}.state.toml"
+    prev_path = folder / names.state(n - 1)
     if not prev_path.exists():
         raise UsageError(f"{prev_path}: the previous state is needed to audit {state_path}")
     prev = load_state(prev_path)
     if cur.data["pbem"]["previous"] != prev.digest:
         raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
-    others = [d for d in (_load_quietly(p) for p in sorted(folder.glob(f"{n - 1:04d}-*.toml"))) if d is not None]
+    others = [d for d in (_load_quietly(p) for p in sorted(folder.glob(names.inputs_glob(n - 1)))) if d is not None]
     tr = cur.data.get("transition", {})
     if prev.data["awaits"]["kind"] == "join":
         check_transition(prev, cur, {d.digest: d for d in others}, others)
@@ -1197,7 +1188,7 @@ def proto_hmac_hex(seed: bytes, label: str) -> str:
 def find_state_for(doc: Doc, folder: Path) -> Doc | None:
     """The state (or, in a refereed game, the side's view) in ``folder`` that ``doc`` answers."""
     wanted = doc.data.get("pbem", {}).get("answers")
-    for p in sorted([*folder.glob("*.state.toml"), *folder.glob("*.view.toml")]):
+    for p in sorted([*folder.glob(names.STATE_GLOB), *folder.glob(names.VIEW_GLOB)]):
         try:
             d = load_doc(p)
         except PbemError:
