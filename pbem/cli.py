@@ -587,8 +587,8 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
     import time
 
     from pbem.annotations import error_lines, note_line
+    from pbem.exchange.chain import verify as run
     from pbem.exchange.files import check_folder_files, refuse_special
-    from pbem.exchange.game import verify as run
 
     if as_json and github:
         raise UsageError("give --json or --github, not both")

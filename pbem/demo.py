@@ -19,6 +19,7 @@ from typing import Any
 from pbem.engine.registry import find_module
 from pbem.errors import IllegalOrdersError, UsageError
 from pbem.exchange import names
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -29,7 +30,6 @@ from pbem.exchange.game import (
     new_game,
     order_header,
     sign_orders,
-    verify,
 )
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.games.proud_monster import autoplay

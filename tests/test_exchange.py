@@ -29,6 +29,7 @@ from pbem.errors import (
 )
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, check_seal, seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -40,7 +41,6 @@ from pbem.exchange.game import (
     load_state,
     next_state,
     sign_orders,
-    verify,
 )
 from pbem.exchange.keys import PASSPHRASE_ENV, KeyPair, load_key, write_key_files
 from pbem.mechanics.dice import ALGORITHM, DiceError, face_from_seed, hmac_stream

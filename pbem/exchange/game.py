@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import FILE_FORMAT, __version__
+from pbem import FILE_FORMAT
 from pbem.engine.core import transition
 from pbem.engine.model import Event, Submission
 from pbem.engine.registry import find_module
@@ -42,8 +42,8 @@ from .canonical import (
 )
 from .files import dumps, read_toml, schema_problems, validate
 from .keys import KeyPair, key_id, public_key_from_text
-from .report import render_report, report_version
-from .views import check_view_against_state, check_views_agree, make_views, verify_views
+from .report import render_report
+from .views import make_views, verify_views
 
 FORMAT = FILE_FORMAT
 MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
@@ -794,21 +794,6 @@ def _check_history_to(state: Doc, zero: Doc, docs: list[Doc]) -> None:
 
 # --- verify ------------------------------------------------------------------------------------
 
-@dataclass
-class VerifyResult:
-    states: int = 0
-    transitions: int = 0
-    reports: int = 0
-    pictures: int = 0
-    views: int = 0
-    dice: int = 0
-    last: str = ""
-    anchor: str = ""  # the state the history is trusted from
-    anchor_digest: str = ""
-    anchor_how: str = ""  # why it is trusted: the game's start re-derived, or named with --from
-    notes: list[str] = field(default_factory=list)
-
-
 def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
     """States, other game files, and report paths from folders or files."""
     files: list[Path] = []
@@ -894,18 +879,6 @@ def find_equivocation(docs: list[Doc]) -> Equivocation | None:
     return None
 
 
-def _check_own_seals(states: list[Doc], others: list[Doc]) -> None:
-    """Every signed file's seal, checked first against the key its own signer has in it (a state)
-    or that signs it (a submission): a file changed after it was signed is tampering, whatever its
-    changed fields say (a sequence number, a step, a side). Whose key it must be is the chain's
-    question, asked next."""
-    for d in states:
-        check_state_seal(d)
-    for d in others:
-        if d.kind in ("orders", "join", "reply") and "seal" in d.data:
-            check_seal(d.data, str(d.path))
-
-
 def _check_origin(first: Doc) -> str:
     """State 0 must be exactly the start of a known game: its module's state 0 for its scenario,
     options, parties and creator (re-derived). Returns how it was trusted."""
@@ -965,140 +938,6 @@ def check_transition(prev: Doc, cur: Doc, inputs: dict[str, Doc], others: list[D
         raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
                                 hint="The adjudicator's state is not what the rules give: do not accept it.")
     return events
-
-
-def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -> VerifyResult:
-    """Signatures, the chain, the commitments and a deterministic replay of every transition,
-    trusted from the game's first state (re-derived) or from the state whose digest is ``anchor``."""
-    states, others, reports = collect(paths)
-    _check_own_seals(states, others)
-    eq = find_equivocation(states + others)
-    if eq is not None:
-        raise eq.error()
-    views = [d for d in others if d.kind == "view"]
-    if views and all(int(d.data["pbem"]["sequence"]) == 0 for d in states):  # a player's folder in a refereed game
-        res = VerifyResult()
-        start = None
-        if states:
-            zero = states[0]
-            res.anchor, res.anchor_digest, res.anchor_how = str(zero.path), zero.digest, _check_origin(zero)
-            start = (str(zero.path), zero.data)
-        check_views_agree([(str(d.path), d.data) for d in views])  # two sides shown two stories: proof on its own
-        counts = {"views": 0, "dice": 0}
-        for side in sorted({str(d.data["pbem"]["side"]) for d in views}):
-            c = verify_views([(str(d.path), d.data) for d in views if d.data["pbem"]["side"] == side], start=start, anchor=anchor)
-            counts = {k: counts[k] + c[k] for k in counts}
-        check_views_agree([(str(d.path), d.data) for d in views])
-        if start is None:
-            anchored = next(d for d in views if anchor in (d.digest, d.data["pbem"]["of"]))
-            res.anchor, res.anchor_digest, res.anchor_how = str(anchored.path), str(anchor), "named with --from"
-        last = max(views, key=lambda d: int(d.data["pbem"]["sequence"]))
-        res.views, res.dice, res.last = counts["views"], counts["dice"], str(last.path)
-        res.notes = ["views only: seals, chain, commitments and dice checked; the hidden part of each "
-                     "transition is the referee's to adjudicate (README: Referee)"]
-        return res
-    if not states:
-        if others:
-            raise VerificationError("no state files found; the order, join and reply files given have good seals "
-                                    "and no two of them conflict",
-                                    hint="Give a game folder or its .state.toml files to check a history.")
-        raise MalformedFileError("no state files found", hint="Give a game folder or its .state.toml files.")
-    games = {d.data["pbem"]["game"] for d in states}
-    if len(games) > 1:
-        raise TamperError(f"the files belong to different games: {', '.join(sorted(games))}")
-    by_seq: dict[int, Doc] = {}
-    for d in states:
-        n = int(d.data["pbem"]["sequence"])
-        if n in by_seq and by_seq[n].digest != d.digest:
-            raise TamperError(f"fork: {by_seq[n].path} and {d.path} are two different states with sequence number {n}",
-                              hint="Only one of them can be the game; find out who sent which.")
-        by_seq[n] = d
-    seqs = sorted(by_seq)
-    res = VerifyResult()
-    if anchor is None:
-        first = by_seq[seqs[0]]
-        if seqs[0] != 0:
-            raise VerificationError(f"the history starts at {first.path} (sequence {seqs[0]}), not at the game's first state",
-                                    hint="pbem trusts a history from its start (0000.state.toml), or from a state you hold: "
-                                         "give its digest with --from (`pbem status` prints it).")
-        res.anchor, res.anchor_digest, res.anchor_how = str(first.path), first.digest, _check_origin(first)
-    else:
-        held = [d for d in states if d.digest == anchor]
-        if not held:
-            raise VerificationError(f"--from {anchor[:19]}...: no state among the files given has this digest",
-                                    hint="Give the digest `pbem status` prints for the state you hold (sha256:...).")
-        res.anchor, res.anchor_digest, res.anchor_how = str(held[0].path), anchor, "named with --from"
-    # the gaps between the sequence numbers found, as numbers or ranges (an absurd number is one gap)
-    gaps = [(a + 1, b - 1) for a, b in zip(seqs, seqs[1:], strict=False) if b - a > 1]
-    if gaps:
-        missing = ", ".join(str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a}-{b}" for a, b in gaps)
-        raise VerificationError(f"states missing from the chain: sequence {missing}")
-    # Each state names the digest of the one before (so a trusted state vouches for every state
-    # before it) and is sealed by the party the state before names as its adjudicator, with the
-    # key the chain carries from the trusted state on; and it must replay.
-    inputs = {d.digest: d for d in others}
-    res.states = 1
-    seen_commits = {str(v["commit"]) for v in by_seq[seqs[0]].data["parties"].values() if "commit" in v}
-    for n in seqs[1:]:
-        prev, cur = by_seq[n - 1], by_seq[n]
-        if progress:
-            progress(n, seqs[-1])
-        if cur.data["pbem"]["previous"] != prev.digest:
-            raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
-        events = check_transition(prev, cur, inputs, others, res.notes)
-        for party, v in cur.data["parties"].items():
-            c = v.get("commit")
-            if c is not None and c != prev.data["parties"][party].get("commit") and c in seen_commits \
-                    or party in cur.data.get("transition", {}).get("reveals", {}) and c == prev.data["parties"][party].get("commit"):
-                raise TamperError(f"{cur.path}: {party} commits again to a dice secret already committed to (and revealed) "
-                                  "earlier in the game", hint="A secret is used once; the next one is new.")
-            if c is not None:
-                seen_commits.add(str(c))
-        stem = cur.path.name[: -len(".state.toml")]
-        if stem in reports:
-            written = reports[stem].read_text(encoding="utf-8", errors="replace")
-            by = report_version(written)
-            if by is not None and by != __version__:
-                res.notes.append(f"{reports[stem]}: written by pbem {by}; reports and pictures are compared only with the pbem that wrote them")
-            else:
-                text, picture = derived_files(prev.data, cur.data, events)
-                if written != text:
-                    raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes",
-                                            hint="A report is derived from its transition; regenerate it or find out who changed it.")
-                res.reports += 1
-                for side, side_text in side_reports(prev.data, cur.data, events).items():
-                    sp = reports.get(f"{stem}-{side}")
-                    if sp is not None:
-                        if sp.read_text(encoding="utf-8", errors="replace") != side_text:
-                            raise VerificationError(f"{sp}: the {side} side's report does not match the transition it describes")
-                        res.reports += 1
-                pic_path = reports[stem].parent / names.picture(n)
-                if picture is not None and pic_path.exists():
-                    if pic_path.read_text(encoding="utf-8", errors="replace") != picture:
-                        raise VerificationError(f"{pic_path}: the picture does not match the transition it shows")
-                    res.pictures += 1
-        res.transitions += 1
-        res.states += 1
-    by_digest = {d.digest: d for d in states}
-    last = by_seq[seqs[-1]]
-    beyond: list[Doc] = []
-    for v in views:
-        st = by_digest.get(str(v.data["pbem"]["of"]))
-        if st is not None:
-            check_view_against_state(v.data, st.data, str(v.path))
-            res.views += 1
-        elif int(v.data["pbem"]["sequence"]) > seqs[-1]:
-            beyond.append(v)  # the referee's later states are not here: checked as a player checks them
-        else:
-            raise TamperError(f"{v.path}: shows a state {names.number(int(v.data['pbem']['sequence']))} other than the one here",
-                              hint="The referee's view does not show his state: keep both as proof.")
-    for side in sorted({str(v.data["pbem"]["side"]) for v in beyond}):
-        c = verify_views([(str(v.path), v.data) for v in beyond if v.data["pbem"]["side"] == side], start=(str(last.path), last.data))
-        res.views += c["views"]
-        res.dice += c["dice"]
-    check_views_agree([(str(v.path), v.data) for v in views])
-    res.last = str(by_seq[seqs[-1]].path)
-    return res
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:
