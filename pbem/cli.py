@@ -645,7 +645,7 @@ def audit(state_path: Path, as_json: bool) -> None:
     Example:
       pbem audit game/0002.state.toml
     """
-    from pbem.exchange.game import audit as run
+    from pbem.exchange.chain import audit as run
 
     res = run(state_path)
     if as_json:

@@ -29,11 +29,10 @@ from pbem.errors import (
 )
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, check_seal, seal, unsealed
-from pbem.exchange.chain import verify
+from pbem.exchange.chain import audit, verify
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
-    audit,
     check_orders,
     check_state_seal,
     envelope,

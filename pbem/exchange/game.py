@@ -26,7 +26,7 @@ from pbem.errors import (
     UsageError,
     VerificationError,
 )
-from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice, face_from_seed
+from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice
 
 from . import dice as proto
 from . import names
@@ -955,73 +955,11 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
     return path.lstrip(".") or "(top)"
 
 
-# --- audit -------------------------------------------------------------------------------------
-
-def audit(state_path: Path) -> dict[str, Any]:
-    """Every die of the transition that produced the state, re-derived from the reveals, after the
-    transition itself is checked as `pbem verify` checks it (seals, inputs, reveals, replay)."""
-    cur = load_state(state_path)
-    folder = state_path.parent
-    n = int(cur.data["pbem"]["sequence"])
-    if n == 0:
-        return {"state": str(state_path), "sequence": 0, "dice": [], "note": "state 0 has no transition"}
-    prev_path = folder / names.state(n - 1)
-    if not prev_path.exists():
-        raise UsageError(f"{prev_path}: the previous state is needed to audit {state_path}")
-    prev = load_state(prev_path)
-    if cur.data["pbem"]["previous"] != prev.digest:
-        raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
-    others = [d for d in (_load_quietly(p) for p in sorted(folder.glob(names.inputs_glob(n - 1)))) if d is not None]
-    tr = cur.data.get("transition", {})
-    if prev.data["awaits"]["kind"] == "join":
-        check_transition(prev, cur, {d.digest: d for d in others}, others)
-        return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-                "seed": "", "commitments": [], "dice": [], "algorithm": ALGORITHM,
-                "note": "the transition from the joins rolls no dice"}
-    # the dice first, each failure named (a reveal, the seed, a die), then the whole transition replayed
-    aw = prev.data["awaits"]
-    expected = (set(aw["from"]) - set(tr.get("defaulted", []))) | {str(aw["adjudicator"])}
-    if set(tr.get("reveals", {})) != expected:
-        raise TamperError(f"{state_path}: reveals recorded for {', '.join(sorted(tr.get('reveals', {}))) or 'nobody'}; "
-                          f"the step's seed takes those of {', '.join(sorted(expected))}")
-    commitments = []
-    for party, rev in sorted(tr.get("reveals", {}).items()):
-        commit = prev.data["parties"][party].get("commit", "")
-        if not proto.reveal_matches(rev, commit):
-            raise TamperError(f"{state_path}: {party}'s reveal does not match its commitment in {prev_path}")
-        commitments.append({"party": party, "reveal": rev, "commitment": commit, "matches": True})
-    seed = proto.transition_seed(prev.digest, dict(tr.get("reveals", {})))
-    if tr.get("seed") != seed.hex():
-        raise TamperError(f"{state_path}: the recorded seed is not the one derived from the reveals")
-    rows = []
-    for r in tr.get("dice", []):
-        sides = r["sides"]
-        if not isinstance(sides, int) or not 2 <= sides <= 256:
-            raise TamperError(f"{state_path}: die '{r['label']}' has {sides} sides; dice have 2 to 256")
-        face, trail = face_from_seed(seed, r["label"], sides)
-        if face != r["face"]:
-            raise TamperError(f"{state_path}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
-        used = [t for t in trail if t[2]][0]
-        rows.append({"label": r["label"], "sides": sides, "recorded": r["face"], "derived": face,
-                     "hmac": proto_hmac_hex(seed, r["label"]), "byte": used[1], "rejected": sum(1 for t in trail if not t[2]),
-                     "matches": True})
-    check_transition(prev, cur, {d.digest: d for d in others}, others)
-    return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-            "seed_material": proto.seed_material(prev.digest, dict(tr.get("reveals", {}))),
-            "seed": seed.hex(), "commitments": commitments, "dice": rows, "algorithm": ALGORITHM}
-
-
 def _load_quietly(p: Path) -> Doc | None:
     try:
         return load_doc(p)
     except PbemError:
         return None
-
-
-def proto_hmac_hex(seed: bytes, label: str) -> str:
-    from pbem.mechanics.dice import hmac_stream
-
-    return hmac_stream(seed, label, 0).hex()
 
 
 def find_state_for(doc: Doc, folder: Path) -> Doc | None:
