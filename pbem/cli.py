@@ -438,11 +438,11 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
       pbem sign game/0001-SIDE.orders.toml --key alice.key --state game/0001.state.toml
     """
     from pbem.errors import IllegalOrdersError
+    from pbem.exchange.chain import check_before_reveal
     from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import (
         Doc,
         answered,
-        check_before_reveal,
         check_orders,
         check_state_seal,
         find_state_for,
@@ -514,9 +514,10 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
       pbem adjudicate game/0004.state.toml --no-orders SIDE --key referee.key
     """
     from pbem.exchange import names
+    from pbem.exchange.chain import check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import check_before_reveal, load_doc, load_state, origin_of
+    from pbem.exchange.game import load_doc, load_state, origin_of
     from pbem.exchange.ledger import record_reveal
 
     if not orders and not defaulted:

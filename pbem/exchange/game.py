@@ -43,7 +43,7 @@ from .canonical import (
 from .files import dumps, read_toml, schema_problems, validate
 from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report
-from .views import make_views, verify_views
+from .views import make_views
 
 FORMAT = FILE_FORMAT
 MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
@@ -694,104 +694,6 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
 
 
-# --- before revealing a secret --------------------------------------------------------------------
-
-def check_before_reveal(state: Doc, party: str, key: KeyPair) -> None:
-    """Before ``party`` reveals a dice secret for ``state`` (signing a file that answers it, or
-    adjudicating it), the state must continue the game's history as the folder beside it holds it,
-    so that no forged, forked or replayed state can draw a secret out of its turn (docs/protocol.md,
-    Threat model): the game's first state as `pbem new` makes it; every state since sealed by the
-    adjudicator the one before names, with the game's keys, one per sequence number; the last
-    transition replayed (in a refereed game, the side's views from the first state); the party's
-    own join, sealed by its key, the only one for this game, with the salt the state records; and
-    the secret not already revealed, in any file of the folder, for another state."""
-    folder = state.path.parent
-    zero_path = folder / names.state(0)
-    if not zero_path.is_file():
-        raise UsageError(f"{state.path}: pbem reveals your dice secret only for a state whose history it can check from "
-                         f"the game's first state, and {zero_path} is not there",
-                         hint=f"Keep the game's files in one folder ({names.state(0)} and your join at least).")
-    zero = load_state(zero_path)
-    _check_origin(zero)
-    docs = [d for d in (_load_quietly(p) for p in sorted(folder.glob("*.toml"))) if d is not None]
-    by_seq: dict[tuple[str, int, str], Doc] = {}
-    for d in docs:
-        if d.kind in ("state", "view"):
-            k = (d.kind, int(d.data["pbem"]["sequence"]), str(d.data["pbem"].get("side", "")))
-            if k in by_seq and by_seq[k].digest != d.digest:
-                raise TamperError(f"{state.path}: {by_seq[k].path} and {d.path} are two different {d.kind}s with sequence number "
-                                  f"{k[1]} (a fork): pbem reveals no secret in a game that has two histories",
-                                  hint="Keep both files as proof; answer only the history you received first.")
-            by_seq[k] = d
-    if state.kind == "view":
-        views = [d for d in docs if d.kind == "view" and d.data["pbem"]["side"] == state.data["pbem"]["side"]
-                 and int(d.data["pbem"]["sequence"]) <= int(state.data["pbem"]["sequence"])]
-        if not any(d.digest == state.digest for d in views):
-            views.append(state)
-        verify_views([(str(d.path), d.data) for d in views], start=(str(zero.path), zero.data))
-    else:
-        _check_history_to(state, zero, docs)
-    origin = zero.digest
-    party_rec = state.data["parties"].get(party)
-    if party_rec is None or "salt" not in party_rec:
-        raise TamperError(f"{state.path}: {party} has not joined this game")
-    my_key = str(zero.data["parties"][party]["key"])
-    salts = set()
-    for d in docs:
-        if d.kind == "join" and d.data["pbem"]["side"] == party and d.data["pbem"]["answers"] == origin and "seal" in d.data:
-            try:
-                check_seal(d.data, str(d.path), my_key)
-            except TamperError:
-                continue
-            salts.add(str(d.data.get("dice", {}).get("salt")))
-    if len(salts) > 1:
-        raise TamperError(f"{folder}: holds {len(salts)} joins of {party} for this game, with different salts: the game's first "
-                          "state was offered twice (replayed)", hint="Answer only the game you joined first; keep the files as proof.")
-    if salts != {str(party_rec["salt"])}:
-        raise TamperError(f"{state.path}: the salt it records for {party} is not the one of {party}'s join in {folder}",
-                          hint="The state builds on another join than yours (a replayed game?): do not answer it.")
-    index = int(party_rec["index"])
-    secret = proto.secret(key, origin, str(party_rec["salt"]), index)
-    here = answered(state)
-    for d in docs:
-        h = d.data["pbem"]
-        if d.kind in ("orders", "reply") and d.data.get("dice", {}).get("reveal") == secret and h.get("answers") != here:
-            raise TamperError(f"{state.path}: your secret number {index} was already revealed by {d.path}, for another state",
-                              hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
-        if d.kind in ("state", "view") and d.data.get("transition", {}).get("reveals", {}).get(party) == secret \
-                and h.get("previous") != here:
-            raise TamperError(f"{state.path}: your secret number {index} was already revealed in {d.path}, for another state",
-                              hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
-
-
-def _check_history_to(state: Doc, zero: Doc, docs: list[Doc]) -> None:
-    """The states of the folder from 0000 to ``state``: chained, sealed by their adjudicators with
-    the game's keys; the transitions after the last one the party took part in replayed."""
-    n = int(state.data["pbem"]["sequence"])
-    by_seq = {int(d.data["pbem"]["sequence"]): d for d in docs if d.kind == "state"}
-    by_seq[n] = state
-    by_seq[0] = zero
-    missing = [k for k in range(n + 1) if k not in by_seq]
-    if missing:
-        raise UsageError(f"{state.path}: states {', '.join(names.number(k) for k in missing[:10])} are not in the folder, so "
-                         "pbem cannot check the history this state continues",
-                         hint="Keep every state of the game in its folder.")
-    inputs = {d.digest: d for d in docs if d.kind in ("orders", "join", "reply")}
-    for k in range(1, n + 1):
-        prev, cur = by_seq[k - 1], by_seq[k]
-        if cur.data["pbem"]["previous"] != prev.digest:
-            raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
-        adj = adjudicator_of(prev.data)
-        check_state_seal(cur, adj)
-        if {p: v["key"] for p, v in cur.data["parties"].items()} != {p: v["key"] for p, v in zero.data["parties"].items()}:
-            raise TamperError(f"{cur.path}: the parties' keys are not the game's")
-    # replayed: the transitions since the last state whose inputs all were here before (the latest is
-    # the one this state comes from, which nobody has checked yet)
-    if n > 0:
-        others = [d for d in docs if d.kind != "state"]
-        check_transition(by_seq[n - 1], by_seq[n], inputs, others)
-
-
 # --- verify ------------------------------------------------------------------------------------
 
 def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
@@ -953,13 +855,6 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
                 return _first_difference(x, y, f"{path}[{i}]")
         return f"{path} (length {len(a)} vs {len(b)})"
     return path.lstrip(".") or "(top)"
-
-
-def _load_quietly(p: Path) -> Doc | None:
-    try:
-        return load_doc(p)
-    except PbemError:
-        return None
 
 
 def find_state_for(doc: Doc, folder: Path) -> Doc | None:
