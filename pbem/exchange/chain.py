@@ -222,6 +222,7 @@ class Chain:
         self.states: list[Doc] = []
         self.views: list[Doc] = []
         self.submissions: list[Doc] = []
+        self.inputs: dict[str, Doc] = {}  # the join, order and reply files by digest: what states name as their inputs
         self.reports: dict[tuple[int, str | None], Path] = {}  # by sequence number and side (None: the full report)
         self.label = label
         for d in docs:
@@ -258,20 +259,16 @@ class Chain:
 
     def add(self, doc: Doc) -> None:
         {"state": self.states, "view": self.views}.get(doc.kind, self.submissions).append(doc)
+        if doc.kind in names.SUBMISSIONS:
+            self.inputs[doc.digest] = doc
 
     @property
     def docs(self) -> list[Doc]:
         """Every document, in the order of the places they were read from."""
         return sorted(self.states + self.views + self.submissions, key=lambda d: str(d.path))
 
-    @property
-    def inputs(self) -> dict[str, Doc]:
-        """The join, order and reply files by digest: what states name as their inputs."""
-        return {d.digest: d for d in self.submissions}
-
     def has_inputs(self, state: Doc) -> bool:
-        have = self.inputs
-        return all(str(dg) in have for dg in state.data["pbem"]["inputs"])
+        return all(str(dg) in self.inputs for dg in state.data["pbem"]["inputs"])
 
     # --- each file on its own, and two files for one place --------------------------------------
 
@@ -328,6 +325,13 @@ class Chain:
                                     hint="Give the digest `pbem status` prints for the state you hold (sha256:...).")
         res.anchor, res.anchor_digest, res.anchor_how = str(held[0].path), anchor, "named with --from"
 
+    def link(self, prev: Doc, cur: Doc) -> None:
+        """``cur`` (a state, or a view) names the digest of ``prev`` (a state, or the state a view shows)
+        as the state before it."""
+        if cur.data["pbem"]["previous"] != answered(prev):
+            raise TamperError(f"{cur.path}: its previous-state digest is not that of {self.label(prev)}: the chain is broken",
+                              hint="It does not continue this game's history: do not accept it.")
+
     def follow(self, prev: Doc, cur: Doc, *, keys: dict[str, str] | None = None, replay: bool = True,
                notes: list[str] | None = None) -> list[Event] | None:
         """``cur`` continues ``prev``: it names its digest (so a trusted state vouches for every state
@@ -335,9 +339,7 @@ class Chain:
         game's, where they are given: a history whose transitions are not all replayed holds every
         state to them); with ``replay``, the transition replays (``transition``). Returns the replay's
         events (None if not replayed)."""
-        if cur.data["pbem"]["previous"] != prev.digest:
-            raise TamperError(f"{cur.path}: its previous-state digest is not that of {self.label(prev)}: the chain is broken",
-                              hint="It does not continue this game's history: do not accept it.")
+        self.link(prev, cur)
         if replay:
             return self.transition(prev, cur, notes, keys)
         check_state_seal(cur, adjudicator_of(prev.data))

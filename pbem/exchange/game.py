@@ -34,14 +34,13 @@ from .canonical import (
     canonical,
     check_seal,
     check_signed_values,
-    content_digest,
     digest,
     display_path,
     seal,
     unsealed,
 )
 from .files import dumps, read_toml, schema_problems, validate
-from .keys import KeyPair, key_id, public_key_from_text
+from .keys import KeyPair, public_key_from_text
 from .report import render_report
 from .views import make_views
 
@@ -330,7 +329,9 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     s = state.data
     if s["awaits"]["kind"] != "join":
         raise IllegalOrdersError(f"{state.path}: the game does not await joins (it awaits {s['awaits']['kind']})")
-    _check_origin(state)  # the start of a game pbem knows, as `pbem new` makes it
+    from .chain import check_origin  # (the chain reads games with this module)
+
+    check_origin(state)  # the start of a game pbem knows, as `pbem new` makes it
     if side not in s["parties"]:
         raise UsageError(f"'{side}' is not a party of this game", hint=f"Parties: {', '.join(s['parties'])}.")
     if s["parties"][side]["key"] != key.public_text:
@@ -694,168 +695,7 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
 
 
-# --- verify ------------------------------------------------------------------------------------
-
-def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
-    """States, other game files, and report paths from folders or files."""
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files += sorted(x for x in p.iterdir() if x.is_file() and not x.name.startswith("."))
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise MalformedFileError(f"{p}: no such file or folder")
-    states: list[Doc] = []
-    others: list[Doc] = []
-    reports: dict[str, Path] = {}
-    for f in files:
-        if names.kind(f.name) == "report":
-            reports[f.name[: -len(".report.md")]] = f
-        elif f.suffix == ".toml":
-            d = load_doc(f)
-            (states if d.kind == "state" else others).append(d)
-    return states, others, reports
-
-
-@dataclass(frozen=True)
-class Equivocation:
-    """Two different signed contents by one key for one step: the proof is the two files themselves
-    (anyone can check both seals and compare what they answer)."""
-
-    what: str  # "submission" or "state"
-    first: Doc
-    second: Doc
-
-    def error(self) -> TamperError:
-        a, b = self.first, self.second
-        signer = str(a.data["seal"]["signer"])
-        key = str(a.data["seal"]["key"])
-        if self.what == "state":
-            step = f"state {names.number(int(a.data['pbem']['sequence']))} (after {str(a.data['pbem']['previous'])[:19]}...)"
-        else:
-            h = a.data["pbem"]
-            step = f"{h['kind']} for step {h['step']} answering {str(h['answers'])[:19]}..."
-        problems = [Problem(str(d.path), f"sealed by {signer} (key {key_id(key)}), digest {d.digest}, signed content {content_digest(d.data)}",
-                            "equivocation") for d in (a, b)]
-        if self.what == "submission" and a.kind == "join" and b.kind == "join":
-            return TamperError(
-                f"two joins by '{signer}' of one first state ({str(a.data['pbem']['answers'])[:19]}...): {a.path} and {b.path}; "
-                "its creator offered that first state twice (a replayed game), or the party joined it twice",
-                problems, hint="Answer only the game you joined first. A party's ledger (pbem join) refuses to join a game it played.")
-        return TamperError(
-            f"equivocation: '{signer}' signed two different files for one step, {step}: {a.path} and {b.path}",
-            problems,
-            hint="Both seals are valid: the two files prove that this party signed both (check them with `pbem verify` "
-                 "on the two files alone). Keep them; accept only the first one you received, and see the README (Equivocation).")
-
-
-def find_equivocation(docs: list[Doc]) -> Equivocation | None:
-    """The first pair of well-sealed files by one key for one step with different signed content:
-    two submissions answering one state for one side, or two states with one sequence number (or
-    one previous state). Files with a broken seal are not counted (they are forgeries, reported as
-    such)."""
-    seen: dict[tuple[str, ...], Doc] = {}
-    for d in sorted(docs, key=lambda x: str(x.path)):
-        if "seal" not in d.data:
-            continue
-        h = d.data["pbem"]
-        if d.kind in ("orders", "join", "reply"):
-            keys = [("submission", str(h["game"]), str(h["answers"]), str(h["side"]))]
-        elif d.kind == "state":
-            keys = [("state", str(h["game"]), "seq", str(h["sequence"]))]
-            if h["previous"]:
-                keys.append(("state", str(h["game"]), "prev", str(h["previous"])))
-        else:
-            continue
-        try:
-            check_seal(d.data, str(d.path))
-        except TamperError:
-            continue
-        for k in keys:
-            other = seen.get((*k, str(d.data["seal"]["key"])))
-            if other is None:
-                seen[(*k, str(d.data["seal"]["key"]))] = d
-            elif content_digest(other.data) != content_digest(d.data):
-                return Equivocation(k[0], other, d)
-    return None
-
-
-def _check_origin(first: Doc) -> str:
-    """State 0 must be exactly the start of a known game: its module's state 0 for its scenario,
-    options, parties and creator (re-derived). Returns how it was trusted."""
-    h = first.data["pbem"]
-    parties = first.data["parties"]
-    sides = {p: str(v["key"]) for p, v in parties.items() if p != "referee"}
-    referee = str(parties["referee"]["key"]) if "referee" in parties else None
-    try:
-        body = state_zero(str(h["module"]), str(h["scenario"]), sides, referee, str(h["creator"]), str(h["game"]),
-                          dict(first.data["options"]))
-    except PbemError as e:
-        raise VerificationError(f"{first.path}: not the start of a game this pbem knows ({e.message})",
-                                hint="A history is trusted from its start (state 0000) or from a state you hold (--from DIGEST).") from e
-    if canonical(body) != canonical(unsealed(first.data)):
-        raise VerificationError(f"{first.path}: is not the state 0 of scenario '{h['scenario']}' with its options and parties "
-                                f"(first difference at {_first_difference(body, unsealed(first.data))})",
-                                hint="A game's first state is what `pbem new` makes; this one was made otherwise: do not trust it.")
-    check_state_seal(first, str(h["creator"]))
-    return f"the game's start, re-derived from scenario '{h['scenario']}'"
-
-
-def check_transition(prev: Doc, cur: Doc, inputs: dict[str, Doc], others: list[Doc],
-                     notes: list[str] | None = None) -> list[Event]:
-    """One transition of the trusted chain: ``cur`` sealed by the adjudicator ``prev`` names, with the
-    same key; every input present, sealed, awaited, revealing its committed secret; no party
-    committing again to a secret already used; and the replay of the rules giving exactly ``cur``.
-    Returns the replay's events."""
-    adj = adjudicator_of(prev.data)
-    check_state_seal(cur, adj)
-    if cur.data["parties"][adj]["key"] != prev.data["parties"][adj]["key"]:
-        raise TamperError(f"{cur.path}: the key of '{adj}' changed")
-    subs = []
-    for dg in cur.data["pbem"]["inputs"]:
-        if dg not in inputs:
-            raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
-                                    hint="Put every order, join and reply file of the game in the folder.")
-        subs.append(envelope(prev, inputs[dg]).submission)
-    tr = cur.data.get("transition", {})
-    defaulted = list(tr.get("defaulted", []))
-    if defaulted and adj != "referee":
-        raise VerificationError(f"{cur.path}: records sides adjudicated without their orders ({', '.join(map(str, defaulted))}), "
-                                "which only a referee may do", hint="The adjudicator's state is not what the rules give: do not accept it.")
-    for side in defaulted:
-        held = [d for d in others if d.kind in ("orders", "reply") and d.data["pbem"].get("answers") == prev.digest
-                and d.data["pbem"].get("side") == side and "seal" in d.data]
-        if held and notes is not None:
-            notes.append(f"{cur.path}: adjudicated without {side}'s orders, but {held[0].path}, sealed by {side} for that very "
-                         "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
-    reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
-    commit = cur.data["parties"][adj].get("commit")
-    try:
-        expected, events = next_state(prev, subs, reveal, commit, defaulted)
-    except UsageError as e:
-        raise VerificationError(f"{cur.path}: {e.message}") from e
-    if canonical(expected) != canonical(unsealed(cur.data)):
-        diff = _first_difference(expected, unsealed(cur.data))
-        raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
-                                hint="The adjudicator's state is not what the rules give: do not accept it.")
-    return events
-
-
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                return f"{path}.{k}".lstrip(".")
-            if canonical(a[k]) != canonical(b[k]):
-                return _first_difference(a[k], b[k], f"{path}.{k}")
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            if canonical(x) != canonical(y):
-                return _first_difference(x, y, f"{path}[{i}]")
-        return f"{path} (length {len(a)} vs {len(b)})"
-    return path.lstrip(".") or "(top)"
-
+# --- finding the state a file answers ----------------------------------------------------------
 
 def find_state_for(doc: Doc, folder: Path) -> Doc | None:
     """The state (or, in a refereed game, the side's view) in ``folder`` that ``doc`` answers."""

@@ -46,24 +46,21 @@ from pbem.errors import (
 )
 
 from . import names
-from .canonical import canonical, check_seal, digest, unsealed
+from .canonical import canonical, check_seal, digest
+from .chain import Chain, check_origin, find_equivocation, keys_of, same_keys, sequence_of
 from .files import parse_toml
 from .game import (
     Doc,
     adjudicator_of,
     check_orders,
     check_state_seal,
-    collect,
     derived_files,
     envelope,
-    find_equivocation,
     load_doc,
     load_state,
-    next_state,
     parse_doc,
 )
 from .report import report_version
-from .views import check_view_against_state, verify_views
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # one message (an .eml file, or one message of an mbox)
 MAX_MAILBOX_BYTES = 50 * 1024 * 1024  # a whole mbox file
@@ -822,11 +819,22 @@ class MailRead:
         return [(self.folder / e.name, e.text) for e in self.entries if e.status == "new" and e.name]
 
 
-def _folder_docs(folder: Path) -> tuple[list[Doc], list[Doc]]:
+def _by_number(doc: Doc) -> str:
+    """How the intake names a state of the folder or the mail in its messages: by its number."""
+    return f"state {names.number(sequence_of(doc))}"
+
+
+def _folder_chain(folder: Path | None) -> Chain:
+    """The game folder's history, read as `pbem verify` reads it; a fork in it stops the intake."""
+    if folder is None:
+        return Chain(label=_by_number)
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such game folder", hint="Give the folder of the game (make it first for a new game).")
-    states, others, _ = collect([folder])
-    return states, others
+    chain = Chain.read([folder], label=_by_number)
+    fork = chain.fork(chain.states + chain.views)
+    if fork is not None:
+        raise fork.error()
+    return chain
 
 
 def _answered(doc: Doc) -> str:
@@ -842,13 +850,12 @@ class _Reader:
 
     def __init__(self, where: str, folder: Path | None, extracted: Extracted) -> None:
         self.where, self.folder, self.ex = where, folder, extracted
-        fstates, fothers = _folder_docs(folder) if folder is not None else ([], [])
-        self.states: dict[int, Doc] = {int(d.data["pbem"]["sequence"]): d for d in fstates}
-        self.views: list[Doc] = [d for d in fothers if d.kind == "view"]
-        self.games = {str(d.data["pbem"]["game"]) for d in fstates + fothers}
+        self.chain = _folder_chain(folder)  # the folder's files; the mail's join, order and reply files are added to it
+        self.states: dict[int, Doc] = {sequence_of(d): d for d in self.chain.states}
+        self.views: list[Doc] = list(self.chain.views)
+        self.games = {str(d.data["pbem"]["game"]) for d in self.chain.docs}
         # the folder's trusted start for views: its earliest state or view (a state first at one number)
-        history = sorted(fstates + [d for d in fothers if d.kind == "view"],
-                         key=lambda d: (int(d.data["pbem"]["sequence"]), d.kind != "state"))
+        history = sorted(self.chain.states + self.chain.views, key=lambda d: (sequence_of(d), d.kind != "state"))
         self.start: Doc | None = history[0] if history else None
         # the mail's other text parts by text, and by the number of the report their first line names:
         # each transition looks up its own report and picture rather than reading every part
@@ -859,7 +866,6 @@ class _Reader:
             head = _REPORT_HEAD.fullmatch(text, 0, max(text.find("\n"), 0))
             if head is not None:
                 self.report_heads.setdefault(head.group(1), []).append(i)
-        self.pool: dict[str, Doc] = {d.digest: d for d in fothers if d.kind != "view"}
         self.claimed: dict[str, str] = {}
         self.rejected: set[str] = set()
         self.entries: list[Entry] = []
@@ -909,8 +915,8 @@ class _Reader:
                 continue
             docs.append((e, doc))
         for _, doc in docs:
-            if doc.kind != "state" and doc.kind != "view":
-                self.pool.setdefault(doc.digest, doc)
+            if doc.kind in names.SUBMISSIONS and doc.digest not in self.chain.inputs:
+                self.chain.add(doc)  # the inputs a state of the mail replays with
         order = {"state": 0, "view": 1}
         docs.sort(key=lambda x: (order.get(x[1].kind, 2), int(x[1].data["pbem"].get("sequence", 0))))
         for e, doc in docs:
@@ -953,16 +959,11 @@ class _Reader:
         prev = self.states.get(seq - 1)
         events: list[Event] | None = None
         if seq == 0:
-            check_state_seal(doc, str(h["creator"]))
+            check_origin(doc)
             e.notes.append(f"state 0000 of game {h['game']}, sealed by its creator {h['creator']}")
         elif prev is not None:
-            if h["previous"] != prev.digest:
-                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {names.number(seq - 1)}: the chain is broken",
-                                  hint="It does not continue this game's history: do not accept it.")
             adj = adjudicator_of(prev.data)
-            check_state_seal(doc, adj)
-            self._same_keys(doc, prev)
-            events = self._replay(prev, doc)
+            events = self.chain.follow(prev, doc, keys=keys_of(prev), replay=self.chain.has_inputs(doc))
             e.notes.append(f"continues state {names.number(seq - 1)}; sealed by {adj}, who adjudicates that step")
             if events is None:
                 e.notes.append("not replayed: its inputs are not all in the folder or the mail (`pbem verify` replays it when they are)")
@@ -975,7 +976,7 @@ class _Reader:
                     raise VerificationError(f"{doc.path}: is state {names.number(seq)}, but the latest state here is {names.number(latest)}: "
                                             f"state{'s' if seq - latest > 2 else ''} {names.number(latest + 1)}{'..' + names.number(seq - 1) if seq - latest > 2 else ''} "
                                             "missing", hint="Ask for the missing states (or give them in the same mail).")
-                self._same_keys(doc, self.states[latest])
+                same_keys(doc, keys_of(self.states[latest]))
             check_state_seal(doc)
             e.notes.append(f"sealed by {doc.data['seal']['signer']}; the previous state is not here, so the chain was not checked")
         nxt = self.states.get(seq + 1)
@@ -989,29 +990,6 @@ class _Reader:
             self.games.add(str(h["game"]))
         if events is not None and prev is not None:
             self._derived(prev, doc, events)
-
-    def _same_keys(self, doc: Doc, other: Doc) -> None:
-        a = {p: v["key"] for p, v in doc.data["parties"].items()}
-        b = {p: v["key"] for p, v in other.data["parties"].items()}
-        if a != b:
-            raise TamperError(f"{doc.path}: the parties or their keys differ from those of the game here",
-                              hint="Keys never change in a game: do not accept it.")
-
-    def _replay(self, prev: Doc, cur: Doc) -> list[Event] | None:
-        inputs = [str(x) for x in cur.data["pbem"]["inputs"]]
-        if any(d not in self.pool for d in inputs):
-            return None
-        subs = [envelope(prev, self.pool[d]).submission for d in inputs]
-        tr = cur.data.get("transition", {})
-        adj = adjudicator_of(prev.data)
-        reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
-        commit = cur.data["parties"][adj].get("commit")
-        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])) or None)
-        if canonical(expected) != canonical(unsealed(cur.data)):
-            raise VerificationError(f"{cur.path}: does not follow from state {names.number(int(prev.data['pbem']['sequence']))}, "
-                                    "its inputs and the revealed dice",
-                                    hint="The adjudicator's state is not what the rules give: do not accept it (`pbem verify` shows where it differs).")
-        return events
 
     def _derived(self, prev: Doc, cur: Doc, events: list[Event]) -> None:
         """The report and picture of a replayed transition, filed when the mail carries them unchanged."""
@@ -1092,8 +1070,7 @@ class _Reader:
             if full.digest != h["of"]:
                 raise TamperError(f"{doc.path}: shows a state {names.number(seq)} other than the one {'in ' + str(self.folder) if self.folder else 'found before it'}",
                                   hint="It is not a view of this game's history: do not accept it.")
-            self._referee_key(doc, full)
-            check_view_against_state(doc.data, full.data, str(doc.path))
+            self.chain.view_of(doc, full)
             e.notes.append(f"{side}'s view of state {names.number(seq)}, which is here: exactly its view, sealed by the referee")
         else:
             self._view_chain(e, doc)
@@ -1103,20 +1080,12 @@ class _Reader:
             self.games.add(str(h["game"]))
         self._side_report(doc)
 
-    def _referee_key(self, doc: Doc, start: Doc) -> str:
-        """The referee's key as ``start`` (the folder's trusted start, or the state a view shows) records it."""
-        referee = start.data["parties"].get("referee")
-        if referee is None:
-            raise TamperError(f"{doc.path}: a view, but in the game here ({start.path}) there is no referee to make one",
-                              hint="Views come only from the referee of a refereed game: do not accept it.")
-        return str(referee["key"])
-
     def _view_chain(self, e: Entry, doc: Doc) -> None:
         """A view of a state that is not here: sealed by the referee of the folder's trusted start (its
         earliest state or view; in an empty folder, the earliest state of this mail, filed as a state
         is; never a view, which cannot vouch for itself) and continuing the chain of the side's views
-        (``verify_views``: the previous view's ``of``, its commitments, the seed and each die), or
-        following the joins' state."""
+        (``Chain.follow_views``: the previous view's ``of``, its commitments, the seed and each die),
+        or following the joins' state."""
         h = doc.data["pbem"]
         seq, side = int(h["sequence"]), str(h["side"])
         start = self.start or (self.states[min(self.states)] if self.states else None)
@@ -1130,10 +1099,10 @@ class _Reader:
             e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by {doc.data['seal']['signer']}; not checked against "
                            "the game's history (give --folder GAME)")
             return
-        check_seal(doc.data, str(doc.path), self._referee_key(doc, start))
+        check_seal(doc.data, str(doc.path), self.chain.referee_key(doc, start))
         if doc.data["seal"]["signer"] != "referee":
             raise TamperError(f"{doc.path}: a view is sealed by the referee, not by '{doc.data['seal']['signer']}'")
-        self._same_keys(doc, start)
+        same_keys(doc, keys_of(start))
         sides = {str(v.data["pbem"]["side"]) for v in self.views}
         if sides and side not in sides:
             raise TamperError(f"{doc.path}: a view for {side}, but {self.folder or 'this mail'} holds the views of "
@@ -1147,14 +1116,12 @@ class _Reader:
             anchor = digest(mine[seq - 1].data) if seq - 1 in mine else digest(doc.data)
             if seq - 1 not in mine and mine[seq + 1].data["pbem"]["previous"] != h["of"]:
                 raise TamperError(f"{doc.path}: view {names.number(seq + 1)} here does not follow it: the chain is broken")
-            verify_views([(str(d.path), d.data) for d in chain], anchor=anchor)
+            self.chain.follow_views(chain, anchor=anchor)
             e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by the referee; continues the views here "
                            "(chain, commitments and dice checked)")
         elif before is not None:
-            if h["previous"] != before.digest:
-                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {names.number(seq - 1)}: the chain is broken",
-                                  hint="It does not continue this game's history: do not accept it.")
-            verify_views([(str(doc.path), doc.data)], start=(str(before.path), before.data))
+            self.chain.link(before, doc)
+            self.chain.follow_views([doc], start=before)
             what = "the joins: no dice" if before.data["awaits"]["kind"] == "join" else "attestations, commitments and dice checked"
             e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by the referee; continues state {names.number(seq - 1)} ({what})")
         else:
