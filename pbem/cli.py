@@ -514,7 +514,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
       pbem adjudicate game/0004.state.toml --no-orders SIDE --key referee.key
     """
     from pbem.exchange import names
-    from pbem.exchange.chain import check_before_reveal
+    from pbem.exchange.chain import Chain, check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
     from pbem.exchange.game import load_doc, load_state, origin_of
@@ -532,10 +532,11 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
         check_before_reveal(st, adj, key)
         party = st.data["parties"][adj]
         record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), st.digest)
+    here = Chain.read([state_path.parent], quiet=True) if defaulted else Chain()
     for side in defaulted:  # a side "without its orders" whose sealed orders for this state are here: adjudicate them
-        held = [p for p in sorted(state_path.parent.glob("*.toml")) if _sealed_orders_of(p, side, st.digest)]
+        held = here.held(st.digest, side)
         if held:
-            raise UsageError(f"--no-orders {side}: {held[0]} holds {side}'s sealed orders for this very state",
+            raise UsageError(f"--no-orders {side}: {held[0].path} holds {side}'s sealed orders for this very state",
                              hint="Adjudicate the orders you have; --no-orders is for a side that sent nothing by the deadline.")
     docs = [load_doc(p, "orders") for p in orders]
     res = run(st, docs, key, list(defaulted))
@@ -550,17 +551,6 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     else:
         click.echo(f"awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
 
-
-def _sealed_orders_of(path: Path, side: str, answers: str) -> bool:
-    """``path`` is an order or reply file of ``side``, sealed, answering the state ``answers``."""
-    from pbem.exchange.game import load_doc
-
-    try:
-        d = load_doc(path)
-    except PbemError:
-        return False
-    h = d.data["pbem"]
-    return d.kind in ("orders", "reply") and h.get("side") == side and h.get("answers") == answers and "seal" in d.data
 
 
 @cli.command()

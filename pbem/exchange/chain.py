@@ -270,6 +270,12 @@ class Chain:
     def has_inputs(self, state: Doc) -> bool:
         return all(str(dg) in self.inputs for dg in state.data["pbem"]["inputs"])
 
+    def held(self, answers: str, side: str) -> list[Doc]:
+        """The sealed order and reply files of ``side`` answering the state ``answers``: a side a
+        referee adjudicates "without its orders" whose orders are here."""
+        return [d for d in self.submissions if d.kind in ("orders", "reply") and d.data["pbem"].get("answers") == answers
+                and d.data["pbem"].get("side") == side and "seal" in d.data]
+
     # --- each file on its own, and two files for one place --------------------------------------
 
     def check_seals(self) -> None:
@@ -369,8 +375,7 @@ class Chain:
             raise VerificationError(f"{cur.path}: records sides adjudicated without their orders ({', '.join(map(str, defaulted))}), "
                                     "which only a referee may do", hint="The adjudicator's state is not what the rules give: do not accept it.")
         for side in defaulted:
-            held = [d for d in self.submissions if d.kind in ("orders", "reply") and d.data["pbem"].get("answers") == prev.digest
-                    and d.data["pbem"].get("side") == side and "seal" in d.data]
+            held = self.held(prev.digest, side)
             if held and notes is not None:
                 notes.append(f"{cur.path}: adjudicated without {side}'s orders, but {held[0].path}, sealed by {side} for that very "
                              "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
@@ -606,6 +611,15 @@ class Chain:
                               hint="Views come only from the referee of a refereed game: do not accept it.")
         return str(referee["key"])
 
+    @staticmethod
+    def sealed_by_referee(view: Doc, keys: dict[str, str]) -> None:
+        """A view is sealed by the referee, with the referee's key among the game's ``keys``, and
+        records those keys."""
+        check_seal(view.data, str(view.path), keys["referee"])
+        if view.data["seal"]["signer"] != "referee":
+            raise TamperError(f"{view.path}: a view is sealed by the referee, not by '{view.data['seal']['signer']}'")
+        same_keys(view, keys)
+
     def view_of(self, view: Doc, state: Doc) -> None:
         """A view beside the referee's full state it names must be exactly that state's view, sealed
         by the state's referee."""
@@ -677,10 +691,7 @@ class Chain:
         prev = start
         for n in seqs:
             v = by_seq[n]
-            check_seal(v.data, str(v.path), keys["referee"])
-            if v.data["seal"]["signer"] != "referee":
-                raise TamperError(f"{v.path}: a view is sealed by the referee, not by '{v.data['seal']['signer']}'")
-            same_keys(v, keys)
+            self.sealed_by_referee(v, keys)
             if n == first and start is None:
                 prev = v
                 continue  # the anchor: trusted as it is
@@ -821,7 +832,7 @@ def audit(state_path: Path) -> dict[str, Any]:
     if not prev_path.exists():
         raise UsageError(f"{prev_path}: the previous state is needed to audit {state_path}")
     prev = load_state(prev_path)
-    chain = Chain(d for d in (_load_quietly(p) for p in sorted(folder.glob(names.inputs_glob(n - 1)))) if d is not None)
+    chain = Chain.read(sorted(folder.glob(names.inputs_glob(n - 1))), quiet=True)
     chain.follow(prev, cur, replay=False)
     head = {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"]}
     if prev.data["awaits"]["kind"] == "join":
@@ -845,9 +856,3 @@ def audit(state_path: Path) -> dict[str, Any]:
                             for party, rev in sorted(reveals.items())],
             "dice": rows, "algorithm": ALGORITHM}
 
-
-def _load_quietly(p: Path) -> Doc | None:
-    try:
-        return load_doc(p)
-    except PbemError:
-        return None

@@ -1099,10 +1099,8 @@ class _Reader:
             e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by {doc.data['seal']['signer']}; not checked against "
                            "the game's history (give --folder GAME)")
             return
-        check_seal(doc.data, str(doc.path), self.chain.referee_key(doc, start))
-        if doc.data["seal"]["signer"] != "referee":
-            raise TamperError(f"{doc.path}: a view is sealed by the referee, not by '{doc.data['seal']['signer']}'")
-        same_keys(doc, keys_of(start))
+        self.chain.referee_key(doc, start)
+        self.chain.sealed_by_referee(doc, keys_of(start))
         sides = {str(v.data["pbem"]["side"]) for v in self.views}
         if sides and side not in sides:
             raise TamperError(f"{doc.path}: a view for {side}, but {self.folder or 'this mail'} holds the views of "
