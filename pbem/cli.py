@@ -60,6 +60,13 @@ def guarded(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def result_text(r: dict[str, Any], reason: bool = True) -> str:
+    """The line that ends a game: its winner, with the rule and the reason where the game gives them."""
+    rule = f" ({r['rule']})" if r.get("rule") else ""
+    why = f": {r['reason']}" if reason and r.get("reason") else ""
+    return f"game over: the {r.get('winner', 'nobody')} wins{rule}{why}"
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(__version__, prog_name="pbem")
@@ -310,9 +317,8 @@ def status(state_path: Path, as_json: bool) -> None:
     aw = s["awaits"]
     click.echo(f"game {info['game']} ({info['scenario']}), state {names.number(s['pbem']['sequence'])} {st.digest}")
     click.echo(module.status_line(s))
-    if s.get("result"):
-        r = s["result"]
-        click.echo(f"game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
+    if s.get("result") and aw["kind"] == "none":
+        click.echo(result_text(s["result"]))
     else:
         click.echo(f"awaits {aw['kind']} for step {aw['step']} from {', '.join(aw['from'])}; adjudicated by {aw['adjudicator']}")
     if info["pending"]:
@@ -334,9 +340,8 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
     Example:
       pbem template game/0001.state.toml --side SIDE -o game/0001-SIDE.orders.toml
     """
-    from pbem.engine.registry import find_module
     from pbem.exchange.files import write_new
-    from pbem.exchange.game import load_state, order_header
+    from pbem.exchange.game import load_state, template_text
 
     st = load_state(state_path)
     s = st.data
@@ -344,7 +349,7 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
         raise UsageError(f"the game does not await anything from '{side}' (it awaits {s['awaits']['kind']} from {', '.join(s['awaits']['from']) or 'nobody'})")
     if s["awaits"]["kind"] == "join":
         raise UsageError("the game awaits joins: use `pbem join`")
-    text = find_module(s["pbem"]["module"]).template(s, side, order_header(s, side))
+    text = template_text(s, side)
     if out:
         click.echo(_wrote([out], [out] if write_new(out, text) else []))
     else:
@@ -546,8 +551,8 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]
     click.echo(_wrote([p for p, _ in files], written))
-    if nxt.get("result"):
-        click.echo(f"game over: the {nxt['result']['winner']} wins ({nxt['result']['rule']})")
+    if nxt.get("result") and aw["kind"] == "none":
+        click.echo(result_text(nxt["result"], reason=False))
     else:
         click.echo(f"awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
 

@@ -77,7 +77,7 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
     for e in res.entries:
         h = e.data.get("pbem", {}) if isinstance(e.data.get("pbem"), dict) else {}
         what = e.kind
-        if e.kind in ("orders", "join", "reply"):
+        if e.kind in names.SUBMISSIONS:
             what += f" of {display(str(h.get('side')))} for {display(str(h.get('step')))}"
         elif e.kind in ("state", "view"):
             what += f" {names.number(e.sequence)} of {display(str(h.get('game')))}" if e.sequence is not None else ""

@@ -21,6 +21,7 @@ def test_every_kind_of_name_is_made_as_the_protocol_says() -> None:
     assert names.submission(1, "german", "orders") == "0001-german.orders.toml"
     assert names.submission(0, "soviet", "join") == "0000-soviet.join.toml"
     assert names.submission(5, "soviet", "reply") == "0005-soviet.reply.toml"
+    assert names.submission(6, "red", "reveal") == "0006-red.reveal.toml"
     assert names.inputs_glob(7) == "0007-*.toml"
     with pytest.raises(ValueError):
         names.submission(1, "german", "state")
@@ -35,6 +36,7 @@ def test_every_kind_of_name_is_made_as_the_protocol_says() -> None:
     ("0003-german.orders.toml", Name("orders", 3, "german")),
     ("0000-referee.join.toml", Name("join", 0, "referee")),
     ("10000-soviet.reply.toml", Name("reply", 10000, "soviet")),
+    ("0006-red.reveal.toml", Name("reveal", 6, "red")),
 ])
 def test_a_name_parses_and_is_made_again(name: str, parsed: Name) -> None:
     assert names.parse(name) == parsed

@@ -1,7 +1,9 @@
 """The pure transition function: ``(state, submissions, dice) -> (next state's game part, events)``.
 
 No files, clock, environment or global randomness: everything comes in as arguments. The phase
-sequence is the module's data; joins are handled here because every game starts with them.
+sequence is the module's data; joins are handled here because every game starts with them, and
+the last step of a game with hidden values (``reveal``: every item opened) because it is the same
+in every game.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .model import Event, Submission, Transition
 if TYPE_CHECKING:
     from pbem.games.base import GameModule
 
-ENGINE_KEYS = ("options", "clock", "position", "standing", "pending", "result", "awaits")
+ENGINE_KEYS = ("options", "clock", "position", "standing", "pending", "result", "awaits", "hidden", "opened")
 
 
 def game_part(state: dict[str, Any]) -> dict[str, Any]:
@@ -36,4 +38,7 @@ def transition(module: GameModule, state: dict[str, Any], submissions: list[Subm
         t = module.start(s, dice)
         events = (Event("joined", "joins", {"parties": sorted(x.side for x in submissions)}),) + t.events
         return Transition(t.state, events)
+    if s["awaits"]["kind"] == "reveal":  # the last step of a game with hidden values: the openings, checked before
+        s["awaits"] = {"kind": "none", "step": "reveal", "from": [], "adjudicator": s["awaits"]["adjudicator"]}
+        return Transition({k: v for k, v in s.items() if k not in ("pbem", "parties")}, (Event("all-opened", "hidden values", {"opened": "every hidden item"}),))
     return module.resolve(s, submissions, dice)

@@ -271,9 +271,9 @@ class Chain:
         return all(str(dg) in self.inputs for dg in state.data["pbem"]["inputs"])
 
     def held(self, answers: str, side: str) -> list[Doc]:
-        """The sealed order and reply files of ``side`` answering the state ``answers``: a side a
-        referee adjudicates "without its orders" whose orders are here."""
-        return [d for d in self.submissions if d.kind in ("orders", "reply") and d.data["pbem"].get("answers") == answers
+        """The sealed order, reply and reveal files of ``side`` answering the state ``answers``: a side
+        a referee adjudicates "without its orders" whose orders are here."""
+        return [d for d in self.submissions if d.kind in ("orders", "reply", "reveal") and d.data["pbem"].get("answers") == answers
                 and d.data["pbem"].get("side") == side and "seal" in d.data]
 
     # --- each file on its own, and two files for one place --------------------------------------
@@ -381,8 +381,9 @@ class Chain:
                              "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
         reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
         commit = cur.data["parties"][adj].get("commit")
+        files = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]}
         try:
-            expected, events = next_state(prev, subs, reveal, commit, defaulted)
+            expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files)
         except UsageError as e:
             raise VerificationError(f"{cur.path}: {e.message}") from e
         if canonical(expected) != canonical(unsealed(cur.data)):
@@ -592,7 +593,7 @@ class Chain:
         here = answered(state)
         for d in docs:
             h = d.data["pbem"]
-            if d.kind in ("orders", "reply") and d.data.get("dice", {}).get("reveal") == secret and h.get("answers") != here:
+            if d.kind in ("orders", "reply", "reveal") and d.data.get("dice", {}).get("reveal") == secret and h.get("answers") != here:
                 raise TamperError(f"{state.path}: your secret number {index} was already revealed by {d.path}, for another state",
                                   hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
             if d.kind in ("state", "view") and d.data.get("transition", {}).get("reveals", {}).get(party) == secret \

@@ -40,12 +40,12 @@ from .canonical import (
     unsealed,
 )
 from .files import dumps, read_toml, schema_problems, validate
+from .hidden import after_step, hidden_step, is_sealed_entry, openings_for, seal_value, versions_of
 from .keys import KeyPair, public_key_from_text
 from .report import render_report
 from .views import make_views
 
 FORMAT = FILE_FORMAT
-MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
 
 
 @dataclass
@@ -131,9 +131,9 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     return Doc(path, data)
 
 
-ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "seal"),
+ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "hidden", "opened", "seal"),
                  "view": ("pbem", "parties", "awaits", "transition", "seal"),
-                 "orders": ("pbem", "dice", "seal")}
+                 "orders": ("pbem", "dice", "hidden", "open", "seal")}
 
 
 def body_of(data: dict[str, Any], schema: str) -> dict[str, Any]:
@@ -155,9 +155,23 @@ def order_header(state: dict[str, Any], side: str) -> list[str]:
     shows), for ``side``: the lines `pbem template` starts a file with."""
     aw = state["awaits"]
     answers = state["pbem"].get("of") or digest(state)
-    return ["[pbem]", f"format = {FORMAT}", f'kind = "{"reply" if aw["kind"] == "reply" else "orders"}"',
+    return ["[pbem]", f"format = {FORMAT}", f'kind = "{aw["kind"] if aw["kind"] in ("reply", "reveal") else "orders"}"',
             f'game = "{state["pbem"]["game"]}"', f'module = "{state["pbem"]["module"]}"', f'side = "{side}"',
             f'answers = "{answers}"', f'step = "{aw["step"]}"', f"dice_index = {state['parties'][side]['index']}", ""]
+
+
+def template_text(state: dict[str, Any], side: str) -> str:
+    """`pbem template`: the skeleton of the file the awaited step asks of ``side`` (the game
+    module writes its part; the last step of a game with hidden values is the core's)."""
+    aw = state["awaits"]
+    header = order_header(state, side)
+    asked = aw.get("open", {}).get(side, [])
+    note = ([f"# This step asks you to open your hidden item(s) {', '.join(asked)}: `pbem sign` adds the openings",
+             "# ([open]) from the boxes in the state and your key (docs/protocol.md, Hidden values).", ""] if asked else [])
+    if aw["kind"] == "reveal":
+        return "\n".join(header + ["# The game is over: every hidden item is opened before its result stands."] + note)
+    text = find_module(state["pbem"]["module"]).template(state, side, header)
+    return text + ("\n" + "\n".join(note) if note else "")
 
 
 def document_problems(data: dict[str, Any], schema: str, game: str, where: str = "document") -> list[Problem]:
@@ -363,7 +377,7 @@ def commitments_in(folder: Path, origin: str = "") -> set[str]:
         h = d.data["pbem"]
         if origin and (h.get("origin") == origin or d.digest == origin or (d.kind == "join" and h.get("answers") == origin)):
             continue
-        if d.kind in ("join", "orders", "reply"):
+        if d.kind in ("join", "orders", "reply", "reveal"):
             c = d.data.get("dice", {}).get("commit")
             if isinstance(c, str):
                 out.add(c)
@@ -433,6 +447,11 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     if problems:
         raise IllegalOrdersError(f"{where}: not the awaited submission", problems)
     party = s["parties"][h["side"]]
+    if sealed and "referee" not in s["parties"]:
+        for item, entry in sorted(o.get("hidden", {}).items()):
+            if not is_sealed_entry(entry):
+                raise MalformedFileError(f"{where}: hidden.{item}: a signed file holds a commitment and a box (canonical base64) "
+                                         "for a hidden value, never the value", hint="Write the value in the draft and seal it with `pbem sign`.")
     if sealed:
         d = o.get("dice")
         if d is None:
@@ -459,7 +478,7 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
 def check_orders(state: Doc, doc: Doc) -> Checked:
     """`pbem check`: the envelope (a draft may be unsealed) and every rule problem."""
     c = envelope(state, doc, require_seal=False)
-    if c.submission.kind != "join":
+    if c.submission.kind not in ("join", "reveal"):
         module = find_module(state.data["pbem"]["module"])
         data = state.data
         if state.kind == "view" and "question" in data:
@@ -503,6 +522,10 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
                           hint="The state was not made from your files: do not answer it.")
     dice["attest"] = proto.attest(key, h, dice)
     body = dict(data)
+    if "referee" not in state.data["parties"] and state.data["awaits"]["kind"] != "join":
+        body, rewrite = seal_hidden(path, body, key, state, side, origin, salt)
+        if rewrite:  # values taken out of the file: written again from its data (comments are not kept)
+            raw_text = dumps(body)
     body["dice"] = dice
     sealed = seal(body, side, key)
     s = sealed["seal"]
@@ -510,6 +533,40 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\nattest = "{dice["attest"]}"\n\n'
     text += f'[seal]\nsigner = "{s["signer"]}"\nkey = "{s["key"]}"\nsignature = "{s["signature"]}"\n'
     return text
+
+
+def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side: str, origin: str,
+                salt: str) -> tuple[dict[str, Any], bool]:
+    """A draft's hidden values replaced by their commitments and boxes, and the openings the
+    awaited step asks of the side added (docs/protocol.md, Hidden values); whether anything changed."""
+    s = state.data
+    out = dict(data)
+    changed = False
+    if "hidden" in data:
+        sealed: dict[str, Any] = {}
+        for item, value in sorted(data["hidden"].items()):
+            if is_sealed_entry(value):  # sealed before (--force)
+                sealed[item] = value
+                continue
+            if item in s.get("opened", {}).get(side, {}):
+                raise IllegalOrdersError(f"{path}: hidden.{item}: the item was opened and stays public", hint="Give a new item a new id.")
+            version = len(versions_of(s, side, item))
+            sealed[item] = seal_value(key, origin, salt, side, item, version, value)
+        out["hidden"] = sealed
+        changed = True
+    asked = s["awaits"].get("open", {}).get(side)
+    if asked:
+        if state.kind == "view":
+            raise UsageError(f"{path}: a view cannot ask for openings")
+        try:
+            out["open"] = openings_for(s, side, key, origin, salt)
+        except ValueError as e:
+            raise TamperError(f"{state.path}: a hidden item it records for {side} was not sealed by your key for this game",
+                              hint="The state was not made from your files: do not answer it.") from e
+        changed = True
+    elif "open" in data:
+        raise IllegalOrdersError(f"{path}: [open]: the step asks {side} to open nothing")
+    return out, changed
 
 
 # --- adjudication ------------------------------------------------------------------------------
@@ -524,11 +581,15 @@ def adjudicator_of(state: dict[str, Any]) -> str:
 
 
 def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_commit: str | None,
-               defaulted: list[str] | None = None) -> tuple[dict[str, Any], list[Event]]:
+               defaulted: list[str] | None = None, adj_openings: dict[str, Any] | None = None,
+               names: dict[str, str] | None = None) -> tuple[dict[str, Any], list[Event]]:
     """The unsealed next state and its events: the deterministic core shared by adjudicate and verify.
 
     ``defaulted`` names awaited sides that sent nothing by the deadline; only a referee may
     adjudicate without them, and they are treated as having sent empty orders (README: Referee).
+    ``adj_openings``: the hidden items the step asks the adjudicator itself to open, opened (from
+    its key when adjudicating, from ``transition.openings`` when verifying). ``names``: each
+    input's file, by side, for messages.
     """
     s = prev.data
     defaulted = sorted(defaulted or [])
@@ -599,18 +660,28 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         seed = proto.transition_seed(prev.digest, reveals)
         dice = SeededDice(seed=seed)
     played = sorted(subs + [Submission(aw["kind"], d, {}, "") for d in defaulted], key=lambda x: x.side)
-    t = transition(module, s, played, dice)
-    events = list(t.events)
+    sealed_hidden = "referee" not in s["parties"] and aw["kind"] != "join"
+    if sealed_hidden:
+        before, opened_events, self_opened = hidden_step(prev, module, subs, adj_openings, names or {}, origin)
+    else:
+        before, opened_events, self_opened = {k: copy.deepcopy(s[k]) for k in ("hidden", "opened") if k in s}, [], {}
+    t = transition(module, {**{k: v for k, v in s.items() if k not in ("hidden", "opened")}, **before}, played, dice)
+    game = dict(t.state)
+    if sealed_hidden:
+        game = after_step(before, game)
+    events = opened_events + list(t.events)
     if defaulted:
         events.insert(0, Event("no-orders", "referee", {"sides": defaulted, "step": aw["step"]}))
     nxt: dict[str, Any] = {
         "pbem": {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "origin": origin, "previous": prev.digest,
                  "inputs": inputs},
         "parties": parties,
-        **t.state,
+        **game,
         "transition": {"seed": seed.hex(), "attestations": attestations, "reveals": dict(sorted(reveals.items())),
                        "dice": [{"label": r.label, "sides": r.sides, "face": r.face} for r in dice.log]},
     }
+    if self_opened:
+        nxt["transition"]["openings"] = self_opened
     if defaulted:
         nxt["transition"]["defaulted"] = defaulted
     check_signed_values(nxt, "the next state")
@@ -678,18 +749,25 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     problems: list[Problem] = []
     module = find_module(s["pbem"]["module"])
     for c in checked:
-        if c.submission.kind != "join":
+        if c.submission.kind not in ("join", "reveal"):
             problems += [Problem(f"{c.doc.path}: {p.where}", p.message, p.rule, p.hint) for p in module.check(s, c.submission)]
     if problems:
         raise IllegalOrdersError(f"{len(problems)} problem(s) in the orders; nothing was adjudicated", problems,
                                  hint="The sender fixes them (see `pbem check`) and sends new orders.")
     idx = int(s["parties"][adj]["index"])
     reveal = commit = None
+    own_openings = None
     if s["awaits"]["kind"] != "join":
         origin, salt = origin_of(prev), str(s["parties"][adj]["salt"])
         reveal = proto.secret(key, origin, salt, idx)
         commit = proto.commitment(proto.secret(key, origin, salt, idx + 1))
-    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted)
+        if adj in s["awaits"].get("open", {}) and adj not in s["awaits"]["from"]:
+            try:
+                own_openings = openings_for(s, adj, key, origin, salt)
+            except ValueError as e:
+                raise TamperError(f"{prev.path}: a hidden item it records for {adj} was not sealed by your key for this game") from e
+    names = {c.submission.side: str(c.doc.path) for c in checked}
+    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names)
     sealed = seal(body, adj, key)
     report, picture = derived_files(prev.data, sealed, events)
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))

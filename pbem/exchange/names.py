@@ -7,8 +7,9 @@ more, so that ``ls`` shows the history in order:
   picture of its turn;
 - ``NNNN-SIDE.view.toml`` and ``NNNN-SIDE.report.md``: a refereed game's view of state NNNN for
   SIDE, and the report for that side;
-- ``NNNN-SIDE.join.toml``, ``NNNN-SIDE.orders.toml``, ``NNNN-SIDE.reply.toml``: SIDE's join, orders
-  or reply answering state NNNN.
+- ``NNNN-SIDE.join.toml``, ``NNNN-SIDE.orders.toml``, ``NNNN-SIDE.reply.toml``,
+  ``NNNN-SIDE.reveal.toml``: SIDE's join, orders, reply or last openings (a game with hidden values)
+  answering state NNNN.
 """
 
 from __future__ import annotations
@@ -17,15 +18,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-SUBMISSIONS = ("orders", "join", "reply")  # the kinds of file a party sends, answering a state
+SUBMISSIONS = ("orders", "join", "reply", "reveal")  # the kinds of file a party sends, answering a state
 STATE_GLOB = "*.state.toml"
 VIEW_GLOB = "*.view.toml"
 
 _SIDE = r"[a-z][a-z0-9-]{0,40}"  # a side, as the schemas spell it
-_NAME = re.compile(rf"(?P<seq>[0-9]{{4,}})(?:-(?P<side>{_SIDE}))?\.(?P<kind>state\.toml|view\.toml|orders\.toml|join\.toml"
-                   r"|reply\.toml|report\.md|turn\.svg)")
-_KINDS = {"state.toml": "state", "view.toml": "view", "orders.toml": "orders", "join.toml": "join",
-          "reply.toml": "reply", "report.md": "report", "turn.svg": "picture"}
+_KINDS = {"state.toml": "state", "view.toml": "view", "orders.toml": "orders", "join.toml": "join", "reply.toml": "reply",
+          "reveal.toml": "reveal", "report.md": "report", "turn.svg": "picture"}
+_NAME = re.compile(rf"(?P<seq>[0-9]{{4,}})(?:-(?P<side>{_SIDE}))?\.(?P<kind>{'|'.join(re.escape(k) for k in _KINDS)})")
 
 
 def number(sequence: int) -> str:
@@ -52,7 +52,7 @@ def view(sequence: int, side: str) -> str:
 
 
 def submission(sequence: int, side: str, kind: str) -> str:
-    """A join, order or reply file of ``side`` answering state ``sequence``."""
+    """A join, order, reply or reveal file of ``side`` answering state ``sequence``."""
     if kind not in SUBMISSIONS:
         raise ValueError(f"no file of kind {kind!r} answers a state")
     return f"{number(sequence)}-{side}.{kind}.toml"

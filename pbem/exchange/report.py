@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         lines += ["", f"![Map of this step: moves, attacks and control changes]({picture})"]
     body: list[str] = []
     for e in events:
-        body += module.render_event(e)
+        body += core_event_lines(e) if e.kind in CORE_EVENTS else module.render_event(e)
     lines += _fill_empty_phases(body)
     notes = module.report_notes(events)
     if notes:
@@ -49,6 +50,18 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         for r in tr["dice"]:
             lines.append(f"- `{r['label']}`: d{r['sides']} = {r['face']}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+CORE_EVENTS = ("opened", "all-opened")
+
+
+def core_event_lines(e: Event) -> list[str]:
+    """The report lines of what the core does in every game (docs/protocol.md, Hidden values)."""
+    if e.kind == "opened":
+        values = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in e.data["values"])
+        return [f"- {e.data['side']} opens its hidden item `{e.data['item']}`: {values} (checked against its commitment "
+                "and everything recorded of it while hidden)."]
+    return ["", "Every hidden item is open: the game is over."]
 
 
 def report_version(text: str) -> str | None:

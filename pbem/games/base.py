@@ -81,6 +81,14 @@ class GameModule(Protocol):
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None: ...
 
+    def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
+                      versions: list[dict[str, Any]]) -> list[Problem]:
+        """A hidden item opened (docs/protocol.md, Hidden values): ``values`` by version, each
+        ``versions`` entry with the ``claims`` the game recorded while it was hidden. Every problem
+        (a value that contradicts a claim, or an impossible change between versions) makes the
+        opening tampering. A game without hidden values returns no problem."""
+        ...
+
     def coverage(self) -> list[dict[str, Any]]: ...
 
     def data_report(self) -> list[dict[str, Any]]: ...

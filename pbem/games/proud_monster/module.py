@@ -755,6 +755,11 @@ class ProudMonster:
         title = f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}"
         return picture.turn_svg(self.scenario(cur), cur, events, title)
 
+    def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
+                      versions: list[dict[str, Any]]) -> list[Problem]:
+        """Proud Monster keeps nothing hidden without a referee (fog of war is a refereed option)."""
+        return []
+
     def coverage(self) -> list[dict[str, Any]]:
         with COVERAGE_FILE.open("rb") as f:
             data = tomllib.load(f)

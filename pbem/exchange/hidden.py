@@ -1,0 +1,264 @@
+"""Hidden values without a referee (docs/protocol.md, "Hidden values without a referee").
+
+A side commits to what the rules keep hidden in a signed file; the opponent adjudicates in the
+open what can be adjudicated and records claims; the owner opens the value when the rules reveal
+it, and the game module checks the value against every claim. For party P (key K, join salt S) in
+the game whose first state has digest O, version v of item ID::
+
+    salt   = HMAC-SHA-256(K, "pbem/hidden-salt/v1" 0x00 | O | S | ID 0x00 | v (8 bytes))[:16]
+    commit = "sha256:" + SHA-256(canonical {"kind": "pbem-hidden-1", "origin": O, "owner": P,
+                                            "id": ID, "version": v, "salt": hex(salt), "value": value})
+    box    = ChaCha20-Poly1305(key = HMAC-SHA-256(K, "pbem/hidden-box/v1" 0x00 | commit),
+                               nonce = 12 zero bytes, aad = commit)(canonical value)
+
+Nobody without K can compute the salt, so a value from a small set cannot be found by hashing each
+candidate; only the owner can open the box, and so recovers every value of his from the folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+from pbem.engine.model import Event
+from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, VerificationError
+
+from . import names
+from .canonical import canonical
+from .dice import is_digest, is_salt
+from .keys import KeyPair
+
+SALT_TAG = b"pbem/hidden-salt/v1\x00"
+BOX_TAG = b"pbem/hidden-box/v1\x00"
+KIND = "pbem-hidden-1"
+ITEM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+NONCE = bytes(12)
+
+
+def is_item_id(text: object) -> bool:
+    return isinstance(text, str) and ITEM_ID.fullmatch(text) is not None
+
+
+def item_salt(key: KeyPair, origin: str, join_salt: str, item: str, version: int) -> str:
+    """The salt of version ``version`` of ``item``: only the owner's key makes it."""
+    if not is_digest(origin) or not is_salt(join_salt) or not is_item_id(item) or not 0 <= version < 2**63:
+        raise ValueError("origin, join salt, item id or version not in their one spelling")
+    msg = SALT_TAG + bytes.fromhex(origin[7:]) + bytes.fromhex(join_salt) + item.encode("ascii") + b"\x00" + version.to_bytes(8, "big")
+    return key.prf(msg)[:16].hex()
+
+
+def commitment(origin: str, owner: str, item: str, version: int, salt: str, value: Any) -> str:
+    """The commitment to a value: binds the game, the owner, the item and its version."""
+    material = {"kind": KIND, "origin": origin, "owner": owner, "id": item, "version": version, "salt": salt, "value": value}
+    return "sha256:" + hashlib.sha256(canonical(material)).hexdigest()
+
+
+def _box_key(key: KeyPair, commit: str) -> bytes:
+    return key.prf(BOX_TAG + commit.encode("ascii"))
+
+
+def seal_value(key: KeyPair, origin: str, join_salt: str, owner: str, item: str, version: int, value: Any) -> dict[str, str]:
+    """The ``{commit, box}`` that stands in a signed file for ``value``."""
+    salt = item_salt(key, origin, join_salt, item, version)
+    commit = commitment(origin, owner, item, version, salt, value)
+    box = ChaCha20Poly1305(_box_key(key, commit)).encrypt(NONCE, canonical(value), commit.encode("ascii"))
+    return {"commit": commit, "box": base64.b64encode(box).decode("ascii")}
+
+
+def open_box(key: KeyPair, commit: str, box: str) -> Any:
+    """The value in a box the key sealed; ValueError if the key did not seal it."""
+    try:
+        raw = base64.b64decode(box, validate=True)
+        plain = ChaCha20Poly1305(_box_key(key, commit)).decrypt(NONCE, raw, commit.encode("ascii"))
+    except (InvalidTag, ValueError) as e:
+        raise ValueError("the box was not sealed by this key") from e
+    return json.loads(plain.decode("utf-8"))
+
+
+def opening(key: KeyPair, origin: str, join_salt: str, item: str, version: int, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The opening (value and salt) of one committed version, recovered from its box."""
+    value = open_box(key, str(entry["commit"]), str(entry["box"]))
+    return {"value": value, "salt": item_salt(key, origin, join_salt, item, version)}
+
+
+def opening_matches(origin: str, owner: str, item: str, version: int, opened: Mapping[str, Any], commit: str) -> bool:
+    """An opening's salt is in its one spelling and, with its value, makes the commitment."""
+    salt = opened.get("salt")
+    return is_salt(salt) and "value" in opened and commitment(origin, owner, item, version, str(salt), opened["value"]) == commit
+
+
+def is_box(text: object) -> bool:
+    """A box is canonical base64 (one spelling), of at least the 16 bytes of its tag."""
+    if not isinstance(text, str) or len(text) > 1_000_000:
+        return False
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        return False
+    return len(raw) >= 16 and base64.b64encode(raw).decode("ascii") == text
+
+
+def is_sealed_entry(entry: object) -> bool:
+    """A ``[hidden.ID]`` entry of a signed file: exactly a commitment and a box, each in its one spelling."""
+    return isinstance(entry, dict) and set(entry) == {"commit", "box"} and is_digest(entry["commit"]) and is_box(entry["box"])
+
+
+def versions_of(state: Mapping[str, Any], owner: str, item: str) -> list[dict[str, Any]]:
+    return list(state.get("hidden", {}).get(owner, {}).get(item, {}).get("versions", []))
+
+
+def openings_for(state: Mapping[str, Any], side: str, key: KeyPair, origin: str, join_salt: str) -> dict[str, list[dict[str, Any]]]:
+    """The openings the state's awaited step asks of ``side`` (``awaits.open``), from the boxes."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for item in state["awaits"].get("open", {}).get(side, []):
+        out[item] = [opening(key, origin, join_salt, item, v, e) for v, e in enumerate(versions_of(state, side, item))]
+    return out
+
+
+def add_claim(state: dict[str, Any], owner: str, item: str, claim: Mapping[str, Any]) -> None:
+    """A game module records a public fact the hidden value of ``item`` must explain (on its
+    current version), stamped with the sequence number of the state that records it (``at``):
+    checked when the item is opened."""
+    versions = state["hidden"][owner][item]["versions"]
+    versions[-1]["claims"].append({**copy.deepcopy(dict(claim)), "at": int(state["pbem"]["sequence"]) + 1})
+
+
+def claims_only_added(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """A game module's transition may append claims to hidden items, nothing else."""
+    if set(before) != set(after):
+        return False
+    for owner, items in before.items():
+        if set(items) != set(after[owner]):
+            return False
+        for item, rec in items.items():
+            a, b = rec["versions"], after[owner][item]["versions"]
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b, strict=True):
+                if {k: v for k, v in x.items() if k != "claims"} != {k: v for k, v in y.items() if k != "claims"}:
+                    return False
+                if y["claims"][:len(x["claims"])] != x["claims"]:
+                    return False
+    return True
+
+
+# --- a step of a game with hidden values (next_state, shared by adjudicate and verify) -----------
+
+def _state_file(seq: int) -> str:
+    return names.state(seq)
+
+
+def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[str, Any] | None,
+                names: Mapping[str, str], origin: str) -> tuple[dict[str, Any], list[Event], dict[str, Any]]:
+    """Before the game module resolves a step: check and record the openings the step asks for
+    (each against its commitment, then the game module's check against the claims), then record the
+    new commitments of each file. Returns the state's ``hidden`` and ``opened`` tables (empty ones
+    left out), an ``opened`` event per item, and the openings of the adjudicator itself."""
+    s = prev.data
+    seq = int(s["pbem"]["sequence"]) + 1
+    hidden: dict[str, Any] = copy.deepcopy(s.get("hidden", {}))
+    opened: dict[str, Any] = copy.deepcopy(s.get("opened", {}))
+    asked: Mapping[str, list[str]] = s["awaits"].get("open", {})
+    adj = str(s["awaits"]["adjudicator"])
+    events: list[Event] = []
+    self_opened: dict[str, Any] = {}
+
+    def do_open(side: str, given: Mapping[str, Any], where: str) -> None:
+        want = sorted(asked.get(side, []))
+        if sorted(given) != want:
+            raise IllegalOrdersError(f"{where}: opens {', '.join(sorted(given)) or 'nothing'}, but the step asks {side} to open "
+                                     f"{', '.join(want) or 'nothing'} (docs/protocol.md, Hidden values)",
+                                     hint="`pbem sign` writes the openings the step asks for.")
+        for item in want:
+            versions = hidden.get(side, {}).get(item, {}).get("versions", [])
+            vals = given[item]
+            if not isinstance(vals, list) or len(vals) != len(versions):
+                raise TamperError(f"{where}: open.{item} gives {len(vals) if isinstance(vals, list) else 'no'} version(s) of "
+                                  f"{side}'s hidden item '{item}', which has {len(versions)}")
+            for v, (o, rec) in enumerate(zip(vals, versions, strict=True)):
+                if not isinstance(o, Mapping) or not opening_matches(origin, side, item, v, o, str(rec["commit"])):
+                    raise TamperError(f"{where}: the opening of {side}'s hidden item '{item}' (version {v}) does not match "
+                                      f"its commitment in {_state_file(int(rec['since']))}",
+                                      hint="Keep both files: they prove that the side opened another value than it committed to.")
+            values = [o["value"] for o in vals]
+            check = getattr(module, "check_opening", None)
+            problems = list(check(s, side, item, values, versions)) if check is not None else []
+            if problems:
+                held = sorted({_state_file(int(rec["since"])) for rec in versions}
+                              | {_state_file(int(c["at"])) for rec in versions for c in rec["claims"] if "at" in c})
+                raise TamperError(f"{where}: {side}'s hidden item '{item}', opened as {json.dumps(values)}, contradicts what "
+                                  f"the game recorded of it while hidden ({', '.join(held)})", problems,
+                                  hint="Keep the files named: they prove the side played its hidden item against the rules.")
+            del hidden[side][item]
+            if not hidden[side]:
+                del hidden[side]
+            opened.setdefault(side, {})[item] = {"values": values, "at": seq}
+            events.append(Event("opened", "hidden values", {"side": side, "item": item, "values": values}))
+
+    senders = {x.side for x in subs}
+    for x in subs:
+        given = x.body.get("open", {})
+        if given or x.side in asked:
+            do_open(x.side, given, names.get(x.side, f"the {x.kind} file of {x.side}"))
+    for side in sorted(asked):
+        if side in senders:
+            continue
+        if side != adj:
+            raise IllegalOrdersError(f"the step asks {side} to open hidden items, and {side} sent no file")
+        given = dict(adj_openings or {})
+        do_open(adj, given, f"the state {adj} seals (transition.openings)")
+        self_opened[adj] = given
+    commits = {str(v["commit"]) for items in hidden.values() for rec in items.values() for v in rec["versions"]}
+    for x in subs:
+        where = names.get(x.side, f"the {x.kind} file of {x.side}")
+        for item, entry in sorted(x.body.get("hidden", {}).items()):
+            if not is_sealed_entry(entry):
+                raise MalformedFileError(f"{where}: hidden.{item}: a signed file holds a commitment and a box for a hidden value, "
+                                         "never the value", hint="Write the value in the draft and seal it with `pbem sign`.")
+            if item in opened.get(x.side, {}):
+                raise IllegalOrdersError(f"{where}: hidden.{item}: the item was opened in {_state_file(int(opened[x.side][item]['at']))} "
+                                         "and stays public", hint="Give a new item a new id.")
+            if entry["commit"] in commits:
+                raise TamperError(f"{where}: hidden.{item} repeats a commitment already in the game",
+                                  hint="A commitment is made from the side's key, the item and its version: a repeated one is copied.")
+            commits.add(str(entry["commit"]))
+            rec = hidden.setdefault(x.side, {}).setdefault(item, {"versions": []})
+            rec["versions"].append({"commit": entry["commit"], "box": entry["box"], "since": seq, "claims": []})
+    tables = {k: v for k, v in (("hidden", hidden), ("opened", opened)) if v}
+    return tables, events, self_opened
+
+
+def after_step(before: Mapping[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """After the game module resolved a step: it may only have added claims to hidden items; a game
+    never ends with an item hidden (the last step, ``reveal``, opens them all); every item the next
+    step asks to open exists, and is asked of a side that sends a file or adjudicates."""
+    old = before.get("hidden", {})
+    new = game.get("hidden", old)
+    if not claims_only_added(old, new):
+        raise VerificationError("the game module changed a hidden item in a transition (it may only add claims)")
+    out = {k: v for k, v in game.items() if k not in ("hidden", "opened")}
+    if new:
+        out["hidden"] = new
+    if before.get("opened"):
+        out["opened"] = before["opened"]
+    aw = dict(out["awaits"])
+    if aw["kind"] == "none" and new:
+        nadj = str(aw["adjudicator"])
+        aw = {"kind": "reveal", "step": "reveal", "from": [o for o in sorted(new) if o != nadj], "adjudicator": nadj,
+              "open": {o: sorted(new[o]) for o in sorted(new)}}
+        out["awaits"] = aw
+    for side, items in aw.get("open", {}).items():
+        if side not in aw["from"] and side != aw["adjudicator"]:
+            raise VerificationError(f"the game asks {side} to open hidden items in a step {side} neither sends a file in nor adjudicates")
+        missing = [i for i in items if i not in new.get(side, {})]
+        if missing:
+            raise VerificationError(f"the game asks {side} to open {', '.join(missing)}, which {side} does not hold hidden")
+    return out
