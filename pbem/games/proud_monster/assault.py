@@ -267,7 +267,9 @@ def move_or_cancel(ctx: Ctx, index: int, move: Move, tr: MoveTracker, problems: 
     if ctx.dice is None or not tr.assaults:
         do_move(ctx, index, move, tr, problems)
         return
-    units = [u for u in move.units if u in ctx.units and ctx.on_map(u)]
+    # Left out: the units a mobile assault eliminated (the dead pile), not those off the map by
+    # right (an OKH reserve area, the RVGK, a holding box), whose move is checked like any other.
+    units = [u for u in move.units if u in ctx.units and ctx.at(u) != "dead"]
     if not units:
         ctx.emit("move-cancelled", "15.2", index=index, units=list(move.units),
                  why="every unit of the move was eliminated in a mobile assault")

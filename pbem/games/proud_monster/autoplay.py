@@ -178,7 +178,8 @@ def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[
     if support:
         orders["support"] = support
     orders.update(measures(ctx, side))
-    once = exercises(ctx, side)
+    arko = orders.get("declare", {}).get("form_arko")  # 14.41: the ArKo's hex is not for security divisions too
+    once = exercises(ctx, side, avoid=frozenset({arko} if arko else ()))
     for k, v in once.items():
         if k != "rwr":
             orders[k] = {**orders[k], **v} if isinstance(v, dict) and isinstance(orders.get(k), dict) else v
@@ -355,7 +356,7 @@ EXERCISES: dict[str, tuple[str, ...]] = {
 }
 
 
-def exercises(ctx: Ctx, side: str) -> dict[str, Any]:
+def exercises(ctx: Ctx, side: str, avoid: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The one-time measures of EXERCISES at this step, each only where the rules allow it:
     ``divert`` a unit of the North OKH area south (8.3); declare the von Paulus ``pause`` (9.19);
     deploy a group of 3 ``security`` divisions in German-controlled cities and large towns (8.21);
@@ -364,7 +365,8 @@ def exercises(ctx: Ctx, side: str) -> dict[str, Any]:
     Box by sea (``box``) and sail the Box's units to a port (``sail``, 11.2-11.3); ``invade`` the
     first Crimean south-coast hex the Soviet does not hold (11.4); declare supply ``concentration``
     on the German's 18 strongest units and cancel it (``no-concentration``, 9.20); ``refuse`` the
-    withdrawals due (8.17). Orders the check refuses are dropped like any other."""
+    withdrawals due (8.17). Orders the check refuses are dropped like any other; ``avoid``: hexes the
+    side's other measures use (the ArKo's)."""
     out: dict[str, Any] = {}
     for what in EXERCISES.get(ctx.step, ()):
         if what == "divert":
@@ -375,7 +377,7 @@ def exercises(ctx: Ctx, side: str) -> dict[str, Any]:
             out.setdefault("declare", {})["pause"] = True
         elif what == "security":
             pool = [u for u in ctx.sc.security if ctx.units.get(u, {}).get("at") == "track"][:3]
-            hexes = [h for h, c in sorted(ctx.position["control"].items()) if c == "german"
+            hexes = [h for h, c in sorted(ctx.position["control"].items()) if c == "german" and h not in avoid
                      and ctx.sc.map.hexes[h].settlement in ("city", "large_town") and ctx.sc.map.hexes[h].country == "ussr"
                      and not ctx.occupants(h, "soviet")]
             where: dict[str, str] = {}

@@ -40,7 +40,7 @@ from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
 from pbem.mechanics.supply import BorderOpen, supplied
 
-from .data import gas_sides
+from .data import OKH_AREAS, gas_sides
 from .orders import Attack, Declarations, Move
 from .rules.context import OFF_MAP_BOXES, Ctx, Hooks, MoveTracker
 from .rules.movement import AIR_SUPPLY_MF
@@ -621,7 +621,8 @@ def move_problems(ctx: Ctx, index: int, move: Move, tr: MoveTracker) -> list[Pro
     only for a move from a hex with an air supply marker (9.18)."""
     where = path_of("move", index)
     out: list[Problem] = []
-    units = [u for u in move.units if u in ctx.units and ctx.on_map(u)]
+    # Units entering from an OKH reserve area (8.2) move too: 9.20 limits them like the others.
+    units = [u for u in move.units if u in ctx.units and (ctx.on_map(u) or ctx.at(u) in OKH_AREAS)]
     if move.air_supply is not None:
         if not enabled(ctx):
             out.append(problem(under(where, "air_supply"), "air supply is a full-game supply rule (option supply is off)", "9.18"))
