@@ -11,7 +11,7 @@ stops the adjudication and awaits a reply from that side (docs/protocol.md); the
 losses fewest-steps-first. Twelve game turns give 47 player-turn transitions (with the joins) and
 the replies give the rest.
 
-It then times `verify` in-process (pbem.exchange.game.verify) and as a new process (`pbem verify
+It then times `verify` in-process (pbem.exchange.chain.verify) and as a new process (`pbem verify
 --quiet`), medians of N runs, and prints the figures. Not a test: record the figures where they
 are needed.
 """

@@ -218,19 +218,15 @@ class Chain:
     """The documents of one game's history and every check of it (module docstring). ``label``
     names a neighbouring document in messages: by default where it was read."""
 
-    def __init__(self, docs: Iterable[Doc] = (), reports: Iterable[Path] = (), label: Label = by_path) -> None:
+    def __init__(self, docs: Iterable[Doc] = (), label: Label = by_path) -> None:
         self.states: list[Doc] = []
         self.views: list[Doc] = []
-        self.submissions: list[Doc] = []
-        self.inputs: dict[str, Doc] = {}  # the join, order and reply files by digest: what states name as their inputs
+        self.submissions: list[Doc] = []  # join, order, reply and reveal files
+        self.inputs: dict[str, Doc] = {}  # the submissions by digest: what states name as their inputs
         self.reports: dict[tuple[int, str | None], Path] = {}  # by sequence number and side (None: the full report)
         self.label = label
         for d in docs:
             self.add(d)
-        for p in reports:
-            n = names.parse(p.name)
-            if n is not None and n.kind == "report":
-                self.reports[(n.sequence, n.side)] = p
 
     @classmethod
     def read(cls, paths: Iterable[Path], *, quiet: bool = False, label: Label = by_path) -> Chain:
