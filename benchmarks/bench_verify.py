@@ -37,7 +37,7 @@ from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair
-from pbem.games.proud_monster.module import default_losses
+from pbem.games.proud_monster.rules.combat.losses import default_losses
 from pbem.resources import scenarios_dir
 
 GAME_ID = "pm-bench-long-game"

@@ -3,7 +3,7 @@
 Each failure becomes one workflow command on standard output, which the runner shows as an
 annotation on the file::
 
-    ::error file=games/demo/0003-german.orders.toml,title=pbem check [12.4]::move[0].path[0] ...: 1919N holds enemy units
+    ::error file=games/demo/0003-north.orders.toml,title=pbem check [B.2]::move[0].path[0] ...: B4 holds enemy units
 
 Escaping follows the workflow-commands syntax: in the message ``%``, CR and LF are written
 ``%25``, ``%0D`` and ``%0A``; in a property also ``:`` and ``,`` (``%3A``, ``%2C``).

@@ -683,7 +683,7 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
         raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
     module = find_module(st.data["pbem"]["module"])
     data = st.data
-    if side is not None and st.kind == "state":  # what that side may see (14.7 with fog_of_war)
+    if side is not None and st.kind == "state":  # what that side may see (the game's view_position)
         data = {**data, "position": module.view_position(data, side)}
     if svg:
         from pbem.exchange.files import write_new
@@ -773,27 +773,28 @@ def module_check(game: str, as_json: bool) -> None:
 @cli.command()
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")
-@click.option("--full", is_flag=True, help="Play the full game (every [ADV] rule implemented so far).")
-@click.option("--scenario", default="training", show_default=True, help="The bundled scenario to play.")
+@click.option("--full", is_flag=True, help="Play under the game's full rules (every advanced rule implemented so far).")
+@click.option("--scenario", default=None, help="The bundled scenario to play (default: the game's demo scenario).")
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
+@click.option("--game", default=None, help="The game to play (default: the first that `pbem games` lists).")
 @guarded
-def demo(out: Path | None, turns: int, full: bool, scenario: str, auto: bool) -> None:
+def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None) -> None:
     """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.
 
-    The training scenario plays the bundled example orders; a scenario without examples, or
-    --auto, plays the orders a simple built-in player proposes.
+    The game's demo scenario plays its bundled example orders; any other scenario, or --auto,
+    plays the orders a simple built-in player proposes.
 
     \b
     Example:
       pbem demo
       pbem demo --full --turns 3
-      pbem demo --scenario training --auto --full --turns 3
+      pbem demo --auto --full --turns 3
     """
     from pbem.demo import run_demo
 
     if out is not None and out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
-    run_demo(out, turns, click.echo, {"ruleset": "full"} if full else None, scenario=scenario, auto=auto)
+    run_demo(out, turns, click.echo, scenario=scenario, auto=auto, game=game, full=full)
 
 
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)
@@ -804,7 +805,7 @@ cli.add_command(mail)
 def main() -> None:
     try:
         cli(obj={})
-    except BrokenPipeError:  # e.g. `pbem rules pm | head`
+    except BrokenPipeError:  # e.g. `pbem rules GAME | head`
         sys.stderr.close()
         sys.exit(0)
 

@@ -1,24 +1,24 @@
 """``pbem demo``: play a bundled scenario in a game folder, as two players would.
 
 Keys are generated (from fixed seeds, so the demo is the same on every machine), the game is
-created and joined, and each awaited step is answered with the example orders in
-``examples/proud-monster/training/`` or, for a scenario without examples (or with ``auto``), with
-the orders the simple built-in player proposes (``autoplay.propose``): checked, signed,
-adjudicated by the other player, reported. The folder is verified at the end.
+created and joined, and each awaited step is answered with the game's example files for its demo
+scenario (GameModule.demo_example) or, for any other scenario (or with ``auto``), with the files
+its built-in player writes (GameModule.demo_orders): checked, signed, adjudicated by the
+adjudicator of the step, reported. The folder is verified at the end. Everything of the game comes
+from its module (the demo hooks of pbem.games.base.GameModule); this runner names no game.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem.engine.registry import find_module
+from pbem.engine.registry import find_module, names
 from pbem.errors import IllegalOrdersError, UsageError
-from pbem.exchange import names
+from pbem.exchange import names as folder_names  # (names: the registry's game names)
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
 from pbem.exchange.game import (
@@ -32,13 +32,10 @@ from pbem.exchange.game import (
     sign_orders,
 )
 from pbem.exchange.keys import KeyPair, write_key_files
-from pbem.games.proud_monster import autoplay
-from pbem.games.proud_monster.module import ProudMonster
 from pbem.resources import examples_dir
 
-SCENARIO = "training"
-GAME_ID = "pm-demo-training"
-SIDES = ("german", "soviet")
+if TYPE_CHECKING:
+    from pbem.games.base import GameModule
 
 
 def demo_salt(side: str) -> str:
@@ -47,8 +44,14 @@ def demo_salt(side: str) -> str:
     return hashlib.sha256(f"pbem demo salt {side}".encode()).hexdigest()[:32]
 
 
-def example_path(step: str, scenario: str = SCENARIO) -> Path:
-    return examples_dir() / "proud-monster" / scenario / (step.replace("/", "-") + ".toml")
+def demo_module(game: str | None = None) -> GameModule:
+    """The game the demo plays: ``game``, or the first the registry lists (`pbem games`)."""
+    if game is None:
+        known = names()
+        if not known:
+            raise UsageError("no game is installed", hint="`pbem games` lists the games pbem adjudicates.")
+        game = known[0]
+    return find_module(game)
 
 
 def order_text(state: dict[str, Any], side: str, body: str) -> str:
@@ -67,12 +70,25 @@ def _bare_keys_first(body: str) -> bool:
     return False
 
 
+def _shown(path: Path) -> str:
+    """An example file as the demo names it: its path under the bundled examples folder."""
+    try:
+        return "examples/" + path.relative_to(examples_dir()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options: dict[str, Any] | None = None,
-             scenario: str = SCENARIO, auto: bool = False) -> Path:
-    module = find_module("proud-monster")
-    pm = ProudMonster()
+             scenario: str | None = None, auto: bool = False, game: str | None = None, full: bool = False) -> Path:
+    """Play ``scenario`` of ``game`` (default: the first game, its demo scenario) for ``turns`` game
+    turns into ``out`` (default: a new temporary folder), echoing each command as a player would
+    type it; ``options``: the game's options (with ``full``, those of its full rules too). Returns
+    the folder."""
+    module = demo_module(game)
+    demo_scenario = module.demo_scenario()
+    scenario = scenario or demo_scenario
     if scenario not in module.scenarios():
-        raise UsageError(f"no bundled Proud Monster scenario '{scenario}'", hint=f"Bundled: {', '.join(module.scenarios())}.")
+        raise UsageError(f"no bundled {module.short_title} scenario '{scenario}'", hint=f"Bundled: {', '.join(module.scenarios())}.")
     if out is None:
         folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     else:
@@ -80,83 +96,85 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
             raise UsageError(f"{out}: the folder exists and is not empty", hint="Give a new folder, or none for a temporary one.")
         out.mkdir(parents=True, exist_ok=True)
         folder = out
-    game = folder / "game"
-    game.mkdir()
-    auto = auto or scenario != SCENARIO  # only the training scenario has a complete set of example orders
-    game_id = GAME_ID if scenario == SCENARIO and not auto else f"pm-demo-{scenario}" + ("-auto" if auto else "")
-    echo(f"pbem demo: Proud Monster, {scenario} scenario, {turns} game turn(s), in {folder}"
+    game_dir = folder / "game"
+    game_dir.mkdir()
+    auto = auto or scenario != demo_scenario  # only the demo scenario has a complete set of example orders
+    game_id = f"{module.id_prefix}-demo-{scenario}" + ("-auto" if auto else "")
+    echo(f"pbem demo: {module.short_title}, {scenario} scenario, {turns} game turn(s), in {folder}"
          + (" (orders proposed by the built-in player)" if auto else ""))
+    sides = module.sides
+    creator = sides[0]
     keys: dict[str, KeyPair] = {}
-    for side in SIDES:
+    for side in sides:
         keys[side] = KeyPair.from_seed(f"pbem demo {side}".encode())
         write_key_files(keys[side], folder / side)
         echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
-    state = new_game("proud-monster", scenario, {s: keys[s].public_text for s in SIDES}, None, keys["german"], game_id,
-                     dict(options or {}))
-    path = game / names.state(0)
+    state = new_game(module.name, scenario, {s: keys[s].public_text for s in sides}, None, keys[creator], game_id,
+                     {**module.demo_options(full), **(options or {})})
+    path = game_dir / folder_names.state(0)
     write_new(path, dumps(state))
-    echo(f"$ pbem new {scenario} --side german=german.pub --side soviet=soviet.pub --key german.key --game-id {game_id} -o game")
+    echo(f"$ pbem new {scenario} {' '.join(f'--side {s}={s}.pub' for s in sides)} --key {creator}.key --game-id {game_id} -o game")
     st = load_state(path)
     joins = []
-    for side in SIDES:
-        ex = example_path(f"join-{side}", scenario)
-        standing = read_toml(ex).get("standing") if ex.exists() and not auto else autoplay.standing(side) if auto else None
-        jp = game / names.submission(0, side, "join")
+    for side in sides:
+        ex = None if auto else module.demo_example(scenario, "join", side)
+        standing = module.demo_standing(side) if auto else read_toml(ex).get("standing") if ex else None
+        jp = game_dir / folder_names.submission(0, side, "join")
         write_new(jp, dumps(make_join(st, side, keys[side], standing, salt=demo_salt(side))))
         joins.append(jp)
-        echo(f"$ pbem join game/{names.state(0)} --side {side} --key {side}.key")
-    st = _adjudicate(game, st, joins, keys, echo)
-    while st.data["awaits"]["kind"] != "none" and int(st.data["clock"]["turn"]) <= turns:
+        echo(f"$ pbem join game/{folder_names.state(0)} --side {side} --key {side}.key")
+    st = _adjudicate(module, game_dir, st, joins, keys, echo)
+    while st.data["awaits"]["kind"] != "none" and module.demo_turn(st.data) <= turns:
         aw = st.data["awaits"]
-        side = aw["from"][0]
         seq = int(st.data["pbem"]["sequence"])
-        ex = example_path(aw["step"], scenario)
-        op = game / names.submission(seq, side, "reply" if aw["kind"] == "reply" else "orders")
-        if auto:
-            # a scenario's example file, if any, adds the decisions of that step to the built-in
-            # player's proposal (examples/proud-monster/SCENARIO/: the campaign's scripted measures)
-            extra = read_toml(ex) if ex.exists() and scenario != SCENARIO else None
-            body = autoplay.propose(pm, st.data, side, extra)
-            source = "proposed by the built-in player" + (f", with examples/proud-monster/{scenario}/{ex.name}" if extra else "")
-        elif ex.exists():
-            body = ex.read_text(encoding="utf-8")
-            source = f"filled in from examples/proud-monster/{SCENARIO}/{ex.name}"
-        elif aw["kind"] == "reply":
-            body, source = _reply_body(st.data)
-        elif int(st.data["clock"]["pts"]) == 0:  # the Soviet's MR step (8.7): the template's proposal
-            template = module.template(st.data, side, order_header(st.data, side))
-            body, source = template.split("\ndice_index = ", 1)[1].split("\n", 1)[1], "the template's proposed placements"
-        else:
-            body, source = "# no orders this player turn\n", "no orders"
-        echo(f"$ pbem template game/{names.state(seq)} --side {side}   ({source})")
-        body = _legal_body(st, op, side, body, echo)
-        write_new(op, order_text(st.data, side, body))
-        echo(f"$ pbem check game/{names.state(seq)} {op.name}      -> legal")
-        doc = load_doc(op, "orders")
-        text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side], st)
-        parse_toml(text.encode("utf-8"), str(op))
-        op.write_text(text, encoding="utf-8")
-        echo(f"$ pbem sign {op.name} --key {side}.key")
-        st = _adjudicate(game, st, [op], keys, echo)
+        files = []
+        for side in aw["from"]:  # one file from each side the step awaits
+            ex = module.demo_example(scenario, aw["step"], side)
+            op = game_dir / folder_names.submission(seq, side, "reply" if aw["kind"] == "reply" else "orders")
+            if auto:
+                # a scenario's example file, if any, adds the decisions of that step to the built-in
+                # player's proposal (a long game's scripted measures)
+                extra = read_toml(ex) if ex and scenario != demo_scenario else None
+                body = module.demo_orders(st.data, side, extra)
+                source = "proposed by the built-in player" + (f", with {_shown(ex)}" if ex and extra else "")
+            elif ex:
+                body = ex.read_text(encoding="utf-8")
+                source = f"filled in from {_shown(ex)}"
+            elif aw["kind"] == "reply":
+                body, source = module.demo_reply(st.data, side)
+            else:
+                body, source = module.demo_unscripted(st.data, side)
+            echo(f"$ pbem template game/{folder_names.state(seq)} --side {side}   ({source})")
+            body = _legal_body(module, st, op, side, body, echo)
+            write_new(op, order_text(st.data, side, body))
+            echo(f"$ pbem check game/{folder_names.state(seq)} {op.name}      -> legal")
+            doc = load_doc(op, "orders")
+            text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side], st)
+            parse_toml(text.encode("utf-8"), str(op))
+            op.write_text(text, encoding="utf-8")
+            echo(f"$ pbem sign {op.name} --key {side}.key")
+            files.append(op)
+        st = _adjudicate(module, game_dir, st, files, keys, echo)
     echo("$ pbem verify game")
-    res = verify([game])
+    res = verify([game_dir])
     echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and {res.pictures} pictures match")
-    last = game / names.state(res.states - 1)
+    last = game_dir / folder_names.state(res.states - 1)
     write_new(folder / "position.svg", module.render_svg(load_state(last).data, None))
     echo(f"$ pbem show game/{last.name} --svg position.svg")
     r = st.data.get("result")
     if r:
         echo(f"game over: the {r['winner']} wins ({r['rule']}): {r['reason']}")
-    echo(f"The game folder is {game}; read the reports (*.report.md) there.")
+    echo(f"The game folder is {game_dir}; read the reports (*.report.md) there.")
     return folder
 
 
-def _legal_body(st: Any, op: Path, side: str, body: str, echo: Callable[[str], None]) -> str:
+def _legal_body(module: GameModule, st: Any, op: Path, side: str, body: str, echo: Callable[[str], None]) -> str:
     """The example orders, less any order that the dice of this game made illegal.
 
     The examples were written for one run of the dice; if a change of the module's data changes
-    the dice, an order may no longer fit the position (a unit did not advance, a hex was not
-    taken). `pbem check` finds it; the demo says so and leaves that order out, as a player would.
+    the dice, an order may no longer fit the position (a unit did not advance, a place was not
+    taken). `pbem check` finds it; the demo says so and leaves that order out (the game's
+    demo_leave_out says which), as a player would.
     """
     scratch = op.with_name(op.name + ".draft")
     for _ in range(20):
@@ -167,39 +185,17 @@ def _legal_body(st: Any, op: Path, side: str, body: str, echo: Callable[[str], N
             scratch.unlink()
         if not c.problems:
             return body
-        data = parse_toml(body.encode("utf-8"), str(op))
-        drop: dict[str, set[int]] = {}
+        kept = module.demo_leave_out(parse_toml(body.encode("utf-8"), str(op)), list(c.problems))
+        if kept is None:  # nothing the demo can leave out would help
+            raise IllegalOrdersError(f"{op}: the example orders break the rules", c.problems)
         for p in c.problems:
-            m = re.match(r"^(move|attack)\[(\d+)\]", p.where)
-            if m:
-                drop.setdefault(m.group(1), set()).add(int(m.group(2)))
-            elif p.where.startswith("end of movement"):
-                drop.setdefault("move", set()).update(range(len(data.get("move", []))))
-            else:  # nothing the demo can leave out would help
-                raise IllegalOrdersError(f"{op}: the example orders break the rules", c.problems)
             echo(f"$ pbem check ... -> {p.render()}  (left out of the demo's orders)")
-        for key, idx in drop.items():
-            data[key] = [x for i, x in enumerate(data.get(key, [])) if i not in idx]
-            if not data[key]:
-                del data[key]
-        body = dumps(data)
+        body = dumps(kept)
     raise IllegalOrdersError(f"{op}: the example orders cannot be made legal", c.problems)
 
 
-def _reply_body(state: dict[str, Any]) -> tuple[str, str]:
-    """A reply to the decision awaited (README: standing instructions and replies): the demo's
-    player answers as the documented defaults would: the first retreat hex offered, losses
-    fewest-steps-first."""
-    from pbem.games.proud_monster.module import default_losses
-
-    q = state["pending"]["question"]
-    if q.get("kind") == "retreat":
-        return f'\n[reply]\nretreat = "{q["hexes"][0]}"\n', f"a reply: retreat to {q['hexes'][0]}"
-    losses = default_losses(q)
-    return "\n[reply]\nlosses = [" + ", ".join(f'"{u}"' for u in losses) + "]\n", f"a reply: losses {', '.join(losses)}"
-
-
-def _adjudicate(game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair], echo: Callable[[str], None]) -> Any:
+def _adjudicate(module: GameModule, game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair],
+                echo: Callable[[str], None]) -> Any:
     adj = st.data["awaits"]["adjudicator"]
     res = adjudicate(st, [load_doc(p, "orders") for p in inputs], keys[adj])
     nxt, seq = res.state, res.sequence
@@ -207,25 +203,11 @@ def _adjudicate(game: Path, st: Any, inputs: list[Path], keys: dict[str, KeyPair
     write_all_new(files)
     sp = files[0][0]
     aw = nxt["awaits"]
-    given = " ".join(p.name for p in inputs)
-    echo(f"$ pbem adjudicate game/{names.state(seq - 1)} {given} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
-    summary = _summary(res.report)
+    inputs_named = " ".join(p.name for p in inputs)
+    echo(f"$ pbem adjudicate game/{folder_names.state(seq - 1)} {inputs_named} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
+    summary = module.demo_summary(res.report)
     if summary:
         echo("    " + summary)
     if aw["kind"] != "none":
         echo(f"    awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
     return load_state(sp)
-
-
-def _summary(report: str) -> str:
-    moves = report.count("\n- Move ")
-    attacks = report.count("\n- **Attack ")
-    controls = report.count("\n- Control: ")
-    parts = []
-    if moves:
-        parts.append(f"{moves} move(s)")
-    if attacks:
-        parts.append(f"{attacks} attack(s)")
-    if controls:
-        parts.append(f"{controls} control change(s)")
-    return ", ".join(parts)

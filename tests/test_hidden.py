@@ -354,3 +354,21 @@ def test_the_commands_play_the_hidden_steps(tmp_path: Path, monkeypatch: pytest.
     turn("red", "", 6, "reveal")
     assert g.state().data["awaits"]["kind"] == "none"
     assert "ok" in run(["verify", g.folder]).output
+
+
+def test_a_step_whose_adjudicator_also_sends_a_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game module that awaits a file from the party that adjudicates the step is wrong (that
+    party would reveal one dice secret twice): the step is not written."""
+    g = start(tmp_path / "g")
+    real = Hideout.resolve
+
+    def wrong(self: Hideout, state: dict[str, Any], subs: list[Any], dice: Any) -> Any:
+        t = real(self, state, subs, dice)
+        t.state["awaits"] = {**t.state["awaits"], "from": ["red"], "adjudicator": "red"}
+        return t
+
+    monkeypatch.setattr(Hideout, "resolve", wrong)
+    p = g.write_orders(first(1, "runner", 4), side="red")
+    with pytest.raises(VerificationError, match="both send a file"):
+        g.adjudicate(p)
+    assert not (g.folder / "0002.state.toml").exists()

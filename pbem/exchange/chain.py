@@ -102,7 +102,7 @@ def check_origin(first: Doc) -> str:
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str:
-    """Where two documents first differ, as a dotted path (``position.vp``, ``transition.dice[0].face``)."""
+    """Where two documents first differ, as a dotted path (``transition.dice[0].face``)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
             if k not in a or k not in b:

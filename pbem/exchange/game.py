@@ -669,6 +669,10 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     game = dict(t.state)
     if sealed_hidden:
         game = after_step(before, game)
+    naw = game["awaits"]
+    if naw["kind"] not in ("join", "none") and naw["adjudicator"] in naw["from"]:
+        raise VerificationError(f"the game module makes {naw['adjudicator']} both send a file in step {naw['step']} and adjudicate it: "
+                                "a party cannot reveal its dice secret twice in one step", hint="The game module is wrong; report it.")
     events = opened_events + list(t.events)
     if defaulted:
         events.insert(0, Event("no-orders", "referee", {"sides": defaulted, "step": aw["step"]}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.engine.model import Event, Submission, Transition
@@ -13,6 +14,7 @@ class GameModule(Protocol):
     name: str
     aliases: tuple[str, ...]
     title: str
+    short_title: str  # the game's name as a sentence gives it ("pbem demo: NAME, SCENARIO scenario, ...")
     ruleset: str  # module and ruleset version, recorded in every state
     sides: tuple[str, ...]
     id_prefix: str  # the start of the game ids `pbem new` makes
@@ -92,3 +94,60 @@ class GameModule(Protocol):
     def coverage(self) -> list[dict[str, Any]]: ...
 
     def data_report(self) -> list[dict[str, Any]]: ...
+
+    # --- `pbem demo` (pbem/demo.py): the game played in a folder, as its players would ---------
+    def demo_scenario(self) -> str:
+        """The bundled scenario `pbem demo` plays when none is named: the one whose example files
+        (demo_example) answer every step of its first game turns. Any other scenario, or
+        ``--auto``, is played with the built-in player's orders (demo_orders)."""
+        ...
+
+    def demo_options(self, full: bool) -> dict[str, Any]:
+        """The options the demo creates its game with (as `pbem new --option`); ``full``: under
+        every rule of the game's full rules implemented so far (`pbem demo --full`)."""
+        ...
+
+    def demo_turn(self, state: dict[str, Any]) -> int:
+        """The game turn ``state`` is in: `pbem demo --turns N` answers steps while it is N or less."""
+        ...
+
+    def demo_example(self, scenario: str, step: str, side: str) -> Path | None:
+        """The bundled example file ``side`` sends for ``step`` (as ``awaits.step`` names it;
+        ``"join"`` for its join) in ``scenario``, if there is one. It holds the game's part of the
+        file, TOML without the ``[pbem]`` table (the demo writes the envelope, then signs); of a
+        join's, the demo sends the ``[standing]`` table. The demo names the file by its path under
+        the bundled ``examples/`` folder (pbem.resources.examples_dir)."""
+        ...
+
+    def demo_standing(self, side: str) -> dict[str, Any] | None:
+        """The standing instructions the built-in player sends with its join, or None."""
+        ...
+
+    def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
+        """The built-in player's file body (TOML, without the [pbem] table) for the step ``state``
+        awaits from ``side``: orders, or a reply when a reply is awaited; legal by ``check``, from
+        what ``side`` may see, and the same every time. ``extra``: the game's part of an example
+        file for the step, to be merged in (a scenario's scripted orders), or None."""
+        ...
+
+    def demo_reply(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        """A reply to the decision ``state`` awaits from ``side`` when the example files have none:
+        the body, as the documented defaults answer it, and a few words on it for the demo's
+        output (``a reply: ...``)."""
+        ...
+
+    def demo_unscripted(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        """Orders for a step the example files do not script (a reply aside): the body (it may
+        be a comment only: no orders) and a few words on where it comes from."""
+        ...
+
+    def demo_leave_out(self, orders: dict[str, Any], problems: list[Problem]) -> dict[str, Any] | None:
+        """Example orders that `pbem check` finds these problems with, less the orders the
+        problems are about (the demo's dice may differ from the ones the examples were written
+        for: a hex not taken, a unit elsewhere); None when leaving orders out cannot help."""
+        ...
+
+    def demo_summary(self, report: str) -> str:
+        """A few words on what a transition's report holds (the demo prints them under each
+        adjudication), or "" for nothing worth a line."""
+        ...

@@ -54,7 +54,7 @@ class Numbering:
         return f"{h.col:02d}{h.row - self.north_last_row:02d}S"
 
     def canonical(self, hex_id: str) -> str:
-        """The canonical id of a hex (2.4: a South row-00 id becomes the North id)."""
+        """The canonical id of a hex (a South row-00 id becomes the North id of the shared row)."""
         return self.format(self.parse(hex_id))
 
 

@@ -1,7 +1,8 @@
-"""Odds ratios and CRT column shifts (Proud Monster 14.8-14.11, 14.31; shared by odds-CRT games).
+"""Odds ratios and combat results table (CRT) column shifts, for games whose combat compares an
+attack total with a defense total.
 
-Odds are kept as an *ordinal* so that shifts work past the ends of the table (14.31 design note:
-shift the actual odds, do not cap first): 1:1 is 0, n:1 is n-1, 1:n is -(n-1).
+Odds are kept as an *ordinal* so that shifts work past the ends of the table (the actual odds are
+shifted, not odds first capped at the table's last column): 1:1 is 0, n:1 is n-1, 1:n is -(n-1).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ class Odds:
     def of(cls, attack: int, defense: int) -> Odds:
         """Attack total against defense total.
 
-        14.8: attacker stronger or equal: attack / defense, fractions dropped (26 vs 7 = 3:1).
-        14.9: attacker weaker: defense / attack, fractions rounded up, written 1:n (5 vs 11 = 1:3).
+        Attacker stronger or equal: attack / defense, fractions dropped (26 vs 7 = 3:1).
+        Attacker weaker: defense / attack, fractions rounded up, written 1:n (5 vs 11 = 1:3).
+        A game that rounds otherwise computes its own ordinal.
         """
         if defense <= 0:
             return cls(10_000)
@@ -63,10 +65,10 @@ class Shift:
 
 
 def apply_shifts(odds: Odds, shifts: list[Shift]) -> Odds:
-    """All modifiers are cumulative and applied before the die is rolled (14.11)."""
+    """The odds after every shift: shifts add up, and all are applied before the die is rolled."""
     return odds.shift(sum(s.columns for s in shifts))
 
 
 def halve_round_up(total: int) -> int:
-    """Halve a combined total once, rounding fractions up (9.7, 14.12)."""
+    """Halve a combined total once, rounding fractions up."""
     return -(-total // 2)

@@ -1,10 +1,9 @@
-"""Step losses (2.16, 14.35, 14.36): allocating a loss among participating units.
+"""Step losses: allocating a loss among participating units.
 
 A loss of N points is absorbed one step at a time. Each step satisfies one point, or less where a
-rule says so (a Soviet cavalry step counts 1/2 under 14.36). Rules may constrain which unit gives
-the next step (14.35: the attacker's first step from a tank; no unit eliminated while another
-participant has more than one step); within the constraints, an owner's ordered list and then a
-policy decide.
+rule says so (a game may count a cavalry step as 1/2). Rules may constrain which unit gives the
+next step (the attacker's first step from a tank; no unit eliminated while another participant has
+more than one step); within the constraints, an owner's ordered list and then a policy decide.
 """
 
 from __future__ import annotations
@@ -43,11 +42,11 @@ def allocate(
     soon as it is allowed. Steps still owed follow ``policy``: ``fewest-steps-first`` (finish off
     weak units first), ``most-steps-first`` (spread the losses) or ``ask`` (NeedsDecision when the
     choice matters). ``weight`` gives the points a unit's step satisfies (default 1);
-    ``first_from`` the units the first step must come from if any takes part (14.35 exception 1);
-    ``spread`` forbids eliminating a unit while another has more than one step (exception 2);
+    ``first_from`` the units the first step must come from if any takes part;
+    ``spread`` forbids eliminating a unit while another has more than one step;
     ``reduced`` gives, per unit, the steps at or below which it counts as reduced for ``spread``
     (default 1: reduced to 1 step; a 4-step unit's 3 when being reduced once is enough).
-    A loss larger than all steps eliminates everything; the excess is ignored (Ambiguity 46).
+    A loss larger than all steps eliminates everything; the excess is ignored.
     """
     w = weight or {}
     left = {u: s for u, s in units}

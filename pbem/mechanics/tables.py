@@ -36,7 +36,7 @@ class ResultsTable:
     note: str
     above: Result  # automatic result right of the last column
     below: Result  # automatic result left of the first column
-    known: frozenset[tuple[int, str]] = frozenset()  # (face, column) cells the rulebook gives
+    known: frozenset[tuple[int, str]] = frozenset()  # (face, column) cells the game's rules give (of a provisional table)
 
     @property
     def first(self) -> Odds:
@@ -47,7 +47,7 @@ class ResultsTable:
         return Odds.parse(self.columns[-1])
 
     def automatic(self, odds: Odds) -> Result | None:
-        """The result with no die roll when the odds are off the table (14.10), else None."""
+        """The result with no die roll when the odds are off the table, else None."""
         if odds > self.last:
             return self.above
         if odds < self.first:

@@ -7,7 +7,8 @@ units count at the mean of the counters they may be (2.15). The play is plain: a
 the strongest stacks next to the enemy (10.2), stacks move toward the enemy and the objectives,
 attacks are made at good estimated odds, reinforcements go where the rules allow (the MR
 template's proposal), replies take the documented defaults. It is not meant to play well, only
-legally and the same way every time.
+legally and the same way every time. The game module offers it to `pbem demo` (demo_orders), so it
+does not import the module: it asks the one it is given for the check and a context (Rules).
 """
 
 from __future__ import annotations
@@ -15,21 +16,23 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.engine.model import Submission
+from pbem.errors import Problem
 from pbem.exchange.files import dumps
+from pbem.mechanics.dice import Dice
 from pbem.mechanics.odds import Odds, apply_shifts
 from pbem.mechanics.paths import routes
 
 from . import air, rwr, setup
 from .assault import ma_cost
-from .module import ProudMonster, default_losses
 from .naval import NO_SEA
 from .orders import Rwr
 from .reinforce import default_mr_orders
 from .rules.allies import entry_problems
 from .rules.arko import ARKO_HEXES, is_arko
+from .rules.combat.losses import default_losses
 from .rules.combat.shifts import attack_shifts
 from .rules.context import Ctx
 from .rules.hedgehogs import HEDGEHOG_SETTLEMENTS, HEDGEHOG_TURNS, german_nationals
@@ -44,7 +47,16 @@ MA_ODDS = Odds.parse("4:1")  # a mobile assault is made at these estimated odds 
 MAX_ROUNDS = 40  # passes of check-and-drop before the proposal gives up
 
 
-def propose(module: ProudMonster, state: dict[str, Any], side: str, extra: dict[str, Any] | None = None) -> str:
+class Rules(Protocol):
+    """What the player asks of the game module (module.ProudMonster): the check of a submission
+    and a working context on a state, as a side sees it."""
+
+    def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]: ...
+
+    def context(self, state: dict[str, Any], dice: Dice | None, side: str | None = None) -> Ctx: ...
+
+
+def propose(module: Rules, state: dict[str, Any], side: str, extra: dict[str, Any] | None = None) -> str:
     """The body of an order (or reply) file for the step ``state`` awaits from ``side``; ``extra``
     (a table of orders, e.g. scripted declarations) is merged into the proposal before checking."""
     aw = state["awaits"]
@@ -87,7 +99,7 @@ def reply(state: dict[str, Any]) -> dict[str, Any]:
     return {"losses": default_losses(q)}
 
 
-def legal(module: ProudMonster, state: dict[str, Any], side: str, orders: dict[str, Any]) -> dict[str, Any]:
+def legal(module: Rules, state: dict[str, Any], side: str, orders: dict[str, Any]) -> dict[str, Any]:
     """The orders less every order ``module.check`` finds a problem with, by the problem's place
     (Problem.place): an entry of a list of orders (a move, an attack, ...) is dropped on its own; a
     hex over-stacked at the end of the movement phase drops the last move or placement into it;
@@ -169,7 +181,7 @@ def sub_table(path: tuple[str | int, ...]) -> str:
 
 # --- a player turn ---------------------------------------------------------------------------
 
-def player_turn(module: ProudMonster, state: dict[str, Any], side: str) -> dict[str, Any]:
+def player_turn(module: Rules, state: dict[str, Any], side: str) -> dict[str, Any]:
     """The side's measures at the start of its player turn, mobile assaults at very good odds,
     moves toward the enemy and the objectives, then prepared assaults at good odds."""
     ctx = module.context(state, None, side)

@@ -7,20 +7,20 @@ import tomllib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
-from . import air, assault, naval, picture, reinforce, render, rwr, rwr_text, setup, supply
+from . import air, assault, autoplay, demo, naval, picture, reinforce, render, rwr, rwr_text, setup, supply
 from .data import OKH_AREAS, Scenario, load_scenario, scenario_names
 from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
 from .orders import Attack, Move, Orders, Reply, Standing
 from .rules.arko import ARKO_TYPE, form_arko
 from .rules.combat.attacks import static_attack_problems
-from .rules.combat.losses import LOSS_POLICIES, allocate_with, loss_constraints_text, loss_reduced
+from .rules.combat.losses import LOSS_POLICIES, default_losses, loss_constraints_text, loss_reduced
 from .rules.combat.resolve import resolve_attack
 from .rules.combat.retreat import RETREAT_POLICIES
 from .rules.context import OFF_MAP, Ctx, Decision, Hooks, MoveTracker, snapshot
@@ -83,13 +83,6 @@ def _named(value: Any) -> set[str]:
     return set()
 
 
-def default_losses(q: dict[str, Any]) -> list[str]:
-    """The losses of an unanswered question: fewest-steps-first within the rules' constraints."""
-    r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
-    result = allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
-    return [lo.unit for lo in result for _ in range(lo.steps)]
-
-
 _INT, _STR, _BOOL = (int,), (str,), (bool,)
 # A decision awaited mid-turn (14.32, 14.35): the fields every reader of a pending question uses.
 QUESTION_FIELDS: dict[str, tuple[type, ...]] = {"attack": _INT, "kind": _STR, "loss": _INT, "role": _STR, "rule": _STR,
@@ -130,6 +123,7 @@ class ProudMonster:
     name = "proud-monster"
     aliases: tuple[str, ...] = ("pm", "proudmonster", "proud_monster")
     title = "Proud Monster: The Barbarossa Campaign"
+    short_title = "Proud Monster"
     ruleset = "pbem-proud-monster/1-basic"
     sides: tuple[str, ...] = ("german", "soviet")
     id_prefix = "pm"  # game ids `pbem new` makes: pm-<hex>
@@ -818,3 +812,42 @@ class ProudMonster:
 
     def step_name(self, turn: int, pts: int, side: str) -> str:
         return step_name(turn, pts, side)
+
+    # --- pbem demo (demo.py) ------------------------------------------------------------------------
+    def demo_scenario(self) -> str:
+        """The training scenario: example orders for every step of GT1 and GT2."""
+        return demo.SCENARIO
+
+    def demo_options(self, full: bool) -> dict[str, Any]:
+        """The full game (every [ADV] rule implemented) with ``full``, else the scenario's own ruleset."""
+        return {"ruleset": "full"} if full else {}
+
+    def demo_turn(self, state: dict[str, Any]) -> int:
+        return int(state["clock"]["turn"])
+
+    def demo_example(self, scenario: str, step: str, side: str) -> Path | None:
+        return demo.example_path(scenario, step, side)
+
+    def demo_standing(self, side: str) -> dict[str, Any] | None:
+        return autoplay.standing(side)
+
+    def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
+        return autoplay.propose(self, state, side, extra)
+
+    def demo_reply(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        return demo.reply_body(state)
+
+    def demo_unscripted(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        return demo.unscripted(state, side, lambda s: self._ctx(state, None, side=s))
+
+    def demo_leave_out(self, orders: dict[str, Any], problems: list[Problem]) -> dict[str, Any] | None:
+        return demo.leave_out(orders, problems)
+
+    def demo_summary(self, report: str) -> str:
+        return demo.summary(report)
+
+
+if TYPE_CHECKING:  # the type checker holds the class to the protocol the core calls
+    from pbem.games.base import GameModule
+
+    _AS_PROTOCOL: GameModule = ProudMonster()

@@ -78,6 +78,13 @@ def allocate_with(alive: list[tuple[str, int]], loss: int, order: list[str], pol
                     first_from=r["first_from"], spread=r["spread"], reduced=loss_reduced(r))
 
 
+def default_losses(q: dict[str, Any]) -> list[str]:
+    """The losses of an unanswered question: fewest-steps-first within the rules' constraints."""
+    r = q.get("constraints", {"weight": {}, "first_from": [], "spread": False})
+    result = allocate_with(list(q["units"].items()), int(q["loss"]), [], "fewest-steps-first", r)
+    return [lo.unit for lo in result for _ in range(lo.steps)]
+
+
 def loss_constraints_text(units: list[str], r: dict[str, Any]) -> list[str]:
     """The constraints of loss_rules on a loss among ``units``, in words with their rules (for the
     reply template and the problems of a reply that breaks them)."""
