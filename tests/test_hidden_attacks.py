@@ -19,15 +19,9 @@ from pbem.engine import registry
 from pbem.errors import IllegalOrdersError, MalformedFileError, PbemError, TamperError, VerificationError
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import (
-    load_doc,
-    load_state,
-    make_join,
-    new_game,
-    sign_orders,
-    verify,
-)
+from pbem.exchange.game import load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
 
 from .clihelpers import fails, run
@@ -774,16 +768,9 @@ def test_pbem_sign_of_a_sealed_reply_for_a_forged_state_writes_nothing(tmp_path:
 
 # --- the last step -------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A reveal file may carry [hidden]: the core records the new item, and after_step asks for "
-    "another reveal step. But check_before_reveal replays the last transition with inputs of the "
-    "kinds orders, join and reply only, never reveal: the next state's input (the reveal file) "
-    "is 'not in the folder', so neither red's `pbem sign` nor blue's `pbem adjudicate` will act on "
-    "it (exit 1). A loser wedges the end of the game with one more commitment, and an honest side "
-    "cannot finish it. Fix: count kind 'reveal' among the inputs in check_before_reveal (and in "
-    "find_equivocation and _check_own_seals), and refuse [hidden] in a reveal file (`pbem sign` "
-    "and the adjudicator: the last step only opens)."))
 def test_a_commitment_in_the_last_step_does_not_wedge_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reveal file that commits a new item: refused, or the game asks for one more reveal step and
+    ends after it (the reveal file counts among the inputs the checks before a reveal replay)."""
     g = start(tmp_path / "g")
     to_contact_resolved(g)
     p = g.write_orders("[hidden]\nextra = 5\n", side="red", name="0006-red.reveal.toml")
@@ -801,13 +788,9 @@ def test_a_commitment_in_the_last_step_does_not_wedge_the_game(tmp_path: Path, m
     assert g.state().data["awaits"]["kind"] == "none" and "hidden" not in g.state().data
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "find_equivocation looks at submissions of the kinds orders, join and reply only: two different "
-    "reveal files sealed by red for one step (here one with move = 0, one with move = 2; the body "
-    "schema lets a reveal carry the game's fields) are not reported, and `pbem verify` says ok, "
-    "although docs/protocol.md says no party signs two different files for one step. Fix: add "
-    "'reveal' to the kinds of find_equivocation (and of _check_own_seals)."))
 def test_two_different_reveal_files_for_one_step_are_an_equivocation(tmp_path: Path) -> None:
+    """Two different reveal files sealed by red for one step: `pbem verify` shows the equivocation
+    (a reveal file is a submission like an order file)."""
     g = start(tmp_path / "g")
     to_contact_resolved(g)
     played = g.write_orders("move = 0\n", side="red", name="0006-red.reveal.toml")
@@ -893,15 +876,10 @@ def test_a_refereed_game_shows_no_hidden_value_in_the_views_or_side_reports(tmp_
 
 # --- the mail, and the size of what a side commits ---------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "MailRead._replay (pbem/exchange/mail.py) calls next_state without the adjudicator's own "
-    "openings (transition.openings), so the replay of an honest state in which the adjudicator "
-    "opened its items fails with 'opens nothing, but the step asks blue to open scout': `pbem mail "
-    "read` refuses the contact's state (exit 1) and red cannot take it from the mail. Fix: pass "
-    "tr.get('openings', {}).get(adj) and the inputs' names to next_state there, as check_transition "
-    "does (better: one replay function shared by verify, check_before_reveal and mail read)."))
 def test_mail_read_files_a_state_in_which_the_adjudicator_opened_its_own_items(tmp_path: Path,
                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """An honest state in which the adjudicator opened its own items: `pbem mail read` replays it with
+    those openings (transition.openings), as `pbem verify` does, and files it."""
     import shutil
     from email.message import EmailMessage
 
