@@ -309,7 +309,7 @@ def status(state_path: Path, as_json: bool) -> None:
     module = find_module(s["pbem"]["module"])
     info = {"file": str(state_path), "game": s["pbem"]["game"], "module": s["pbem"]["module"], "scenario": s["pbem"]["scenario"],
             "sequence": s["pbem"]["sequence"], "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"],
-            "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question"),
+            "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question") or s.get("question"),
             "counters": module.status_lines(s)}
     if as_json:
         _echo_json(info)
@@ -525,9 +525,9 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     from pbem.exchange.game import load_doc, load_state, origin_of
     from pbem.exchange.ledger import record_reveal
 
-    if not orders and not defaulted:
-        raise UsageError("give the order, join or reply files to adjudicate (or --no-orders SIDE, for a referee)")
     st = load_state(state_path, views=False)
+    if not orders and not defaulted and st.data["awaits"]["from"]:  # a step from nobody: the adjudicator's alone
+        raise UsageError("give the order, join, reply or reveal files to adjudicate (or --no-orders SIDE, for a referee)")
     key = _key(key_path, ask)
     if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
         adj = str(st.data["awaits"]["adjudicator"])

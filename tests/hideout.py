@@ -72,9 +72,9 @@ class Hideout:
                 if item not in hidden:
                     problems.append(Problem(f"hidden.{item}", f"on turn 1 a side commits its {item} (hidden)", "H-1"))
         scout, plan = hidden.get("scout"), hidden.get("plan")
-        if scout is not None and not is_sealed_entry(scout) and scout not in ALLOWANCE:  # the sender's own check sees the value
+        if scout is not None and not is_sealed_entry(scout) and (not isinstance(scout, str) or scout not in ALLOWANCE):  # the sender's own check sees the value
             problems.append(Problem("hidden.scout", f"'{scout}' is not a scout type (runner, walker)", "H-1"))
-        if plan is not None and not is_sealed_entry(plan) and plan not in range(1, 7):
+        if plan is not None and not is_sealed_entry(plan) and not _is_plan(plan):
             problems.append(Problem("hidden.plan", "a plan is an integer from 1 to 6", "H-1"))
         return problems
 
@@ -120,14 +120,14 @@ class Hideout:
         problems = []
         for value, version in zip(values, versions, strict=True):
             if item == "scout":
-                if value not in ALLOWANCE:
+                if not isinstance(value, str) or value not in ALLOWANCE:
                     problems.append(Problem(f"hidden.{owner}.scout", f"'{value}' is not a scout type", "H-1"))
                     continue
                 for claim in version["claims"]:
                     if claim["moved"] > ALLOWANCE[value]:
                         problems.append(Problem(f"hidden.{owner}.scout", f"moved {claim['moved']} in state {claim['at']:04d}: "
                                                 f"a {value} moves at most {ALLOWANCE[value]}", "H-3"))
-            elif item == "plan" and value not in range(1, 7):
+            elif item == "plan" and not _is_plan(value):
                 problems.append(Problem(f"hidden.{owner}.plan", f"{value!r} is not a plan (1 to 6)", "H-1"))
         return problems
 
@@ -170,6 +170,10 @@ class Hideout:
 
     def data_report(self) -> list[dict[str, Any]]:
         return []
+
+
+def _is_plan(value: Any) -> bool:
+    return type(value) is int and 1 <= value <= 6
 
 
 def _game(s: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pbem"
 REGISTRY = PACKAGE / "engine" / "registry.py"
 PROTOCOL = (PACKAGE / "games" / "__init__.py", PACKAGE / "games" / "base.py")
-WORDS = ("proud", "german", "soviet", "pm-")
+WORDS = ("proud", "german", "soviet", "pm-", "skirmish", "crossroads", "sk-")  # the games' names, sides and id prefixes
 FOUND = re.compile("|".join(re.escape(w) for w in WORDS), re.IGNORECASE)
 
 

@@ -188,7 +188,7 @@ def test_a_commitment_tells_the_opponent_nothing_and_only_its_owner_opens_the_bo
     salt = str(st.data["parties"]["red"]["salt"])
     entry = st.data["hidden"]["red"]["scout"]["versions"][0]
     # The salt needs red's key: blue's key makes another, and nothing public makes the commitment.
-    assert hv.item_salt(g.keys["red"], origin, salt, "scout", 0) != hv.item_salt(g.keys["blue"], origin, salt, "scout", 0)
+    assert hv.item_salt(g.keys["red"], origin, salt, "scout", 0, "runner") != hv.item_salt(g.keys["blue"], origin, salt, "scout", 0, "runner")
     public_guesses = [salt, "0" * 32, str(st.data["parties"]["blue"]["salt"])]
     for value in ("runner", "walker"):
         for guess in public_guesses:

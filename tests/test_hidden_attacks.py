@@ -166,12 +166,6 @@ def test_no_file_or_report_shows_a_hidden_value_before_it_is_opened(tmp_path: Pa
     assert not any("runner" in t or "walker" in t for t in said)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The box is ChaCha20-Poly1305 over the canonical JSON of the value, unpadded: its length is the "
-    "value's length plus 16, so whoever sees the box learns the length of the hidden value, and a "
-    "value from a small set of different lengths ('armor' or 'infantry', 9 or 10) is read off the "
-    "state without any key. Fix: pad the plaintext before sealing (e.g. to a multiple of 64 bytes, "
-    "or to a fixed size per game), and say so in docs/protocol.md."))
 def test_the_length_of_a_box_does_not_tell_a_value_from_a_small_set(tmp_path: Path) -> None:
     g = start(tmp_path / "g")
     o, salt, key = origin(g), join_salt_of(g, "red"), g.keys["red"]
@@ -181,14 +175,6 @@ def test_the_length_of_a_box_does_not_tell_a_value_from_a_small_set(tmp_path: Pa
         assert len(base64.b64decode(box_a)) == len(base64.b64decode(box_b)), (a, b)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The salt of a version depends only on (key, game, join salt, item, version): a file refused "
-    "(or replaced) and the file that is played for the same step commit the same item and version "
-    "with one salt. Once the played value is opened the salt is public, and the adjudicator, who "
-    "holds the refused file, finds its value by hashing each candidate: the side's abandoned "
-    "choice leaks. Fix: bind the salt to the value too (HMAC over ... | ID 0x00 | v | "
-    "SHA-256(canonical value)), so that two values never share a salt; it stays deterministic "
-    "for one value (a file signed again is the same file)."))
 def test_a_refused_file_does_not_give_its_hidden_value_away_when_the_played_one_is_opened(tmp_path: Path) -> None:
     g = start(tmp_path / "g")
     refused = g.write_orders('move = 3\n\n[hidden]\nscout = "walker"\n', side="red", name="refused.toml")  # no plan (H-1)
@@ -223,7 +209,7 @@ def test_a_replayed_first_state_is_not_joined_again_and_a_new_join_salts_every_i
     fails(replay, 3, ["join", replay / "0000.state.toml", "--side", "red", "--key", keys["red"]], "replay")
     o, key = origin(g), g.keys["red"]
     one, other = join_salt_of(g, "red"), "5a" * 16
-    assert hv.item_salt(key, o, one, "scout", 0) != hv.item_salt(key, o, other, "scout", 0)
+    assert hv.item_salt(key, o, one, "scout", 0, "runner") != hv.item_salt(key, o, other, "scout", 0, "runner")
     assert hv.seal_value(key, o, one, "red", "scout", 0, "runner") != hv.seal_value(key, o, other, "red", "scout", 0, "runner")
 
 
@@ -265,9 +251,9 @@ def two_versions(g: Game) -> None:
     pytest.param(lambda o: o.update(value={"type": "runner"}), id="value-in-a-table"),
     pytest.param(lambda o: o.update(value="Runner"), id="value-capitalised"),
     pytest.param(lambda o: o.update(salt=o["salt"][:-1] + ("0" if o["salt"][-1] != "0" else "1")), id="salt-changed"),
-    pytest.param(lambda o: o.update(salt=hv.item_salt(KeyPair.from_seed(b"hideout red"), o["origin"], o["join"], "scout", 1)),
+    pytest.param(lambda o: o.update(salt=hv.item_salt(KeyPair.from_seed(b"hideout red"), o["origin"], o["join"], "scout", 1, "runner")),
                  id="salt-of-another-version"),
-    pytest.param(lambda o: o.update(salt=hv.item_salt(KeyPair.from_seed(b"hideout red"), o["origin"], o["join"], "plan", 0)),
+    pytest.param(lambda o: o.update(salt=hv.item_salt(KeyPair.from_seed(b"hideout red"), o["origin"], o["join"], "plan", 0, "runner")),
                  id="salt-of-another-item"),
 ])
 def test_an_opening_respelled_is_tampering(tmp_path: Path, respelled: Edit) -> None:
@@ -362,12 +348,12 @@ def test_an_item_opened_cannot_be_committed_again(tmp_path: Path) -> None:
     to_contact_resolved(g)
     st = g.state()
     p = draft(g, "red", '[hidden]\nscout = "walker"\n', "0006-red.reveal.toml")
-    with pytest.raises(IllegalOrdersError, match="opened and stays public"):
+    with pytest.raises(IllegalOrdersError, match="opened and stays public|commits to nothing new"):
         sign_orders(p, p.read_text(), load_doc(p).data, g.keys["red"], st)
     p.unlink()
     entry = hv.seal_value(g.keys["red"], origin(g), join_salt_of(g, "red"), "red", "scout", 0, "walker")
     p = hand_sealed(g, "red", "", lambda d: d.update(hidden={"scout": entry}), name="0006-red.reveal.toml")
-    with pytest.raises(IllegalOrdersError, match="opened in 0006.state.toml and stays public"):
+    with pytest.raises(IllegalOrdersError, match="opened in 0006.state.toml and stays public|commits to nothing new"):
         g.adjudicate(p)
 
 
@@ -409,7 +395,7 @@ def test_a_side_cannot_open_early_of_its_own_accord(tmp_path: Path) -> None:
     g = start(tmp_path / "g")
     g.play(first(3, "runner", 4))
     g.play(first(1, "walker", 2))
-    salt = hv.item_salt(g.keys["red"], origin(g), join_salt_of(g, "red"), "scout", 0)
+    salt = hv.item_salt(g.keys["red"], origin(g), join_salt_of(g, "red"), "scout", 0, "runner")
     p = hand_sealed(g, "red", "move = 3\n", lambda d: d.update(open={"scout": [{"value": "runner", "salt": salt}]}))
     with pytest.raises(IllegalOrdersError, match="the step asks red to open nothing"):
         g.adjudicate(p)
@@ -574,17 +560,6 @@ def test_pbem_sign_opens_nothing_for_a_state_whose_boxes_were_moved(tmp_path: Pa
     fails(g.folder, 1, ["sign", p, "--key", keys["red"]], "does not follow")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "openings_for (what `pbem sign` writes in [open], and what the adjudicator writes in "
-    "transition.openings) opens whatever box the state files under the item and never checks "
-    "that the value and the salt it writes make the commitment beside it: the box key is derived "
-    "from the commitment alone, not from (game, owner, item, version). A state that files the "
-    "owner's scout box under his plan (or a box of another of his games) gets the scout's value "
-    "written, in the clear, as the plan's opening. Today only check_before_reveal (the replay of "
-    "the last transition) stands between a forged state and that disclosure. Fix: in "
-    "openings_for, refuse (TamperError) any opening for which opening_matches(origin, side, item, "
-    "v, opening, commit) is false; and bind the box to its place (associated data: origin, owner, "
-    "item, version and commitment)."))
 def test_the_owner_never_writes_an_opening_that_does_not_make_its_commitment(tmp_path: Path) -> None:
     g = start(tmp_path / "g")
     g.play(first(3, "runner", 4))
@@ -613,14 +588,6 @@ def commit_by_hand(g: Game, item: str, value: Any) -> Edit:
 
 
 @pytest.mark.parametrize("spelled", [pytest.param('["runner"]', id="a-list"), pytest.param('{ type = "runner" }', id="a-table")])
-@pytest.mark.xfail(strict=True, reason=(
-    "Nothing checks a hidden value's type before the game module sees it: the game's schema never "
-    "sees [hidden] (body_of leaves it out), so Hideout.check gets a list or a table and `x in "
-    "ALLOWANCE` raises TypeError: `pbem check` and `pbem sign` end in 'internal error' (exit 2, "
-    "'report it'). Fix: each game ships a schema of its hidden values (by item id), which the core "
-    "checks in the draft (exit 1, like any rule problem) and at the opening (a value outside it is "
-    "tampering, exit 3) before calling the module; Hideout's check and check_opening test the "
-    "type (isinstance(value, str)) before looking the value up."))
 def test_a_draft_with_a_hidden_value_of_the_wrong_type_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    spelled: str) -> None:
     g = start(tmp_path / "g")
@@ -631,13 +598,6 @@ def test_a_draft_with_a_hidden_value_of_the_wrong_type_is_refused(tmp_path: Path
     fails(g.folder, 1, ["sign", p, "--key", keys["red"]], "hidden.scout")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Red seals by hand a commitment to a list (['runner']): the core seals any value and the "
-    "module's check skips sealed entries. At the contact red opens it correctly (it matches its "
-    "commitment); then Hideout.check_opening does `value not in ALLOWANCE` and raises TypeError: "
-    "blue's `pbem adjudicate` ends in 'internal error' (exit 2) instead of refusing the opening as "
-    "tampering (exit 3, naming red's files). Same fix as for the draft: a schema of hidden values "
-    "checked by the core at the opening (exit 3), and type tests in Hideout.check_opening."))
 def test_opening_a_value_of_the_wrong_type_is_tampering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     g = start(tmp_path / "g")
     g.adjudicate(hand_sealed(g, "red", first(3, "runner", 4), commit_by_hand(g, "scout", ["runner"])))
@@ -650,13 +610,6 @@ def test_opening_a_value_of_the_wrong_type_is_tampering(tmp_path: Path, monkeypa
     fails(g.folder, 3, ["adjudicate", g.state_path, reply, "--key", keys["blue"]], "0005-red.reply.toml")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The same gap on the side of whoever verifies: blue commits its scout as a list, and at the "
-    "contact opens it in the state it seals with a pbem that does not check. Red's `pbem verify` "
-    "(and red's `pbem sign` of the last step, which replays that transition) call "
-    "Hideout.check_opening, which raises TypeError: 'internal error' (exit 2) instead of "
-    "convicting blue (exit 3, naming 0006.state.toml). Same fix: the core checks opened values "
-    "against the game's schema of hidden values before the module sees them."))
 def test_verify_convicts_an_adjudicator_who_opened_a_value_of_the_wrong_type(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     g = start(tmp_path / "g")
@@ -668,6 +621,7 @@ def test_verify_convicts_an_adjudicator_who_opened_a_value_of_the_wrong_type(tmp
     combat = Hideout._combat
     with monkeypatch.context() as m:  # blue's pbem: no check, and its combat reads the list as a walker
         m.setattr(Hideout, "check_opening", lambda *a: [])
+        m.setattr("pbem.exchange.game.hidden_value_problems", lambda *a: [])
         m.setattr(Hideout, "_combat", lambda self, s, dice: combat(
             self, {**s, "opened": {**s["opened"], "blue": {"scout": {"values": ["walker"], "at": 6}}}}, dice))
         g.adjudicate(g.write_orders("", side="red", name="0005-red.reply.toml"))
@@ -676,13 +630,6 @@ def test_verify_convicts_an_adjudicator_who_opened_a_value_of_the_wrong_type(tmp
     fails(g.folder, 3, ["verify", g.folder], "0006.state.toml")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Hideout.check and check_opening test a plan with `value in range(1, 7)`, which is true of the "
-    "boolean true (True == 1 in Python): a plan committed and opened as `true` passes `pbem check`, "
-    "`pbem sign`, the adjudicator and verify, although H-1 says a plan is an integer. A module "
-    "comparing values in Python meets this for every integer it checks this way. Fix: the schema of "
-    "hidden values (type integer, which excludes booleans), checked by the core; in Hideout, "
-    "`type(value) is int and 1 <= value <= 6`."))
 def test_a_plan_spelled_as_a_boolean_is_not_a_plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     g = start(tmp_path / "g")
     keys = keyfiles(g, tmp_path)
@@ -768,29 +715,22 @@ def test_pbem_sign_of_a_sealed_reply_for_a_forged_state_writes_nothing(tmp_path:
 
 # --- the last step -------------------------------------------------------------------------------
 
-def test_a_commitment_in_the_last_step_does_not_wedge_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A reveal file that commits a new item: refused, or the game asks for one more reveal step and
-    ends after it (the reveal file counts among the inputs the checks before a reveal replay)."""
+def test_a_commitment_in_the_last_step_does_not_wedge_the_game(tmp_path: Path) -> None:
+    """A loser commits one more item in the last step, to make another last step and so on: `pbem
+    sign` refuses [hidden] in a reveal file, and so does the adjudicator (the last step only opens)."""
     g = start(tmp_path / "g")
     to_contact_resolved(g)
-    p = g.write_orders("[hidden]\nextra = 5\n", side="red", name="0006-red.reveal.toml")
-    try:
+    with pytest.raises(IllegalOrdersError, match="commits to nothing new"):
+        g.write_orders("[hidden]\nextra = 5\n", side="red", name="0006-red.reveal.toml")
+    (g.folder / "0006-red.reveal.toml").unlink()
+    entry = hv.seal_value(g.keys["red"], origin(g), join_salt_of(g, "red"), "red", "extra", 0, 5)
+    p = hand_sealed(g, "red", "", lambda d: d.update(hidden={"extra": entry}), name="0006-red.reveal.toml")
+    with pytest.raises(IllegalOrdersError, match="commits to nothing new"):
         g.adjudicate(p)
-    except PbemError:
-        return  # refused: the last step only opens
-    assert g.state().data["awaits"]["open"] == {"red": ["extra"]}
-    keys = keyfiles(g, tmp_path)
-    cli_env(monkeypatch, tmp_path)
-    last = g.folder / "0007-red.reveal.toml"
-    run(["template", g.state_path, "--side", "red", "-o", last])
-    run(["sign", last, "--key", keys["red"]])
-    run(["adjudicate", g.state_path, last, "--key", keys["blue"]])
-    assert g.state().data["awaits"]["kind"] == "none" and "hidden" not in g.state().data
+    assert not (g.folder / "0007.state.toml").exists()
 
 
 def test_two_different_reveal_files_for_one_step_are_an_equivocation(tmp_path: Path) -> None:
-    """Two different reveal files sealed by red for one step: `pbem verify` shows the equivocation
-    (a reveal file is a submission like an order file)."""
     g = start(tmp_path / "g")
     to_contact_resolved(g)
     played = g.write_orders("move = 0\n", side="red", name="0006-red.reveal.toml")
@@ -818,13 +758,6 @@ def blue_ends_the_game_holding_everything(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(Hideout, "resolve", resolve)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "When only the adjudicator of the last step holds hidden items, after_step makes a reveal step "
-    "from nobody (from = []), which the adjudicator resolves alone, opening its own items in the "
-    "state it seals. But `pbem adjudicate` refuses to run without files ('give the order, join or "
-    "reply files'), and `pbem template` says the game awaits nothing from blue: the game can never "
-    "end, its items stay hidden and the result never stands. Fix: let `pbem adjudicate STATE --key "
-    "KEY` run without files when the awaited step is from nobody (awaits.from empty)."))
 def test_a_last_step_only_the_adjudicator_opens_can_be_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blue_ends_the_game_holding_everything(monkeypatch)
     g = start(tmp_path / "g")
@@ -878,8 +811,6 @@ def test_a_refereed_game_shows_no_hidden_value_in_the_views_or_side_reports(tmp_
 
 def test_mail_read_files_a_state_in_which_the_adjudicator_opened_its_own_items(tmp_path: Path,
                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """An honest state in which the adjudicator opened its own items: `pbem mail read` replays it with
-    those openings (transition.openings), as `pbem verify` does, and files it."""
     import shutil
     from email.message import EmailMessage
 
@@ -926,29 +857,34 @@ def test_mail_read_refuses_a_state_whose_adjudicator_left_out_its_openings(tmp_p
     fails(red, 1, ["mail", "read", mail, "--folder", red], "blue to open scout")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A box may be up to 1,000,000 characters (is_box) and a file may commit up to 1000 items, but "
-    "pbem reads at most 2 MB of a state: every box a side commits is copied into each state until "
-    "it is opened, so two order files of red, each under the limit, make blue's pbem write a state "
-    "of 3.7 MB that no command reads back (exit 2 on status, sign, adjudicate and verify). A losing "
-    "side wedges the game and the folder no longer verifies. Fix: bound a hidden value (its "
-    "canonical JSON, say 4 kB, so its box) and the number of hidden items and versions a side may "
-    "hold, refusing a larger file before any rule (exit 2); and never seal a next state larger than "
-    "what pbem reads (as new_game refuses a state it could not read back)."))
 def test_commitments_cannot_grow_a_state_past_what_pbem_reads(tmp_path: Path) -> None:
-    import os
+    """A box is bounded (a value of at most 4 kB), and so is what a side holds hidden (200 values):
+    a huge box is refused before any rule; two sides each at the limit would make a state larger
+    than pbem reads, and the file that would do it is refused (nothing written)."""
+    import hashlib
 
-    def bloat(d: dict[str, Any]) -> None:
-        d.setdefault("hidden", {}).update({f"junk{i}": {"commit": "sha256:" + os.urandom(32).hex(),
-                                                       "box": base64.b64encode(bytes(700_000)).decode()} for i in range(2)})
+    def bloat(n: int, size: int) -> Any:
+        def edit(d: dict[str, Any]) -> None:
+            tag = str(d["pbem"]["answers"])
+            d.setdefault("hidden", {}).update({f"junk{i}": {"commit": "sha256:" + hashlib.sha256(f"{tag} {i}".encode()).hexdigest(),
+                                                           "box": base64.b64encode(bytes(size)).decode()} for i in range(n)})
+        return edit
 
     g = start(tmp_path / "g")
-    g.adjudicate(hand_sealed(g, "red", first(0, "runner", 4), bloat))
-    assert (g.folder / "0001-red.orders.toml").stat().st_size < 2 * 1024 * 1024
-    g.play(first(0, "walker", 2))
-    p = hand_sealed(g, "red", "move = 0\n", bloat)
-    try:
+    with pytest.raises(MalformedFileError, match="hidden.junk0"):
+        g.adjudicate(hand_sealed(g, "red", first(0, "runner", 4), bloat(2, 700_000)))
+    (g.folder / "0001-red.orders.toml").unlink()
+    with pytest.raises(MalformedFileError, match="schema"):  # more than 200 in one file
+        g.adjudicate(hand_sealed(g, "red", first(0, "runner", 4), bloat(199, 4112)))
+    (g.folder / "0001-red.orders.toml").unlink()
+    g.adjudicate(hand_sealed(g, "red", first(0, "runner", 4), bloat(198, 4112)))  # 200 with the scout and the plan
+    p = hand_sealed(g, "blue", first(0, "walker", 2), bloat(198, 4112))
+    assert p.stat().st_size < 2 * 1024 * 1024
+    with pytest.raises(IllegalOrdersError, match="more than pbem reads"):
         g.adjudicate(p)
-    except PbemError:
-        return  # refused
-    load_state(g.folder / "0004.state.toml")
+    assert not (g.folder / "0003.state.toml").exists()
+    load_state(g.state_path)
+    p.unlink()
+    g.adjudicate(hand_sealed(g, "blue", first(0, "walker", 2), bloat(2, 4112)))
+    with pytest.raises(IllegalOrdersError, match="at most 200"):  # red at its limit: one more is too many
+        g.adjudicate(hand_sealed(g, "red", "move = 0\n", bloat(1, 4112)))

@@ -1,10 +1,11 @@
-"""Fill the `cases` of each rule in a game's coverage table from the rules catalog.
+"""Fill the `cases` of each rule in each game's coverage table from its rules catalog.
 
-    python tools/sync_coverage.py            # rewrite pbem/games/proud_monster/coverage.toml
-    python tools/sync_coverage.py --check    # exit 1 if the table is out of date
+    python tools/sync_coverage.py            # rewrite the tables (pbem/games/*/coverage.toml)
+    python tools/sync_coverage.py --check    # exit 1 if a table is out of date
 
 A rule's cases are the catalog cases whose `rules` cite it. The status and note of each rule are
-kept as written; an `implemented` rule must end up with at least one case.
+kept as written, and so are the comment lines at the top of a table; an `implemented` rule must end
+up with at least one case.
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLE = ROOT / "pbem" / "games" / "proud_monster" / "coverage.toml"
-CATALOG = ROOT / "tests" / "catalog" / "proud-monster"
+# Each game: its coverage table, its catalog folder and the file names of its cases there.
+GAMES = (
+    (ROOT / "pbem" / "games" / "proud_monster" / "coverage.toml", ROOT / "tests" / "catalog" / "proud-monster", "PM-*.toml"),
+    (ROOT / "pbem" / "games" / "skirmish" / "coverage.toml", ROOT / "tests" / "catalog" / "skirmish", "SK-*.toml"),
+)
 
 
-def catalog_cases() -> dict[str, list[str]]:
+def catalog_cases(catalog: Path, pattern: str) -> dict[str, list[str]]:
     by_rule: dict[str, list[str]] = {}
-    for p in sorted(CATALOG.glob("PM-*.toml")):
+    for p in sorted(catalog.glob(pattern)):
         with p.open("rb") as f:
             case = tomllib.load(f)["case"]
         for r in dict.fromkeys(case["rules"]):  # a rule cited twice by one case lists the case once
@@ -28,13 +32,19 @@ def catalog_cases() -> dict[str, list[str]]:
     return by_rule
 
 
-def render(rows: list[dict[str, object]]) -> str:
-    out = [
-        "# Rule coverage of Proud Monster (digest ../shared/rules/proud-monster.md), one [[rule]] per rule number.",
-        "# status: implemented (with the catalog cases that test it) | planned (full-game rule, not yet adjudicated)",
-        "#         | not-applicable (why) | needs-data (what is missing). `cases` is filled by tools/sync_coverage.py.",
-        "",
-    ]
+def header(text: str) -> list[str]:
+    """The comment lines at the top of a table, and the blank line after them."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#") or (line == "" and out and out[-1] != ""):
+            out.append(line)
+        else:
+            break
+    return out if out and out[-1] == "" else [*out, ""]
+
+
+def render(rows: list[dict[str, object]], head: list[str]) -> str:
+    out = list(head)
     for r in rows:
         out.append("[[rule]]")
         out.append(f'rule = "{r["rule"]}"')
@@ -48,20 +58,26 @@ def render(rows: list[dict[str, object]]) -> str:
     return "\n".join(out)
 
 
-def main() -> int:
-    with TABLE.open("rb") as f:
-        rows = tomllib.load(f)["rule"]
-    cases = catalog_cases()
+def synced(table: Path, catalog: Path, pattern: str) -> str:
+    text = table.read_text(encoding="utf-8")
+    rows = tomllib.loads(text)["rule"]
+    cases = catalog_cases(catalog, pattern)
     for r in rows:
         r["cases"] = cases.get(r["rule"], []) if r["status"] == "implemented" else []
-    text = render(rows)
-    if "--check" in sys.argv:
-        if TABLE.read_text(encoding="utf-8") != text:
-            print(f"{TABLE} is out of date: run python tools/sync_coverage.py")
-            return 1
-        return 0
-    TABLE.write_text(text, encoding="utf-8")
-    return 0
+    return render(rows, header(text))
+
+
+def main() -> int:
+    status = 0
+    for table, catalog, pattern in GAMES:
+        text = synced(table, catalog, pattern)
+        if "--check" in sys.argv:
+            if table.read_text(encoding="utf-8") != text:
+                print(f"{table} is out of date: run python tools/sync_coverage.py")
+                status = 1
+            continue
+        table.write_text(text, encoding="utf-8")
+    return status
 
 
 if __name__ == "__main__":

@@ -3,11 +3,16 @@
 An explicit list of (name, aliases, module path, class name), imported lazily: a command that
 needs no game imports none, and a game's import errors stay with that game. Tests may register a
 module of their own (``register``) and take one out (``unregister``).
+
+``PBEM_HIDE_GAMES`` (a comma-separated list of game names) leaves bundled or registered games out
+of the registry of a process, as ``unregister`` does within one: a test that spawns ``pbem`` hides a
+game from it that way, and the hidden game's code is never imported there. It is read at each look-up.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,11 +32,20 @@ class Entry:
 
 GAMES: list[Entry] = [
     Entry("proud-monster", ("pm", "proudmonster", "proud_monster"), "pbem.games.proud_monster.module", "ProudMonster"),
+    Entry("skirmish", ("sk",), "pbem.games.skirmish.module", "Skirmish"),
 ]
 
 _loaded: dict[str, GameModule] = {}
 _extra: dict[str, GameModule] = {}
 _hidden: set[str] = set()
+
+HIDE_ENV = "PBEM_HIDE_GAMES"  # game names left out of the registry, comma-separated
+
+
+def hidden() -> set[str]:
+    """The games left out: by ``unregister`` and by $PBEM_HIDE_GAMES."""
+    env = {n.strip().lower() for n in os.environ.get(HIDE_ENV, "").split(",") if n.strip()}
+    return _hidden | env
 
 
 def register(module: GameModule) -> None:
@@ -52,7 +66,8 @@ def restore() -> None:
 
 
 def names() -> list[str]:
-    return [e.name for e in GAMES if e.name not in _hidden] + sorted(n for n in _extra if n not in _hidden)
+    out = hidden()
+    return [e.name for e in GAMES if e.name not in out] + sorted(n for n in _extra if n not in out)
 
 
 def _load(e: Entry) -> GameModule:
@@ -63,15 +78,17 @@ def _load(e: Entry) -> GameModule:
 
 
 def modules() -> list[GameModule]:
-    return [_load(e) for e in GAMES if e.name not in _hidden] + [m for n, m in sorted(_extra.items()) if n not in _hidden]
+    out = hidden()
+    return [_load(e) for e in GAMES if e.name not in out] + [m for n, m in sorted(_extra.items()) if n not in out]
 
 
 def find_module(name: str) -> GameModule:
     key = name.strip().lower()
+    out = hidden()
     for n, m in _extra.items():
-        if n not in _hidden and (key == n or key in m.aliases):
+        if n not in out and (key == n or key in m.aliases):
             return m
     for e in GAMES:
-        if e.name not in _hidden and (key == e.name or key in e.aliases):
+        if e.name not in out and (key == e.name or key in e.aliases):
             return _load(e)
     raise UsageError(f"unknown game '{name}'", hint=f"Known games: {', '.join(names()) or 'none'}.")

@@ -377,7 +377,7 @@ class Chain:
                              "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
         reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
         commit = cur.data["parties"][adj].get("commit")
-        files = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]}
+        files = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
         try:
             expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files)
         except UsageError as e:

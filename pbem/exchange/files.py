@@ -226,6 +226,11 @@ def check_bounds(data: dict[str, Any], where: str) -> None:
         stack.extend((v, (*path, k)) for k, v in children)
 
 
+def has_schema(name: str) -> bool:
+    """Whether the schema ``name`` exists (a game module's optional schemas: its hidden values)."""
+    return (schemas_dir() / f"{name}.schema.json").is_file()
+
+
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     path = schemas_dir() / f"{name}.schema.json"

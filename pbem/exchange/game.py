@@ -39,7 +39,7 @@ from .canonical import (
     seal,
     unsealed,
 )
-from .files import dumps, read_toml, schema_problems, validate
+from .files import MAX_FILE_BYTES, dumps, has_schema, read_toml, schema_problems, validate
 from .hidden import after_step, hidden_step, is_sealed_entry, openings_for, seal_value, versions_of
 from .keys import KeyPair, public_key_from_text
 from .report import render_report
@@ -69,9 +69,10 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
 
 
 KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
-              "join": "a join file", "reply": "a reply file"}
-SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": ("orders", "join", "reply")}
-SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join or reply file"}
+              "join": "a join file", "reply": "a reply file", "reveal": "a reveal file"}
+SUBMISSION_KINDS = names.SUBMISSIONS  # the files a side signs and sends
+SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": SUBMISSION_KINDS}
+SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join, reply or reveal file"}
 
 
 def _wrong_kind(path: Path, kind: str, schema: str) -> MalformedFileError:
@@ -158,6 +159,19 @@ def order_header(state: dict[str, Any], side: str) -> list[str]:
     return ["[pbem]", f"format = {FORMAT}", f'kind = "{aw["kind"] if aw["kind"] in ("reply", "reveal") else "orders"}"',
             f'game = "{state["pbem"]["game"]}"', f'module = "{state["pbem"]["module"]}"', f'side = "{side}"',
             f'answers = "{answers}"', f'step = "{aw["step"]}"', f"dice_index = {state['parties'][side]['index']}", ""]
+
+
+def hidden_value_problems(module_name: str, values: dict[str, Any], where: str) -> list[Problem]:
+    """Hidden values against the game's schema of them (``SCHEMA_DIR/hidden``, by item id), when
+    the game ships one: checked in a draft before the game's rules see them, and at their opening."""
+    name = f"{find_module(module_name).schema_dir}/hidden"
+    if not values or not has_schema(name):
+        return []
+    out = []
+    for p in schema_problems(values, name, "@"):
+        at = p.where[len("@: "):]
+        out.append(Problem(f"{where}: hidden" + ("" if at == "(top level)" else f".{at}"), p.message, p.rule, p.hint))
+    return out
 
 
 def template_text(state: dict[str, Any], side: str) -> str:
@@ -377,7 +391,7 @@ def commitments_in(folder: Path, origin: str = "") -> set[str]:
         h = d.data["pbem"]
         if origin and (h.get("origin") == origin or d.digest == origin or (d.kind == "join" and h.get("answers") == origin)):
             continue
-        if d.kind in ("join", "orders", "reply", "reveal"):
+        if d.kind in SUBMISSION_KINDS:
             c = d.data.get("dice", {}).get("commit")
             if isinstance(c, str):
                 out.add(c)
@@ -483,7 +497,10 @@ def check_orders(state: Doc, doc: Doc) -> Checked:
         data = state.data
         if state.kind == "view" and "question" in data:
             data = {**data, "pending": {"question": data["question"]}}
-        c.problems = module.check(data, c.submission)
+        plain = {k: v for k, v in doc.data.get("hidden", {}).items() if not is_sealed_entry(v)}
+        c.problems = hidden_value_problems(module.name, plain, str(doc.path))
+        if not c.problems:  # the game's rules see values of the types its schema gives
+            c.problems = module.check(data, c.submission)
     return c
 
 
@@ -542,7 +559,14 @@ def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side
     s = state.data
     out = dict(data)
     changed = False
+    if "hidden" in data and s["awaits"]["kind"] == "reveal":
+        raise IllegalOrdersError(f"{path}: [hidden]: the last step opens what is hidden; it commits to nothing new")
     if "hidden" in data:
+        plain = {k: v for k, v in data["hidden"].items() if not is_sealed_entry(v)}
+        problems = hidden_value_problems(str(s["pbem"]["module"]), plain, str(path))
+        if problems:
+            raise IllegalOrdersError(f"{path}: {len(problems)} hidden value(s) the game does not allow; nothing was signed", problems,
+                                     hint="Fix them (see `pbem check`).")
         sealed: dict[str, Any] = {}
         for item, value in sorted(data["hidden"].items()):
             if is_sealed_entry(value):  # sealed before (--force)
@@ -662,7 +686,8 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     played = sorted(subs + [Submission(aw["kind"], d, {}, "") for d in defaulted], key=lambda x: x.side)
     sealed_hidden = "referee" not in s["parties"] and aw["kind"] != "join"
     if sealed_hidden:
-        before, opened_events, self_opened = hidden_step(prev, module, subs, adj_openings, names or {}, origin)
+        before, opened_events, self_opened = hidden_step(prev, module, subs, adj_openings, names or {}, origin,
+                                                             hidden_value_problems)
     else:
         before, opened_events, self_opened = {k: copy.deepcopy(s[k]) for k in ("hidden", "opened") if k in s}, [], {}
     t = transition(module, {**{k: v for k, v in s.items() if k not in ("hidden", "opened")}, **before}, played, dice)
@@ -773,6 +798,10 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     names = {c.submission.side: str(c.doc.path) for c in checked}
     body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names)
     sealed = seal(body, adj, key)
+    size = len(dumps(sealed).encode("utf-8"))
+    if size > MAX_FILE_BYTES:  # never write a state no command could read back
+        raise IllegalOrdersError(f"the next state would be {size:,} bytes, more than pbem reads ({MAX_FILE_BYTES:,}); nothing was adjudicated",
+                                 hint="The inputs carry more than a game holds (hidden values, most likely): the sender sends a smaller file.")
     report, picture = derived_files(prev.data, sealed, events)
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
 

@@ -5,11 +5,12 @@ open what can be adjudicated and records claims; the owner opens the value when 
 it, and the game module checks the value against every claim. For party P (key K, join salt S) in
 the game whose first state has digest O, version v of item ID::
 
-    salt   = HMAC-SHA-256(K, "pbem/hidden-salt/v1" 0x00 | O | S | ID 0x00 | v (8 bytes))[:16]
+    salt   = HMAC-SHA-256(K, "pbem/hidden-salt/v1" 0x00 | O | S | ID 0x00 | v (8 bytes) | SHA-256(canonical value))[:16]
     commit = "sha256:" + SHA-256(canonical {"kind": "pbem-hidden-1", "origin": O, "owner": P,
                                             "id": ID, "version": v, "salt": hex(salt), "value": value})
     box    = ChaCha20-Poly1305(key = HMAC-SHA-256(K, "pbem/hidden-box/v1" 0x00 | commit),
-                               nonce = 12 zero bytes, aad = commit)(canonical value)
+                               nonce = 12 zero bytes, aad = commit)(canonical value, padded with spaces
+                                                                     to a multiple of 256 bytes)
 
 Nobody without K can compute the salt, so a value from a small set cannot be found by hashing each
 candidate; only the owner can open the box, and so recovers every value of his from the folder.
@@ -22,7 +23,7 @@ import copy
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -47,11 +48,14 @@ def is_item_id(text: object) -> bool:
     return isinstance(text, str) and ITEM_ID.fullmatch(text) is not None
 
 
-def item_salt(key: KeyPair, origin: str, join_salt: str, item: str, version: int) -> str:
-    """The salt of version ``version`` of ``item``: only the owner's key makes it."""
+def item_salt(key: KeyPair, origin: str, join_salt: str, item: str, version: int, value: Any) -> str:
+    """The salt of ``value`` as version ``version`` of ``item``: only the owner's key makes it, and
+    each value its own, so that opening one value says nothing of another committed for the same
+    item and version (a file refused, or replaced before it was adjudicated)."""
     if not is_digest(origin) or not is_salt(join_salt) or not is_item_id(item) or not 0 <= version < 2**63:
         raise ValueError("origin, join salt, item id or version not in their one spelling")
-    msg = SALT_TAG + bytes.fromhex(origin[7:]) + bytes.fromhex(join_salt) + item.encode("ascii") + b"\x00" + version.to_bytes(8, "big")
+    msg = (SALT_TAG + bytes.fromhex(origin[7:]) + bytes.fromhex(join_salt) + item.encode("ascii") + b"\x00"
+           + version.to_bytes(8, "big") + hashlib.sha256(canonical(value)).digest())
     return key.prf(msg)[:16].hex()
 
 
@@ -65,11 +69,24 @@ def _box_key(key: KeyPair, commit: str) -> bytes:
     return key.prf(BOX_TAG + commit.encode("ascii"))
 
 
+MAX_VERSIONS = 200  # hidden versions a side holds at once (each is copied into every state until opened)
+PAD = 256  # a box holds its value padded to a multiple of this many bytes: its size tells nothing of short values
+MAX_VALUE_BYTES = 4096  # the canonical JSON of one hidden value at most
+MAX_BOX_CHARS = 4 * ((MAX_VALUE_BYTES + 16 + 2) // 3)  # its box: the padded value and the tag, in base64
+
+
+def _padded(value: Any) -> bytes:
+    text = canonical(value)
+    if len(text) > MAX_VALUE_BYTES:
+        raise ValueError(f"a hidden value is at most {MAX_VALUE_BYTES} bytes as canonical JSON")
+    return text + b" " * (-len(text) % PAD)
+
+
 def seal_value(key: KeyPair, origin: str, join_salt: str, owner: str, item: str, version: int, value: Any) -> dict[str, str]:
     """The ``{commit, box}`` that stands in a signed file for ``value``."""
-    salt = item_salt(key, origin, join_salt, item, version)
+    salt = item_salt(key, origin, join_salt, item, version, value)
     commit = commitment(origin, owner, item, version, salt, value)
-    box = ChaCha20Poly1305(_box_key(key, commit)).encrypt(NONCE, canonical(value), commit.encode("ascii"))
+    box = ChaCha20Poly1305(_box_key(key, commit)).encrypt(NONCE, _padded(value), commit.encode("ascii"))
     return {"commit": commit, "box": base64.b64encode(box).decode("ascii")}
 
 
@@ -78,15 +95,21 @@ def open_box(key: KeyPair, commit: str, box: str) -> Any:
     try:
         raw = base64.b64decode(box, validate=True)
         plain = ChaCha20Poly1305(_box_key(key, commit)).decrypt(NONCE, raw, commit.encode("ascii"))
+        return json.loads(plain.decode("utf-8"))
     except (InvalidTag, ValueError) as e:
         raise ValueError("the box was not sealed by this key") from e
-    return json.loads(plain.decode("utf-8"))
 
 
-def opening(key: KeyPair, origin: str, join_salt: str, item: str, version: int, entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The opening (value and salt) of one committed version, recovered from its box."""
+def opening(key: KeyPair, origin: str, join_salt: str, owner: str, item: str, version: int,
+            entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The opening (value and salt) of one committed version, recovered from its box and checked
+    against its commitment: a box filed under another item, version, owner or game opens nothing
+    (ValueError)."""
     value = open_box(key, str(entry["commit"]), str(entry["box"]))
-    return {"value": value, "salt": item_salt(key, origin, join_salt, item, version)}
+    out = {"value": value, "salt": item_salt(key, origin, join_salt, item, version, value)}
+    if not opening_matches(origin, owner, item, version, out, str(entry["commit"])):
+        raise ValueError(f"the box filed as version {version} of {owner}'s item '{item}' is not that version's")
+    return out
 
 
 def opening_matches(origin: str, owner: str, item: str, version: int, opened: Mapping[str, Any], commit: str) -> bool:
@@ -97,7 +120,7 @@ def opening_matches(origin: str, owner: str, item: str, version: int, opened: Ma
 
 def is_box(text: object) -> bool:
     """A box is canonical base64 (one spelling), of at least the 16 bytes of its tag."""
-    if not isinstance(text, str) or len(text) > 1_000_000:
+    if not isinstance(text, str) or len(text) > MAX_BOX_CHARS:
         return False
     try:
         raw = base64.b64decode(text, validate=True)
@@ -119,7 +142,7 @@ def openings_for(state: Mapping[str, Any], side: str, key: KeyPair, origin: str,
     """The openings the state's awaited step asks of ``side`` (``awaits.open``), from the boxes."""
     out: dict[str, list[dict[str, Any]]] = {}
     for item in state["awaits"].get("open", {}).get(side, []):
-        out[item] = [opening(key, origin, join_salt, item, v, e) for v, e in enumerate(versions_of(state, side, item))]
+        out[item] = [opening(key, origin, join_salt, side, item, v, e) for v, e in enumerate(versions_of(state, side, item))]
     return out
 
 
@@ -157,7 +180,8 @@ def _state_file(seq: int) -> str:
 
 
 def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[str, Any] | None,
-                names: Mapping[str, str], origin: str) -> tuple[dict[str, Any], list[Event], dict[str, Any]]:
+                names: Mapping[str, str], origin: str,
+                value_problems: Callable[[str, dict[str, Any], str], list[Any]]) -> tuple[dict[str, Any], list[Event], dict[str, Any]]:
     """Before the game module resolves a step: check and record the openings the step asks for
     (each against its commitment, then the game module's check against the claims), then record the
     new commitments of each file. Returns the state's ``hidden`` and ``opened`` tables (empty ones
@@ -189,6 +213,11 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
                                       f"its commitment in {_state_file(int(rec['since']))}",
                                       hint="Keep both files: they prove that the side opened another value than it committed to.")
             values = [o["value"] for o in vals]
+            wrong = [p for v in values for p in value_problems(str(s["pbem"]["module"]), {item: v}, where)]
+            if wrong:
+                raise TamperError(f"{where}: {side}'s hidden item '{item}' opens as {json.dumps(values)}, which the game does not allow "
+                                  f"(committed in {_state_file(int(versions[0]['since']))})", wrong,
+                                  hint="Keep the files named: the side committed to a value the rules do not have.")
             check = getattr(module, "check_opening", None)
             problems = list(check(s, side, item, values, versions)) if check is not None else []
             if problems:
@@ -214,11 +243,13 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
         if side != adj:
             raise IllegalOrdersError(f"the step asks {side} to open hidden items, and {side} sent no file")
         given = dict(adj_openings or {})
-        do_open(adj, given, f"the state {adj} seals (transition.openings)")
+        do_open(adj, given, f"{names.get('@state', f'the state {adj} seals')} (transition.openings of {adj})")
         self_opened[adj] = given
     commits = {str(v["commit"]) for items in hidden.values() for rec in items.values() for v in rec["versions"]}
     for x in subs:
         where = names.get(x.side, f"the {x.kind} file of {x.side}")
+        if x.kind == "reveal" and x.body.get("hidden"):
+            raise IllegalOrdersError(f"{where}: [hidden]: the last step opens what is hidden; it commits to nothing new")
         for item, entry in sorted(x.body.get("hidden", {}).items()):
             if not is_sealed_entry(entry):
                 raise MalformedFileError(f"{where}: hidden.{item}: a signed file holds a commitment and a box for a hidden value, "
@@ -232,6 +263,10 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
             commits.add(str(entry["commit"]))
             rec = hidden.setdefault(x.side, {}).setdefault(item, {"versions": []})
             rec["versions"].append({"commit": entry["commit"], "box": entry["box"], "since": seq, "claims": []})
+        held = sum(len(r["versions"]) for r in hidden.get(x.side, {}).values())
+        if held > MAX_VERSIONS:
+            raise IllegalOrdersError(f"{where}: [hidden]: {x.side} would hold {held} hidden values at once; at most {MAX_VERSIONS}",
+                                     hint="Every hidden value is copied into each state until it is opened.")
     tables = {k: v for k, v in (("hidden", hidden), ("opened", opened)) if v}
     return tables, events, self_opened
 

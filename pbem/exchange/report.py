@@ -26,7 +26,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     lines = [
         f"# {module.title}: report {names.number(h['sequence'])}" + (f", for the {side} side" if side else ""),
         "",
-        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}` ({cur['options'].get('ruleset', '')} game); "
+        f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}`{_variant(cur['options'])}; "
         f"written by pbem {__version__}.",
         f"- Step adjudicated: `{prev['awaits']['step']}` ({prev['awaits']['kind']} from {', '.join(prev['awaits']['from'])}), "
         f"by {cur['seal']['signer']}.",
@@ -50,6 +50,12 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         for r in tr["dice"]:
             lines.append(f"- `{r['label']}`: d{r['sides']} = {r['face']}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _variant(options: dict[str, Any]) -> str:
+    """The game's variant of its ruleset, where its options name one."""
+    v = options.get("ruleset")
+    return f" ({v} game)" if v else ""
 
 
 CORE_EVENTS = ("opened", "all-opened")

@@ -75,8 +75,10 @@ class AreaDrawing:
 
 def area_map_svg(m: AreaMap[Any], stacks: Mapping[str, Sequence[str]] | None = None, title: str = "",
                  fill: Callable[[Place], str] = default_fill,
-                 strokes: Mapping[str, tuple[str, float, str]] = FEATURE_STROKE) -> str:
-    """The whole map with the units in each place (``stacks``: place -> unit ids)."""
+                 strokes: Mapping[str, tuple[str, float, str]] = FEATURE_STROKE,
+                 layers: Callable[[AreaDrawing], Sequence[str]] | None = None) -> str:
+    """The whole map with the units in each place (``stacks``: place -> unit ids); ``layers``, given
+    where each place is drawn, adds a game's own layers on top (its counters, a turn's arrows)."""
     drawing = AreaDrawing(m)
     w, h = drawing.extent()
     if m.outlines:  # a border is drawn over the areas it separates
@@ -86,4 +88,6 @@ def area_map_svg(m: AreaMap[Any], stacks: Mapping[str, Sequence[str]] | None = N
     body.append(names_layer(drawing, m))
     if stacks:
         body.append(stacks_layer(drawing, stacks))
+    if layers is not None:
+        body += layers(drawing)
     return document(w, h, body, title=title or m.title)
