@@ -379,7 +379,8 @@ class Chain:
         commit = cur.data["parties"][adj].get("commit")
         files = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
         try:
-            expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files)
+            expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files,
+                                          tr.get("hidden_reveals", {}).get(adj))
         except UsageError as e:
             raise VerificationError(f"{cur.path}: {e.message}") from e
         if canonical(expected) != canonical(unsealed(cur.data)):

@@ -266,6 +266,11 @@ class Skirmish:
                 problems.append(Problem("pending.question.units", f"{', '.join(bad)} do not defend {q['target']}", "6.2"))
         return problems
 
+    hidden_draws = False  # no hidden draws (docs/protocol.md, Hidden draws)
+
+    def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
+        raise NotImplementedError("this game asks for no hidden draw")
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
         """Skirmish keeps nothing hidden yet: no claim to check."""
