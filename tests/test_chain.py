@@ -345,7 +345,7 @@ def test_a_view_checks_each_labels_shape_and_rolls_it_once(played: Game) -> None
         check_dice(twice, seed, labels=True)
     assert len(check_dice(twice, seed)) == 2  # a full state: the replay says which dice the rules roll
     one_side = changed(s2, lambda d: d["transition"]["dice"][0].__setitem__("sides", 1), "soviet", played.keys["soviet"])
-    with pytest.raises(TamperError, match="has 1 sides; dice have 2 to 256"):
+    with pytest.raises(TamperError, match="has 1 sides; dice have 2 to "):
         check_dice(one_side, seed)
 
 

@@ -33,7 +33,7 @@ from typing import Any
 from pbem import __version__
 from pbem.engine.model import Event
 from pbem.errors import MalformedFileError, PbemError, Problem, TamperError, UsageError, VerificationError
-from pbem.mechanics.dice import ALGORITHM, face_from_seed, hmac_stream
+from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, face_from_seed, hmac_stream
 
 from . import dice as proto
 from . import names
@@ -789,11 +789,11 @@ def check_dice(cur: Doc, seed: bytes, *, labels: bool = False) -> list[tuple[dic
     seen: set[str] = set()
     for r in cur.data.get("transition", {}).get("dice", []):
         label, sides = r["label"], r["sides"]
-        if labels and (not isinstance(sides, int) or not 2 <= sides <= 256 or not _LABEL.fullmatch(str(label)) or label in seen):
+        if labels and (not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES or not _LABEL.fullmatch(str(label)) or label in seen):
             raise TamperError(f"{where}: die {str(label)[:60]!r} of {sides} sides is not a die the rules roll "
-                              "(a label is 'rule|step|...' without spaces around its bars, once; 2 to 256 sides)")
-        if not isinstance(sides, int) or not 2 <= sides <= 256:
-            raise TamperError(f"{where}: die '{label}' has {sides} sides; dice have 2 to 256")
+                              f"(a label is 'rule|step|...' without spaces around its bars, once; 2 to {MAX_SIDES} sides)")
+        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+            raise TamperError(f"{where}: die '{label}' has {sides} sides; dice have 2 to {MAX_SIDES}")
         seen.add(label)
         face, trail = face_from_seed(seed, label, sides)
         if face != r["face"]:
