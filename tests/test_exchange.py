@@ -42,7 +42,7 @@ from pbem.exchange.game import (
     sign_orders,
 )
 from pbem.exchange.keys import PASSPHRASE_ENV, KeyPair, load_key, write_key_files
-from pbem.mechanics.dice import ALGORITHM, DiceError, face_from_seed, hmac_stream
+from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, DiceError, face_from_seed, hmac_stream
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -579,7 +579,7 @@ def test_a_fully_rejected_block_continues_with_the_next_block(monkeypatch: pytes
     assert seen == [("x", 0), ("x", 1)]
 
 
-@pytest.mark.parametrize("sides", [0, 1, 257])
+@pytest.mark.parametrize("sides", [0, 1, MAX_SIDES + 1])
 def test_impossible_dice_are_refused(sides: int) -> None:
     with pytest.raises(DiceError, match=f"not {sides}"):
         face_from_seed(SEED, "x", sides)
