@@ -16,8 +16,9 @@ from pbem.engine import registry
 from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, VerificationError
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import load_doc, load_state, make_join, new_game, template_text, verify
+from pbem.exchange.game import load_doc, load_state, make_join, new_game, template_text
 from pbem.exchange.keys import KeyPair
 
 from .conftest import Game, joined_salt

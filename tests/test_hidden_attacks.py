@@ -19,15 +19,9 @@ from pbem.engine import registry
 from pbem.errors import IllegalOrdersError, MalformedFileError, PbemError, TamperError, VerificationError
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import (
-    load_doc,
-    load_state,
-    make_join,
-    new_game,
-    sign_orders,
-    verify,
-)
+from pbem.exchange.game import load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
 
 from .clihelpers import fails, run

@@ -29,8 +29,9 @@ from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, Ver
 from pbem.exchange import dice as proto
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_new
-from pbem.exchange.game import load_doc, make_join, new_game, verify
+from pbem.exchange.game import load_doc, make_join, new_game
 from pbem.exchange.keys import KeyPair
 
 from .clihelpers import fails, run, snapshot

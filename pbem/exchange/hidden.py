@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from pbem.engine.model import Event
 from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, VerificationError
 
+from . import names
 from .canonical import canonical
 from .dice import is_digest, is_salt
 from .keys import KeyPair
@@ -175,7 +176,7 @@ def claims_only_added(before: Mapping[str, Any], after: Mapping[str, Any]) -> bo
 # --- a step of a game with hidden values (next_state, shared by adjudicate and verify) -----------
 
 def _state_file(seq: int) -> str:
-    return f"{seq:04d}.state.toml"
+    return names.state(seq)
 
 
 def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[str, Any] | None,
