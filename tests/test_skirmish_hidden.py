@@ -69,6 +69,7 @@ def setup(folder: Path, green: dict[str, Any] | None = None, green_reserve: dict
     g = start_game(folder, options={"hidden": True})
     st = g.state().data
     assert st["awaits"] == {"kind": "orders", "step": "setup", "from": ["blue", "green"], "adjudicator": "red"}
+    assert Skirmish().status_line(st) == "the set-up (7.2); VP red 3, blue 3, green 2"
     files = [g.write(hidden({**BLUE_TYPES, "reserve.0": blue_reserve if blue_reserve is not None else {"ford": 2}}), side="blue"),
              g.write(hidden({**(green or GREEN_TYPES), "reserve.0": green_reserve if green_reserve is not None else {"west-fields": 2}}),
                      side="green")]

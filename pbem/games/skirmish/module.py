@@ -68,7 +68,8 @@ class Skirmish:
     def status_line(self, state: dict[str, Any]) -> str:
         c = state["clock"]
         vp = state["position"]["vp"]
-        return f"game turn {c['turn']}, {c['side']} {c['phase']}; VP " + ", ".join(f"{s} {vp.get(s, 0)}" for s in SIDES)
+        when = "the set-up (7.2)" if c["phase"] == "setup" else f"game turn {c['turn']}, {c['side']} {c['phase']}"
+        return f"{when}; VP " + ", ".join(f"{s} {vp.get(s, 0)}" for s in SIDES)
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:
         """Each side's units on the map, or that it is out of the game (2.4)."""
