@@ -10,6 +10,8 @@ Rules (cited as H-n in its problems):
   mover, who adjudicates the reply, opens its own in the state it seals); then a combat: each side
   rolls a d6 and adds its strength (runner 1, walker 3); the higher total wins, the replying side
   on a tie. The game is over; the plans are opened in the last step.
+- H-5 Each side draws, hidden, a bonus from a cup (a d4 less 1: 0 to 3) with its orders of turn 2,
+  opened with its scout and added to its combat total.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import Problem
-from pbem.exchange.hidden import add_claim, is_sealed_entry
+from pbem.exchange.hidden import add_claim, is_sealed_entry, request_draw
 from pbem.mechanics.dice import Dice
 
 ALLOWANCE = {"runner": 3, "walker": 1}
@@ -37,6 +39,7 @@ class Hideout:
     schema_dir = str(SCHEMAS)
     step_rule = "H-2"
     report_details: tuple[str, ...] = ()
+    hidden_draws = True
 
     def scenarios(self) -> list[str]:
         return ["hideout"]
@@ -63,6 +66,10 @@ class Hideout:
         s = dict(state)
         s["awaits"] = {"kind": "orders", "step": "turn 1/red", "from": ["red"], "adjudicator": "blue"}
         return Transition(_game(s), ())
+
+    def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
+        """H-5: a bonus from the cup, which only its owner sees until it is opened."""
+        return dice.roll("H-5|cup", int(request["cup"])) - 1
 
     def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
         problems = []
@@ -93,13 +100,15 @@ class Hideout:
         events = [Event("move", "H-2", {"side": side, "by": move, "to": at[side]})]
         if at["red"] >= at["blue"]:
             s["awaits"] = {"kind": "reply", "step": f"contact/{other}", "from": [other], "adjudicator": side,
-                           "open": {other: ["scout"], side: ["scout"]}}
+                           "open": {o: sorted({"scout", "bonus"} & set(s.get("hidden", {}).get(o, {}))) for o in (other, side)}}
             s["pending"] = {"mover": side}
             events.append(Event("contact", "H-4", {"at": at[side]}))
         else:
             if side == "blue":
                 s["clock"]["turn"] += 1
             s["awaits"] = {"kind": "orders", "step": f"turn {s['clock']['turn']}/{other}", "from": [other], "adjudicator": side}
+            if s["clock"]["turn"] == 2 and "referee" not in s["parties"] and "bonus" not in s.get("hidden", {}).get(other, {}):
+                request_draw(s, other, "bonus", {"cup": 4})  # H-5
         return Transition(_game(s), tuple(events))
 
     def _combat(self, s: dict[str, Any], dice: Dice) -> Transition:
@@ -108,7 +117,8 @@ class Hideout:
         totals = {}
         for side in ("red", "blue"):
             kind = s["opened"][side]["scout"]["values"][-1]
-            totals[side] = dice.roll(f"H-4|{side}|combat", 6) + STRENGTH[kind]
+            bonus = s["opened"][side].get("bonus", {"values": [0]})["values"][-1]
+            totals[side] = dice.roll(f"H-4|{side}|combat", 6) + STRENGTH[kind] + bonus
         winner = mover if totals[mover] > totals[replier] else replier
         s.pop("pending", None)
         s["result"] = {"winner": winner}
@@ -127,6 +137,8 @@ class Hideout:
                     if claim["moved"] > ALLOWANCE[value]:
                         problems.append(Problem(f"hidden.{owner}.scout", f"moved {claim['moved']} in state {claim['at']:04d}: "
                                                 f"a {value} moves at most {ALLOWANCE[value]}", "H-3"))
+            elif item == "bonus" and not (type(value) is int and 0 <= value <= 3):
+                problems.append(Problem(f"hidden.{owner}.bonus", f"{value!r} is not a bonus (0 to 3)", "H-5"))
             elif item == "plan" and not _is_plan(value):
                 problems.append(Problem(f"hidden.{owner}.plan", f"{value!r} is not a plan (1 to 6)", "H-1"))
         return problems

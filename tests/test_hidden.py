@@ -78,7 +78,10 @@ def test_an_honest_game_opens_every_value_when_the_rules_say_and_verifies(tmp_pa
     play_to_contact(g)
     st = g.state()
     assert st.data["awaits"] == {"kind": "reply", "step": "contact/red", "from": ["red"], "adjudicator": "blue",
-                                 "open": {"blue": ["scout"], "red": ["scout"]}}
+                                 "open": {"blue": ["bonus", "scout"], "red": ["bonus", "scout"]}}
+    # H-5: the bonuses were drawn with the orders of turn 2, from the seeds of the steps that asked for them
+    assert st.data["hidden"]["red"]["bonus"]["versions"][0]["draw"]["at"] == 3
+    assert st.data["hidden"]["blue"]["bonus"]["versions"][0]["draw"]["at"] == 4
     # Until then no file of the folder holds a hidden value; the state holds commitments, boxes and claims.
     for p in sorted(g.folder.glob("*.toml")):
         found = {"runner", "walker"} & set(strings(read_toml(p)))
@@ -86,7 +89,7 @@ def test_an_honest_game_opens_every_value_when_the_rules_say_and_verifies(tmp_pa
     red_scout = st.data["hidden"]["red"]["scout"]["versions"]
     assert [c["moved"] for c in red_scout[0]["claims"]] == [3, 3] and red_scout[0]["since"] == 2
     assert [c["at"] for c in red_scout[0]["claims"]] == [2, 4]
-    assert set(st.data["hidden"]["blue"]) == {"scout", "plan"}
+    assert set(st.data["hidden"]["blue"]) == {"scout", "plan", "bonus"}
     assert "`pbem sign` adds the openings" in template_text(st.data, "red")
     reply = g.write_orders("", side="red", name="0005-red.reply.toml")
     assert load_doc(reply, "orders").data["open"]["scout"][0]["value"] == "runner"
@@ -94,7 +97,8 @@ def test_an_honest_game_opens_every_value_when_the_rules_say_and_verifies(tmp_pa
     st = g.state()
     assert st.data["opened"]["red"]["scout"] == {"values": ["runner"], "at": 6}
     assert st.data["opened"]["blue"]["scout"] == {"values": ["walker"], "at": 6}
-    assert set(st.data["transition"]["openings"]["blue"]) == {"scout"}  # the adjudicator opened its own
+    assert set(st.data["transition"]["openings"]["blue"]) == {"bonus", "scout"}  # the adjudicator opened its own
+    assert all(st.data["opened"][side]["bonus"]["values"][0] in range(4) for side in ("red", "blue"))
     assert st.data["result"]["winner"] in ("red", "blue")
     # The game module ended the game; the plans are still hidden, so the last step opens them.
     assert st.data["awaits"] == {"kind": "reveal", "step": "reveal", "from": ["red"], "adjudicator": "blue",
@@ -103,8 +107,10 @@ def test_an_honest_game_opens_every_value_when_the_rules_say_and_verifies(tmp_pa
     assert "red opens its hidden item `scout`: \"runner\"" in report and "blue opens its hidden item `scout`: \"walker\"" in report
     last = g.write_orders("", side="red", name="0006-red.reveal.toml")
     assert load_doc(last, "orders").data["pbem"]["kind"] == "reveal"
+    assert len(load_doc(last, "orders").data["dice"]["hidden_reveal"]) == 64  # red's hidden-dice secret, for its draw
     g.adjudicate(last)
     st = g.state()
+    assert set(st.data["transition"]["hidden_reveals"]) == {"blue"}
     assert st.data["awaits"]["kind"] == "none" and "hidden" not in st.data
     assert st.data["opened"]["red"]["plan"]["values"] == [4] and st.data["opened"]["blue"]["plan"]["values"] == [2]
     assert "Every hidden item is open: the game is over." in (g.folder / "0007.report.md").read_text()
@@ -347,7 +353,7 @@ def test_the_commands_play_the_hidden_steps(tmp_path: Path, monkeypatch: pytest.
     turn("blue", "move = 1\n", 4)
     reply = g.folder / "0005-red.reply.toml"
     out = run(["template", g.state_path, "--side", "red"]).output
-    assert "asks you to open your hidden item(s) scout" in out
+    assert "asks you to open your hidden item(s) bonus, scout" in out
     turn("red", "", 5, "reply")
     assert load_doc(reply, "orders").data["open"]["scout"][0]["value"] == "runner"
     turn("red", "", 6, "reveal")
@@ -387,5 +393,85 @@ def test_check_opening_sees_the_items_opened_before_it_in_the_same_step(tmp_path
 
     monkeypatch.setattr(Hideout, "check_opening", record)
     g.adjudicate(g.write_orders("", side="red", name="0005-red.reply.toml"))
-    assert seen == [("red", "scout", []), ("blue", "scout", ["red.scout"])]
+    assert seen == [("red", "bonus", []), ("red", "scout", ["red.bonus"]),
+                    ("blue", "bonus", ["red.bonus", "red.scout"]), ("blue", "scout", ["blue.bonus", "red.bonus", "red.scout"])]
     assert "opened" not in load_state(g.folder / "0005.state.toml").data, "the state before the step opens nothing"
+
+
+# --- hidden draws (H-5: a bonus from a cup) -------------------------------------------------------
+
+def _red_drawn(g: Game) -> Any:
+    """The bonus red's pbem draws for the state that asks for it (red's key, its hidden-dice secret)."""
+    from pbem.exchange import dice as proto
+
+    st = g.state()
+    origin = load_state(g.folder / "0000.state.toml").digest
+    secret = proto.hidden_dice_secret(g.keys["red"], origin, str(st.data["parties"]["red"]["salt"]))
+    return hv.drawn_value(Hideout(), secret, "red", st.data["draws"]["red"][0])
+
+
+def test_a_drawn_value_is_made_by_pbem_sign_and_cannot_be_chosen(tmp_path: Path) -> None:
+    g = start(tmp_path / "g")
+    g.play(first(1, "runner", 4))
+    g.play(first(1, "walker", 2))
+    st = g.state()
+    assert st.data["draws"] == {"red": [{"item": "bonus", "request": {"cup": 4}, "seed": st.data["transition"]["seed"], "at": 3}]}
+    # A draft that names the drawn item is refused: the value is drawn, not chosen.
+    with pytest.raises(IllegalOrdersError, match="drawn, not chosen"):
+        g.write_orders('move = 1\n\n[hidden]\nbonus = 3\n', side="red")
+    (g.folder / "0003-red.orders.toml").unlink()
+    # A file that leaves the draw out (sealed by hand) is refused.
+    p = _hand_sealed(g, "red", "move = 1\n", lambda d: d["hidden"].pop("bonus"))
+    with pytest.raises(IllegalOrdersError, match="asked red to draw bonus"):
+        g.adjudicate(p)
+    p.unlink()
+    value = _red_drawn(g)
+    g.adjudicate(g.write_orders("move = 1\n", side="red"))
+    entry = g.state().data["hidden"]["red"]["bonus"]["versions"][0]
+    assert hv.open_box(g.keys["red"], entry["commit"], entry["box"]) == value
+    assert list(g.state().data["draws"]) == ["blue"]  # red's draw is made; blue's is asked of its next file
+
+
+def test_a_bonus_chosen_instead_of_drawn_is_caught_at_the_last_step(tmp_path: Path) -> None:
+    """Red seals by hand the best bonus in place of its draw: nobody can tell until the last step,
+    which reveals red's hidden-dice secret; the draw is made again and red's commitment convicted."""
+    g = start(tmp_path / "g")
+    g.play(first(3, "runner", 4))
+    g.play(first(1, "walker", 2))
+    origin = load_state(g.folder / "0000.state.toml").digest
+    salt = str(g.state().data["parties"]["red"]["salt"])
+    chosen = 3 if _red_drawn(g) != 3 else 2
+    entry = hv.seal_value(g.keys["red"], origin, salt, "red", "bonus", 0, chosen)
+    g.adjudicate(_hand_sealed(g, "red", "move = 3\n", lambda d: d.setdefault("hidden", {}).update(bonus=entry)))
+    g.play("move = 1\n")  # contact
+    g.adjudicate(g.write_orders("", side="red", name="0005-red.reply.toml"))
+    assert g.state().data["opened"]["red"]["bonus"]["values"] == [chosen]  # matches its commitment: fine so far
+    last = g.write_orders("", side="red", name="0006-red.reveal.toml")
+    with pytest.raises(TamperError, match=f"red drew {_drawn_again(g)} for its hidden item 'bonus' \\(asked in 0003.state.toml\\), and committed {chosen}"):
+        g.adjudicate(last)
+    assert not (g.folder / "0007.state.toml").exists()
+
+
+def _drawn_again(g: Game) -> Any:
+    from pbem.exchange import dice as proto
+
+    st = g.state()
+    origin = load_state(g.folder / "0000.state.toml").digest
+    secret = proto.hidden_dice_secret(g.keys["red"], origin, str(st.data["parties"]["red"]["salt"]))
+    return hv.drawn_value(Hideout(), secret, "red", {**st.data["opened"]["red"]["bonus"]["draws"][0], "item": "bonus"})
+
+
+def test_verify_catches_an_adjudicator_whose_hidden_dice_secret_is_false(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blue, adjudicating the last step, reveals another hidden-dice secret (one that would excuse a
+    chosen bonus): red's verify finds it does not make blue's join commitment."""
+    g = start(tmp_path / "g")
+    play_to_contact(g, red=first(1, "runner", 4), blue=first(3, "runner", 2), more=("move = 1\n", "move = 3\n"))
+    g.adjudicate(g.write_orders("", side="red", name="0005-red.reply.toml"))
+    last = g.write_orders("", side="red", name="0006-red.reveal.toml")
+    with monkeypatch.context() as m:
+        m.setattr("pbem.exchange.game.proto.hidden_dice_secret", lambda *a: "ab" * 32)
+        m.setattr("pbem.exchange.hidden.check_draws", lambda *a: None)
+        g.adjudicate(last)
+    assert g.state().data["transition"]["hidden_reveals"] == {"blue": "ab" * 32}
+    with pytest.raises(TamperError, match="blue's hidden-dice secret does not match the commitment of its join"):
+        verify([g.folder])

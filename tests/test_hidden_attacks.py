@@ -382,7 +382,7 @@ def test_a_file_opens_exactly_what_its_step_asks(tmp_path: Path, edit: Edit) -> 
     g = start(tmp_path / "g")
     play_to_contact(g)
     p = reply_with(g, edit)
-    with pytest.raises(IllegalOrdersError, match="but the step asks red to open scout"):
+    with pytest.raises(IllegalOrdersError, match="but the step asks red to open bonus, scout"):
         g.adjudicate(p)
 
 
@@ -415,7 +415,7 @@ def test_an_adjudicator_who_leaves_out_its_own_openings_does_not_verify(tmp_path
     g = start(tmp_path / "g")
     to_contact_resolved(g)
     forge_state(g, 6, "blue", lambda d: d["transition"].pop("openings"))
-    with pytest.raises(IllegalOrdersError, match="opens nothing, but the step asks blue to open scout"):
+    with pytest.raises(IllegalOrdersError, match="opens nothing, but the step asks blue to open bonus, scout"):
         verify([g.folder])
     assert CliRunner().invoke(cli, ["verify", str(g.folder)]).exit_code == 1
 
@@ -756,7 +756,7 @@ def blue_ends_the_game_holding_everything(monkeypatch: pytest.MonkeyPatch) -> No
     def resolve(self: Hideout, state: dict[str, Any], subs: list[Any], dice: Any) -> Transition:
         t = real(self, state, subs, dice)
         if subs and subs[0].side == "blue":
-            return Transition({**t.state, "result": {"winner": "blue"},
+            return Transition({**{k: v for k, v in t.state.items() if k != "draws"}, "result": {"winner": "blue"},
                                "awaits": {"kind": "none", "step": "over", "from": [], "adjudicator": "blue"}}, t.events)
         return t
 
@@ -860,7 +860,7 @@ def test_mail_read_refuses_a_state_whose_adjudicator_left_out_its_openings(tmp_p
     mail = tmp_path / "0006.eml"
     mail.write_bytes(msg.as_bytes())
     cli_env(monkeypatch, tmp_path)
-    fails(red, 1, ["mail", "read", mail, "--folder", red], "blue to open scout")
+    fails(red, 1, ["mail", "read", mail, "--folder", red], "blue to open bonus, scout")
 
 
 def test_commitments_cannot_grow_a_state_past_what_pbem_reads(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ def test_an_order_file_given_as_the_state_is_named_as_such(game: Game, tmp_path:
 
 def test_a_state_given_as_the_orders_is_named_as_such(game: Game, tmp_path: Path) -> None:
     r = fails(tmp_path, 2, ["check", "game/0001.state.toml", "game/0001.state.toml"],
-              "game/0001.state.toml: a state (kind \"state\"), not an order, join or reply file")
+              "game/0001.state.toml: a state (kind \"state\"), not an order, join, reply or reveal file")
     assert "schema violation" not in r.output
 
 

@@ -18,7 +18,7 @@ from .model import Event, Submission, Transition
 if TYPE_CHECKING:
     from pbem.games.base import GameModule
 
-ENGINE_KEYS = ("options", "clock", "position", "standing", "pending", "result", "awaits", "hidden", "opened")
+ENGINE_KEYS = ("options", "clock", "position", "standing", "pending", "result", "awaits", "hidden", "opened", "draws")
 
 
 def game_part(state: dict[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from .canonical import canonical
 from .keys import KeyPair, public_key_from_text, strict_b64decode
 
 SECRET_TAG = b"pbem/dice-secret/v2\x00"
+HIDDEN_DICE_TAG = b"pbem/hidden-dice/v1\x00"
 SECRET_HEX = re.compile(r"[0-9a-f]{64}")
 SALT_HEX = re.compile(r"[0-9a-f]{32}")
 DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
@@ -65,6 +66,14 @@ def secret(key: KeyPair, origin: str, salt: str, index: int) -> str:
         raise ValueError(f"secret index out of range: {index}")
     msg = SECRET_TAG + bytes.fromhex(origin[len("sha256:"):]) + bytes.fromhex(salt) + index.to_bytes(8, "big")
     return key.prf(msg).hex()
+
+
+def hidden_dice_secret(key: KeyPair, origin: str, salt: str) -> str:
+    """The secret from which a party's hidden draws are made (docs/protocol.md, Hidden draws):
+    committed in its join, revealed in the game's last step."""
+    if not is_digest(origin) or not is_salt(salt):
+        raise ValueError("origin or salt not in their one spelling")
+    return key.prf(HIDDEN_DICE_TAG + bytes.fromhex(origin[len("sha256:"):]) + bytes.fromhex(salt)).hex()
 
 
 def commitment(secret_hex: str) -> str:
@@ -101,7 +110,7 @@ def attestation_body(header: Mapping[str, object], dice: Mapping[str, object]) -
     """What a submission's dice attestation signs: its game, the state it answers, step, side and
     index, and its reveal, commitment and (in a join) salt."""
     return {"pbem": "dice-attestation", **{k: header.get(k) for k in ATTEST_FIELDS},
-            **{k: dice[k] for k in ("reveal", "commit", "salt") if k in dice}}
+            **{k: dice[k] for k in ("reveal", "commit", "salt", "hidden", "hidden_reveal") if k in dice}}
 
 
 def attest(key: KeyPair, header: Mapping[str, object], dice: Mapping[str, object]) -> str:

@@ -40,7 +40,16 @@ from .canonical import (
     unsealed,
 )
 from .files import MAX_FILE_BYTES, dumps, has_schema, read_toml, schema_problems, validate
-from .hidden import after_step, hidden_step, is_sealed_entry, openings_for, seal_value, versions_of
+from .hidden import (
+    after_step,
+    drawn_value,
+    draws_after,
+    hidden_step,
+    is_sealed_entry,
+    openings_for,
+    seal_value,
+    versions_of,
+)
 from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report, report_version
 from .views import check_view_against_state, check_views_agree, make_views, verify_views
@@ -135,7 +144,7 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     return Doc(path, data)
 
 
-ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "hidden", "opened", "seal"),
+ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "hidden", "opened", "draws", "seal"),
                  "view": ("pbem", "parties", "awaits", "transition", "seal"),
                  "orders": ("pbem", "dice", "hidden", "open", "seal")}
 
@@ -375,6 +384,8 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     header: dict[str, Any] = {"format": FORMAT, "kind": "join", "game": s["pbem"]["game"], "module": s["pbem"]["module"],
                               "side": side, "answers": state.digest, "step": "join", "dice_index": 0}
     dice: dict[str, Any] = {"salt": salt, "commit": commit}
+    if getattr(find_module(str(s["pbem"]["module"])), "hidden_draws", False):  # docs/protocol.md, Hidden draws
+        dice["hidden"] = proto.commitment(proto.hidden_dice_secret(key, origin_of(state), salt))
     dice["attest"] = proto.attest(key, header, dice)
     doc: dict[str, Any] = {"pbem": header, "dice": dice}
     if standing:
@@ -476,6 +487,12 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
         if not proto.attested(str(party["key"]), h, d):
             raise TamperError(f"{where}: the dice attestation (dice.attest) is missing or is not {h['side']}'s signature of these dice",
                               hint="`pbem sign` (or `pbem join`) writes it.")
+        draws = bool(getattr(find_module(str(s["pbem"]["module"])), "hidden_draws", False))
+        if h["kind"] == "join" and ("hidden" in d) != draws:
+            raise MalformedFileError(f"{where}: a join of this game {'carries' if draws else 'carries no'} dice.hidden "
+                                     "(the commitment of the party's hidden draws)", hint="Make the join with `pbem join`.")
+        if h["kind"] != "join" and "hidden" in d or h["kind"] != "reveal" and "hidden_reveal" in d:
+            raise MalformedFileError(f"{where}: dice.hidden belongs in a join, dice.hidden_reveal in the last step's reveal file")
         if h["kind"] == "join":
             if "salt" not in d or "reveal" in d or int(h.get("dice_index", -1)) != 0:
                 raise MalformedFileError(f"{where}: a join carries dice.salt and dice.commit, dice_index 0 and no reveal",
@@ -540,6 +557,8 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     if dice["reveal"] and proto.commitment(dice["reveal"]) != party.get("commit"):
         raise TamperError(f"{state.path}: the commitment it records for {side} is not one your key made for this game",
                           hint="The state was not made from your files: do not answer it.")
+    if state.data["awaits"]["kind"] == "reveal" and _drew(state.data, side):
+        dice["hidden_reveal"] = proto.hidden_dice_secret(key, origin, salt)
     dice["attest"] = proto.attest(key, h, dice)
     body = dict(data)
     if "referee" not in state.data["parties"] and state.data["awaits"]["kind"] != "join":
@@ -550,9 +569,18 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     sealed = seal(body, side, key)
     s = sealed["seal"]
     text = raw_text.rstrip("\n") + "\n\n"
-    text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\nattest = "{dice["attest"]}"\n\n'
+    text += f'[dice]\nreveal = "{dice["reveal"]}"\ncommit = "{dice["commit"]}"\n'
+    if "hidden_reveal" in dice:
+        text += f'hidden_reveal = "{dice["hidden_reveal"]}"\n'
+    text += f'attest = "{dice["attest"]}"\n\n'
     text += f'[seal]\nsigner = "{s["signer"]}"\nkey = "{s["key"]}"\nsignature = "{s["signature"]}"\n'
     return text
+
+
+def _drew(state: dict[str, Any], side: str) -> bool:
+    """Whether ``side`` holds a value it drew hidden (its hidden-dice secret is revealed at the end)."""
+    return any("draw" in v for rec in state.get("hidden", {}).get(side, {}).values() for v in rec["versions"]) \
+        or any(rec.get("draws") for rec in state.get("opened", {}).get(side, {}).values())
 
 
 def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side: str, origin: str,
@@ -562,6 +590,14 @@ def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side
     s = state.data
     out = dict(data)
     changed = False
+    draws = s.get("draws", {}).get(side, [])
+    if draws:  # the draws the game asked of the side: made with its hidden-dice secret, committed hidden
+        module = find_module(str(s["pbem"]["module"]))
+        secret = proto.hidden_dice_secret(key, origin, salt)
+        if any(r["item"] in data.get("hidden", {}) for r in draws):
+            raise IllegalOrdersError(f"{path}: [hidden]: {', '.join(r['item'] for r in draws)} are drawn, not chosen: "
+                                     "`pbem sign` makes the draws", hint="Leave those items out of the file.")
+        data = {**data, "hidden": {**data.get("hidden", {}), **{r["item"]: drawn_value(module, secret, side, r) for r in draws}}}
     if "hidden" in data and s["awaits"]["kind"] == "reveal":
         raise IllegalOrdersError(f"{path}: [hidden]: the last step opens what is hidden; it commits to nothing new")
     if "hidden" in data:
@@ -609,7 +645,7 @@ def adjudicator_of(state: dict[str, Any]) -> str:
 
 def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_commit: str | None,
                defaulted: list[str] | None = None, adj_openings: dict[str, Any] | None = None,
-               names: dict[str, str] | None = None) -> tuple[dict[str, Any], list[Event]]:
+               names: dict[str, str] | None = None, adj_hidden: str | None = None) -> tuple[dict[str, Any], list[Event]]:
     """The unsealed next state and its events: the deterministic core shared by adjudicate and verify.
 
     ``defaulted`` names awaited sides that sent nothing by the deadline; only a referee may
@@ -652,12 +688,14 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     adj = adjudicator_of(s)
     reveals: dict[str, str] = {}
     attestations = {x.side: {**{k: x.body["pbem"][k] for k in ("answers", "step", "dice_index")},
-                             **{k: v for k, v in x.body["dice"].items() if k in ("reveal", "commit", "salt", "attest")}}
+                             **{k: v for k, v in x.body["dice"].items() if k in ("reveal", "commit", "salt", "hidden", "hidden_reveal", "attest")}}
                     for x in subs}
     if aw["kind"] == "join":
         for x in subs:
             parties[x.side]["commit"] = x.body["dice"]["commit"]
             parties[x.side]["salt"] = x.body["dice"]["salt"]
+            if "hidden" in x.body["dice"]:
+                parties[x.side]["hidden"] = x.body["dice"]["hidden"]
         commits = [str(v["commit"]) for v in parties.values()]
         if len(set(commits)) != len(commits):
             raise TamperError("two parties joined with the same dice commitment",
@@ -690,13 +728,19 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     sealed_hidden = "referee" not in s["parties"] and aw["kind"] != "join"
     if sealed_hidden:
         before, opened_events, self_opened = hidden_step(prev, module, subs, adj_openings, names or {}, origin,
-                                                             hidden_value_problems)
+                                                             hidden_value_problems, adj_hidden)
     else:
-        before, opened_events, self_opened = {k: copy.deepcopy(s[k]) for k in ("hidden", "opened") if k in s}, [], {}
-    t = transition(module, {**{k: v for k, v in s.items() if k not in ("hidden", "opened")}, **before}, played, dice)
+        before, opened_events, self_opened = {k: copy.deepcopy(s[k]) for k in ("hidden", "opened", "draws") if k in s}, [], {}
+    t = transition(module, {**{k: v for k, v in s.items() if k not in ("hidden", "opened", "draws")}, **before}, played, dice)
     game = dict(t.state)
     if sealed_hidden:
+        if game.get("draws") or before.get("draws"):
+            game["draws"] = draws_after(before, game, seed.hex(), int(s["pbem"]["sequence"]) + 1)
         game = after_step(before, game)
+    elif game.get("draws"):
+        raise VerificationError("a game asks for a hidden draw only in a step with dice of a game without a referee (not at the "
+                                "joins, whose step has no seed; a referee draws in the open and views hide the result)",
+                                hint="The game module is wrong; report it.")
     naw = game["awaits"]
     if naw["kind"] not in ("join", "none") and naw["adjudicator"] in naw["from"]:
         raise VerificationError(f"the game module makes {naw['adjudicator']} both send a file in step {naw['step']} and adjudicate it: "
@@ -712,8 +756,11 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         "transition": {"seed": seed.hex(), "attestations": attestations, "reveals": dict(sorted(reveals.items())),
                        "dice": [{"label": r.label, "sides": r.sides, "face": r.face} for r in dice.log]},
     }
+    hidden_reveal = self_opened.pop("@hidden", None)
     if self_opened:
         nxt["transition"]["openings"] = self_opened
+    if hidden_reveal is not None:
+        nxt["transition"]["hidden_reveals"] = {adjudicator_of(s): hidden_reveal}
     if defaulted:
         nxt["transition"]["defaulted"] = defaulted
     check_signed_values(nxt, "the next state")
@@ -807,7 +854,10 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
             except ValueError as e:
                 raise TamperError(f"{prev.path}: a hidden item it records for {adj} was not sealed by your key for this game") from e
     names = {c.submission.side: str(c.doc.path) for c in checked}
-    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names)
+    own_hidden = None
+    if s["awaits"]["kind"] == "reveal" and _drew(s, adj):
+        own_hidden = proto.hidden_dice_secret(key, origin_of(prev), str(s["parties"][adj]["salt"]))
+    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names, own_hidden)
     sealed = seal(body, adj, key)
     size = len(dumps(sealed).encode("utf-8"))
     if size > MAX_FILE_BYTES:  # never write a state no command could read back
@@ -1081,7 +1131,8 @@ def check_transition(prev: Doc, cur: Doc, inputs: dict[str, Doc], others: list[D
     commit = cur.data["parties"][adj].get("commit")
     names = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
     try:
-        expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), names)
+        expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), names,
+                                      tr.get("hidden_reveals", {}).get(adj))
     except UsageError as e:
         raise VerificationError(f"{cur.path}: {e.message}") from e
     if canonical(expected) != canonical(unsealed(cur.data)):

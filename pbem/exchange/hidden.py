@@ -180,7 +180,8 @@ def _state_file(seq: int) -> str:
 
 def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[str, Any] | None,
                 names: Mapping[str, str], origin: str,
-                value_problems: Callable[[str, dict[str, Any], str], list[Any]]) -> tuple[dict[str, Any], list[Event], dict[str, Any]]:
+                value_problems: Callable[[str, dict[str, Any], str], list[Any]],
+                adj_hidden: str | None = None) -> tuple[dict[str, Any], list[Event], dict[str, Any]]:
     """Before the game module resolves a step: check and record the openings the step asks for
     (each against its commitment, then the game module's check against the claims), then record the
     new commitments of each file. Returns the state's ``hidden`` and ``opened`` tables (empty ones
@@ -191,6 +192,7 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
     opened: dict[str, Any] = copy.deepcopy(s.get("opened", {}))
     asked: Mapping[str, list[str]] = s["awaits"].get("open", {})
     adj = str(s["awaits"]["adjudicator"])
+    pending: dict[str, Any] = copy.deepcopy(s.get("draws", {}))
     events: list[Event] = []
     self_opened: dict[str, Any] = {}
 
@@ -230,6 +232,8 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
             if not hidden[side]:
                 del hidden[side]
             opened.setdefault(side, {})[item] = {"values": values, "at": seq}
+            if any("draw" in rec for rec in versions):
+                opened[side][item]["draws"] = [{"version": v, **rec["draw"]} for v, rec in enumerate(versions) if "draw" in rec]
             events.append(Event("opened", "hidden values", {"side": side, "item": item, "values": values}))
 
     senders = {x.side for x in subs}
@@ -263,11 +267,32 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
             commits.add(str(entry["commit"]))
             rec = hidden.setdefault(x.side, {}).setdefault(item, {"versions": []})
             rec["versions"].append({"commit": entry["commit"], "box": entry["box"], "since": seq, "claims": []})
+            draw = next((r for r in pending.get(x.side, []) if r["item"] == item), None)
+            if draw is not None:
+                rec["versions"][-1]["draw"] = {k: draw[k] for k in ("request", "seed", "at")}
+        owed = [r["item"] for r in pending.pop(x.side, []) if r["item"] not in x.body.get("hidden", {})]
+        if owed:
+            raise IllegalOrdersError(f"{where}: [hidden]: the game asked {x.side} to draw {', '.join(owed)}, and the file does not "
+                                     "commit the draw", hint="`pbem sign` makes the draws the game asks for and commits them.")
         held = sum(len(r["versions"]) for r in hidden.get(x.side, {}).values())
         if held > MAX_VERSIONS:
             raise IllegalOrdersError(f"{where}: [hidden]: {x.side} would hold {held} hidden values at once; at most {MAX_VERSIONS}",
                                      hint="Every hidden value is copied into each state until it is opened.")
-    tables = {k: v for k, v in (("hidden", hidden), ("opened", opened)) if v}
+    if s["awaits"]["kind"] == "reveal":  # the last step: the hidden-dice secrets of the sides that drew
+        pending = {}
+        given = {x.side: x.body.get("dice", {}).get("hidden_reveal") for x in subs}
+        for side in sorted(opened):
+            if not any(rec.get("draws") for rec in opened[side].values()):
+                continue
+            if side in given:
+                check_draws(module, s, opened, side, str(given[side]), names.get(side, f"the reveal file of {side}"))
+            elif side == adj:
+                check_draws(module, s, opened, side, str(adj_hidden), f"{names.get('@state', f'the state {adj} seals')} "
+                            f"(transition.hidden_reveals of {adj})")
+                self_opened["@hidden"] = str(adj_hidden)
+            else:
+                raise IllegalOrdersError(f"the last step needs {side}'s hidden-dice secret, and {side} sent no file")
+    tables = {k: v for k, v in (("hidden", hidden), ("opened", opened), ("draws", pending)) if v}
     return tables, events, self_opened
 
 
@@ -279,11 +304,13 @@ def after_step(before: Mapping[str, Any], game: dict[str, Any]) -> dict[str, Any
     new = game.get("hidden", old)
     if not claims_only_added(old, new):
         raise VerificationError("the game module changed a hidden item in a transition (it may only add claims)")
-    out = {k: v for k, v in game.items() if k not in ("hidden", "opened")}
+    out = {k: v for k, v in game.items() if k not in ("hidden", "opened", "draws")}
     if new:
         out["hidden"] = new
     if before.get("opened"):
         out["opened"] = before["opened"]
+    if game.get("draws"):
+        out["draws"] = game["draws"]
     aw = dict(out["awaits"])
     if aw["kind"] == "none" and new:
         nadj = str(aw["adjudicator"])
@@ -297,3 +324,70 @@ def after_step(before: Mapping[str, Any], game: dict[str, Any]) -> dict[str, Any
         if missing:
             raise VerificationError(f"the game asks {side} to open {', '.join(missing)}, which {side} does not hold hidden")
     return out
+
+
+# --- hidden draws (docs/protocol.md, Hidden draws) ---------------------------------------------------
+
+def request_draw(state: dict[str, Any], side: str, item: str, request: Mapping[str, Any]) -> None:
+    """A game module asks ``side`` for a random draw only it may see (counters from a cup): its next
+    file commits the result as the hidden item ``item``, made with ``module.draw(request, dice)``
+    from the step's seed and the side's hidden-dice secret."""
+    state.setdefault("draws", {}).setdefault(side, []).append({"item": item, "request": copy.deepcopy(dict(request))})
+
+
+def draw_seed(secret_hex: str, seed_hex: str, item: str) -> bytes:
+    """The seed of one hidden draw: the owner's hidden-dice secret (committed at its join), the seed
+    of the step that asked for it (nobody could choose it) and the item."""
+    return hashlib.sha256(canonical({"kind": "pbem-hidden-draw-1", "secret": secret_hex, "seed": seed_hex, "item": item})).digest()
+
+
+def drawn_value(module: Any, secret_hex: str, side: str, entry: Mapping[str, Any]) -> Any:
+    """The value a draw gives (the owner computes it to commit it; anyone, once the secret is
+    revealed, to check it)."""
+    from pbem.mechanics.dice import SeededDice
+
+    dice = SeededDice(seed=draw_seed(secret_hex, str(entry["seed"]), str(entry["item"])))
+    return module.draw(side, copy.deepcopy(entry["request"]), dice)
+
+
+def draws_after(before: Mapping[str, Any], game: dict[str, Any], seed_hex: str, seq: int) -> dict[str, Any]:
+    """The draws a game module asked for in a step, stamped with the step's seed; a module may only
+    add requests, of sides that send the next step's file."""
+    old: Mapping[str, list[Any]] = before.get("draws", {})
+    new: dict[str, list[Any]] = copy.deepcopy(game.get("draws", old))
+    for side, reqs in new.items():
+        kept = list(old.get(side, []))
+        if reqs[:len(kept)] != kept:
+            raise VerificationError("the game module changed a draw it had asked for (it may only add requests)")
+        for r in reqs[len(kept):]:
+            if set(r) != {"item", "request"} or not is_item_id(r["item"]):
+                raise VerificationError(f"the game module asked {side} for a draw without an item id and a request: {r}")
+            r["seed"] = seed_hex
+            r["at"] = seq
+            if side not in game["awaits"]["from"]:
+                raise VerificationError(f"the game module asks {side} for a hidden draw in a step {side} sends no file in")
+    missing = [s for s in old if s not in new]
+    if missing:
+        raise VerificationError("the game module dropped a draw it had asked for")
+    return {s: r for s, r in new.items() if r}
+
+
+def check_draws(module: Any, s: Mapping[str, Any], opened: Mapping[str, Any], side: str, secret_hex: str,
+                where: str) -> None:
+    """At the last step: every value ``side`` drew (now opened) is what its revealed hidden-dice
+    secret gives."""
+    from .dice import commitment as secret_commitment
+    from .dice import is_reveal
+
+    want = s["parties"][side].get("hidden")
+    if not is_reveal(secret_hex) or secret_commitment(secret_hex) != want:
+        raise TamperError(f"{where}: {side}'s hidden-dice secret does not match the commitment of its join",
+                          hint="Keep the files: the side's hidden draws cannot be checked.")
+    for item, rec in sorted(opened.get(side, {}).items()):
+        for d in rec.get("draws", []):
+            v = int(d["version"])
+            expected = drawn_value(module, secret_hex, side, {**d, "item": item})
+            if canonical(expected) != canonical(rec["values"][v]):
+                raise TamperError(f"{where}: {side} drew {json.dumps(expected)} for its hidden item '{item}' (asked in "
+                                  f"{_state_file(int(d['at']))}), and committed {json.dumps(rec['values'][v])}",
+                                  hint="Keep the files: the side committed another value than its draw gave.")

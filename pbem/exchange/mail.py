@@ -1010,7 +1010,7 @@ class _Reader:
         commit = cur.data["parties"][adj].get("commit")
         names = {self.pool[d].data["pbem"]["side"]: str(self.pool[d].path) for d in inputs} | {"@state": str(cur.path)}
         expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])) or None,
-                                      tr.get("openings", {}).get(adj), names)
+                                      tr.get("openings", {}).get(adj), names, tr.get("hidden_reveals", {}).get(adj))
         if canonical(expected) != canonical(unsealed(cur.data)):
             raise VerificationError(f"{cur.path}: does not follow from state {int(prev.data['pbem']['sequence']):04d}, "
                                     "its inputs and the revealed dice",

@@ -83,6 +83,15 @@ class GameModule(Protocol):
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None: ...
 
+    hidden_draws: bool  # whether its joins commit to a hidden-dice secret (docs/protocol.md, Hidden draws)
+
+    def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
+        """A hidden draw the module asked of ``side`` (``pbem.exchange.hidden.request_draw``): the
+        value, made with ``dice`` (seeded by the side's hidden-dice secret and the asking step's
+        seed), which only the side sees until it is opened. A game without hidden draws never
+        asks for one."""
+        ...
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
         """A hidden item opened (docs/protocol.md, Hidden values): ``values`` by version, each

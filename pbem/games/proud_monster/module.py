@@ -749,6 +749,11 @@ class ProudMonster:
         title = f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}"
         return picture.turn_svg(self.scenario(cur), cur, events, title)
 
+    hidden_draws = False  # no hidden draws (docs/protocol.md, Hidden draws)
+
+    def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
+        raise NotImplementedError("this game asks for no hidden draw")
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
         """Proud Monster keeps nothing hidden without a referee (fog of war is a refereed option)."""

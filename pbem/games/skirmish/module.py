@@ -343,6 +343,11 @@ class Skirmish:
             problems.append(Problem("options.hidden", "hidden units and reserves are played without a referee", "7.1"))
         return problems
 
+    hidden_draws = False  # no hidden draws (docs/protocol.md, Hidden draws)
+
+    def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
+        raise NotImplementedError("this game asks for no hidden draw")
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
         """7.5: a unit's type against its moves and its side's types; a reserve against its points and areas."""
