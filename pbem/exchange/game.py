@@ -26,7 +26,7 @@ from pbem.errors import (
     UsageError,
     VerificationError,
 )
-from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice, face_from_seed
+from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, Dice, ForcedDice, SeededDice, face_from_seed
 
 from . import dice as proto
 from .canonical import (
@@ -1332,8 +1332,8 @@ def audit(state_path: Path) -> dict[str, Any]:
     rows = []
     for r in tr.get("dice", []):
         sides = r["sides"]
-        if not isinstance(sides, int) or not 2 <= sides <= 256:
-            raise TamperError(f"{state_path}: die '{r['label']}' has {sides} sides; dice have 2 to 256")
+        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+            raise TamperError(f"{state_path}: die '{r['label']}' has {sides} sides; dice have 2 to {MAX_SIDES}")
         face, trail = face_from_seed(seed, r["label"], sides)
         if face != r["face"]:
             raise TamperError(f"{state_path}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")

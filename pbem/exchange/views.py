@@ -22,7 +22,7 @@ from typing import Any
 from pbem import FILE_FORMAT
 from pbem.engine.registry import find_module
 from pbem.errors import TamperError, VerificationError
-from pbem.mechanics.dice import face_from_seed
+from pbem.mechanics.dice import MAX_SIDES, face_from_seed
 
 from . import dice as proto
 from .canonical import canonical, check_seal, digest, seal, unsealed
@@ -212,9 +212,9 @@ def _check_view_transition(where: str, v: dict[str, Any], pwhere: str, p: dict[s
     labels: set[str] = set()
     for r in tr.get("dice", []):
         label, sides = r["label"], r["sides"]
-        if not isinstance(sides, int) or not 2 <= sides <= 256 or not _LABEL.fullmatch(str(label)) or label in labels:
+        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES or not _LABEL.fullmatch(str(label)) or label in labels:
             raise TamperError(f"{where}: die {str(label)[:60]!r} of {sides} sides is not a die the rules roll "
-                              "(a label is 'rule|step|...' without spaces around its bars, once; 2 to 256 sides)")
+                              f"(a label is 'rule|step|...' without spaces around its bars, once; 2 to {MAX_SIDES} sides)")
         labels.add(label)
         face, _ = face_from_seed(seed, label, sides)
         if face != r["face"]:

@@ -47,24 +47,39 @@ def hmac_stream(seed: bytes, label: str, block: int) -> bytes:
     return hmac.new(seed, msg, hashlib.sha256).digest()
 
 
+MAX_SIDES = 2**32  # the largest die: a pool of counters drawn from, at most this many
+
+
 def face_from_seed(seed: bytes, label: str, sides: int) -> tuple[int, list[tuple[int, int, bool]]]:
     """HMAC-SHA-256(seed, label) turned into a face by rejection sampling (no modulo bias).
 
-    Bytes are read in order; a byte ``b`` is accepted when ``b < 256 - 256 % sides`` and gives face
-    ``b % sides + 1``. If a block of 32 bytes is all rejected, the next block is
-    HMAC(seed, label + "#1"), and so on. Returns the face and the trail (block, byte, accepted).
+    The stream of bytes is HMAC-SHA-256(seed, label), then HMAC(seed, label + "#1"), "#2" ... A die
+    of at most 256 sides reads one byte at a time: a byte ``b`` is accepted when ``b < 256 - 256 %
+    sides`` and gives face ``b % sides + 1``. A larger die (a pool of counters) reads k bytes at a
+    time, k the fewest bytes that hold ``sides - 1``, as a big-endian number ``n``, accepted when
+    ``n < 256**k - 256**k % sides``, giving face ``n % sides + 1``. Returns the face and the trail
+    (block of the sample's first byte, the sample, accepted).
     """
-    if not 2 <= sides <= 256:
-        raise DiceError(f"dice have 2 to 256 sides, not {sides}")
-    limit = 256 - 256 % sides
+    if not 2 <= sides <= MAX_SIDES:
+        raise DiceError(f"dice have 2 to {MAX_SIDES} sides, not {sides}")
+    width = max(1, ((sides - 1).bit_length() + 7) // 8)
+    span = 256 ** width
+    limit = span - span % sides
     trail: list[tuple[int, int, bool]] = []
     block = 0
+    pending: list[tuple[int, int]] = []  # (block, byte) of a sample not yet complete
     while True:
         for b in hmac_stream(seed, label, block):
-            ok = b < limit
-            trail.append((block, b, ok))
+            pending.append((block, b))
+            if len(pending) < width:
+                continue
+            n = int.from_bytes(bytes(x for _, x in pending), "big")
+            first = pending[0][0]
+            pending = []
+            ok = n < limit
+            trail.append((first, n, ok))
             if ok:
-                return b % sides + 1, trail
+                return n % sides + 1, trail
         block += 1
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml, schema_problems
+from pbem.mechanics.dice import MAX_SIDES
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_key
 from pbem.mechanics.odds import Odds
 from pbem.mechanics.places import LAND, WATER_KINDS, HexGrid, Place
@@ -697,7 +698,7 @@ def stacking_value(spec: UnitSpec, details: bool = False) -> Fraction:
 
 # --------------------------------------------------------------------------- untried Soviet units (2.15)
 
-MAX_POOL = 256  # the largest die pbem rolls (pbem.mechanics.dice)
+MAX_POOL = MAX_SIDES  # the largest die pbem rolls (pbem.mechanics.dice)
 
 
 def can_be_untried(spec: UnitSpec) -> bool:
