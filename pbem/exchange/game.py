@@ -347,6 +347,8 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
     problems = schema_problems(state, "state", "new game")
     problems = [p for p in problems if p.message != "'seal' is a required property"]
     problems += schema_problems(body_of(state, "state"), f"{find_module(module_name).schema_dir}/state-body", "new game")
+    if not problems:  # what the game module finds wrong in any state it reads (an option it plays only without a referee)
+        problems = [Problem(f"new game: {p.where}", p.message, p.rule, p.hint) for p in find_module(module_name).check_state(state)]
     if problems:  # never write a state that no command could read back
         raise UsageError("the options or the game id do not make a valid game state", problems,
                          hint="Fix the --option or --game-id values listed (a game id has at most 80 letters, digits, '.', '_' or '-').")

@@ -221,7 +221,8 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
                                   f"(committed in {_state_file(int(versions[0]['since']))})", wrong,
                                   hint="Keep the files named: the side committed to a value the rules do not have.")
             check = getattr(module, "check_opening", None)
-            problems = list(check(s, side, item, values, versions)) if check is not None else []
+            # the state as the item is opened: every item opened before it, in this step too (a rule about several items sees them all)
+            problems = list(check({**s, "opened": opened}, side, item, values, versions)) if check is not None else []
             if problems:
                 held = sorted({_state_file(int(rec["since"])) for rec in versions}
                               | {_state_file(int(c["at"])) for rec in versions for c in rec["claims"] if "at" in c})
