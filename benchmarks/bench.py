@@ -30,8 +30,9 @@ from pathlib import Path
 
 from pbem.demo import run_demo
 from pbem.exchange.canonical import check_seal, digest
+from pbem.exchange.chain import verify
 from pbem.exchange.files import read_toml
-from pbem.exchange.game import adjudicate, load_doc, load_state, verify
+from pbem.exchange.game import adjudicate, load_doc, load_state
 from pbem.exchange.keys import KeyPair
 
 

@@ -11,7 +11,7 @@ stops the adjudication and awaits a reply from that side (docs/protocol.md); the
 losses fewest-steps-first. Twelve game turns give 47 player-turn transitions (with the joins) and
 the replies give the rest.
 
-It then times `verify` in-process (pbem.exchange.game.verify) and as a new process (`pbem verify
+It then times `verify` in-process (pbem.exchange.chain.verify) and as a new process (`pbem verify
 --quiet`), medians of N runs, and prints the figures. Not a test: record the figures where they
 are needed.
 """
@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.demo import demo_salt, order_text
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_all_new, write_new
-from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
+from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair
 from pbem.games.proud_monster.rules.combat.losses import default_losses
 from pbem.resources import scenarios_dir

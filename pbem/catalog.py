@@ -6,11 +6,19 @@ A case file (``PREFIX-NNN-short-name.toml``) is checked against the shared schem
 module builds the state the case starts from (``catalog_state``); the runner plays the step as a
 game does (``check``, then ``resolve`` with the case's dice, then each reply), and checks the
 expectations every game shares (legality and the problems, the dice rolled, what is awaited, the
-result, the events, the report's words); the module checks its own (``catalog_expect``).
+result, the events, the report's words, the hidden values opened, still hidden, claimed or refused);
+the module checks its own (``catalog_expect``).
+
+Hidden values (docs/protocol.md) are played as the core keeps them, without the cryptography: a
+file's ``[hidden]`` values are recorded (sealed in the file, kept by the runner), what a step asks
+is opened and checked with the module's ``check_opening``, and a game that ends with values hidden
+has them all opened, as its last step does.
 """
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import re
 import tomllib
 from collections.abc import Iterable
@@ -19,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import FILE_FORMAT
-from pbem.engine.model import Event, Submission
+from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import PbemError, Problem
 from pbem.mechanics.dice import ForcedDice
 
@@ -32,8 +40,9 @@ SHARED_KEYS = {
     "case": ("id", "title", "rules", "no_orders", "no_reply"),
     "position": (),
     "expect": ("legal", "problems", "rolled", "awaits", "awaited", "clock", "result", "events", "no_events",
-               "report", "no_report"),
+               "report", "no_report", "tamper", "opened", "hidden", "claims"),
 }
+FAKE_BOX = "A" * 22 + "=="  # 16 bytes: a box in its one spelling (the runner never opens one)
 
 
 @dataclass
@@ -47,6 +56,8 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     rolled: int = 0
     unused_replies: int = 0
+    tamper: list[Problem] = field(default_factory=list)  # the problems of an opening refused (then nothing more is played)
+    opened: dict[str, list[str]] = field(default_factory=dict)  # the items opened in the case, by owner
 
 
 @dataclass
@@ -129,49 +140,149 @@ def key_problems(case: dict[str, Any], module: GameModule) -> list[str]:
 def orders_problems(case: dict[str, Any], module: GameModule, where: str) -> list[Problem]:
     """What the case orders, stands by and replies is what a player can send: the order file schema
     and the game's accept its orders, standing instructions and replies."""
-    from pbem.exchange.game import document_problems
+    from pbem.exchange.game import document_problems, hidden_value_problems
 
     header = {"format": FILE_FORMAT, "kind": "orders", "game": "catalog", "module": module.name, "side": module.sides[0],
               "answers": "sha256:" + "0" * 64, "step": "x"}
     docs = [{"pbem": header, **case.get("orders", {})}]
     docs += [{"pbem": header, "standing": st} for st in case.get("standing", {}).values()]
     docs += [{"pbem": {**header, "kind": "reply"}, "reply": r} for r in case.get("reply", [])]
-    return [p for d in docs for p in document_problems(d, "orders", module.name, where)]
+    docs += [{"pbem": {**header, "side": side}, **body} for side, body in case.get("files", {}).items()]
+    problems = [p for d in docs for p in document_problems(d, "orders", module.name, where)]
+    # the hidden values committed, in the case and before it, against the game's schema of them
+    problems += [p for d in docs for p in hidden_value_problems(module.name, d.get("hidden", {}), where)]
+    problems += [p for values in case.get("secret", {}).values() for p in hidden_value_problems(module.name, values, where)]
+    return problems
 
 
 # --- playing a case ------------------------------------------------------------------------------
-def play(case: dict[str, Any], module: GameModule, folder: Path) -> Outcome:
-    """The case's step: its orders checked, then resolved with its dice; then, while a reply is
-    awaited, each reply it gives checked and resolved (``no_reply``: an empty one, as a referee's
-    --no-orders sends). The first file refused ends it with its problems."""
-    meta = case["case"]
+def sealed(side: str, item: str, version: int = 0) -> dict[str, str]:
+    """What a signed file holds for a hidden value: a commitment and a box, unique per item."""
+    return {"commit": "sha256:" + hashlib.sha256(f"{side} {item} {version}".encode()).hexdigest(), "box": FAKE_BOX}
+
+
+def start_state(case: dict[str, Any], module: GameModule, folder: Path) -> dict[str, Any]:
+    """The game's state of the case (``catalog_state``) with the core's part: a sequence number,
+    the values committed before the case (``[secret]``, hidden, with their ``[claims]``; a claim's
+    ``at``: the state that recorded it, default 1) and the values opened before it (``[opened]``)."""
     state = module.catalog_state(case, folder)
-    side = state["awaits"]["from"][0]
-    if meta.get("no_orders"):  # nothing sent by the deadline: an empty body and no digest, not checked
-        sub = Submission("orders", side, {}, "")
-    else:
-        sub = Submission("orders", side, dict(case.get("orders", {})), "sha256:case")
-        problems = module.check(state, sub)
-        if problems:
-            return Outcome(problems, state)
+    state["pbem"] = {"sequence": 1, **state.get("pbem", {})}
+    hidden: dict[str, Any] = {}
+    for owner, items in case.get("secret", {}).items():
+        for item in items:
+            claims = [{**c, "at": int(c.get("at", 1))} for c in case.get("claims", {}).get(owner, {}).get(item, [])]
+            hidden.setdefault(owner, {})[item] = {"versions": [{**sealed(owner, item), "since": 1, "claims": claims}]}
+    if hidden:
+        state["hidden"] = hidden
+    opened = {owner: {item: {"values": [v], "at": 1} for item, v in items.items()}
+              for owner, items in case.get("opened", {}).items()}
+    if opened:
+        state["opened"] = opened
+    return state
+
+
+class Hidden:
+    """The core's hidden values around the module, without the cryptography: the values each side
+    committed (kept here, sealed in the state), opened when a step asks, each checked with the
+    module's check_opening as pbem checks it."""
+
+    def __init__(self, case: dict[str, Any], module: GameModule) -> None:
+        self.module = module
+        self.values: dict[str, dict[str, Any]] = copy.deepcopy(case.get("secret", {}))
+        self.opened: dict[str, list[str]] = {}
+        self.tamper: list[Problem] = []
+
+    def commit(self, state: dict[str, Any], sub: Submission) -> Submission:
+        """The file as the adjudicator's pbem hands it to the module: its hidden values recorded in
+        the state and, in the file, sealed."""
+        hidden = sub.body.get("hidden", {})
+        if not hidden:
+            return sub
+        seq = int(state["pbem"]["sequence"]) + 1
+        for item, value in hidden.items():
+            self.values.setdefault(sub.side, {})[item] = value
+            rec = state.setdefault("hidden", {}).setdefault(sub.side, {}).setdefault(item, {"versions": []})
+            rec["versions"].append({**sealed(sub.side, item, len(rec["versions"])), "since": seq, "claims": []})
+        body = {**sub.body, "hidden": {item: sealed(sub.side, item) for item in hidden}}
+        return Submission(sub.kind, sub.side, body, sub.digest)
+
+    def open(self, state: dict[str, Any], asked: dict[str, list[str]]) -> bool:
+        """Open what is asked, each item checked against its claims; False when an opening is refused."""
+        seq = int(state["pbem"]["sequence"]) + 1
+        for side in sorted(asked):
+            for item in sorted(asked[side]):
+                versions = state["hidden"][side][item]["versions"]
+                values = [self.values[side][item]] * len(versions)
+                problems = self.module.check_opening({**state, "opened": state.get("opened", {})}, side, item, values, versions)
+                if problems:
+                    self.tamper = problems
+                    return False
+                del state["hidden"][side][item]
+                if not state["hidden"][side]:
+                    del state["hidden"][side]
+                state.setdefault("opened", {}).setdefault(side, {})[item] = {"values": values, "at": seq}
+                self.opened.setdefault(side, []).append(item)
+        if not state.get("hidden"):
+            state.pop("hidden", None)
+        return True
+
+
+def following(state: dict[str, Any], t: Transition) -> dict[str, Any]:
+    """The next state: the module's part, the core's hidden values (with the claims the module
+    added) and the next sequence number."""
+    nxt = {**state, **t.state, "pbem": {**state["pbem"], "sequence": int(state["pbem"]["sequence"]) + 1}}
+    if "hidden" in state and "hidden" not in t.state:
+        nxt["hidden"] = state["hidden"]
+    return nxt
+
+
+def play(case: dict[str, Any], module: GameModule, folder: Path) -> Outcome:
+    """The case's step: its orders (for a step that awaits several sides, each side's file of
+    ``[files]``) checked, then resolved with its dice; then, while a reply is awaited, each reply it
+    gives checked and resolved (``no_reply``: an empty one, as a referee's --no-orders sends), or,
+    for a reply that opens hidden values, the values opened. The first file refused ends it with
+    its problems, an opening refused with its tampering; a game over with values hidden has them
+    all opened."""
+    meta = case["case"]
+    state = start_state(case, module, folder)
+    core = Hidden(case, module)
     d = case.get("dice", {})
     dice = ForcedDice(by_label=dict(d.get("by_label", {})), in_order=list(d.get("faces", [])))
-    t = module.resolve(state, [sub], dice)
+    sides = list(state["awaits"]["from"])
+    if len(sides) > 1:
+        subs = [Submission("orders", s, dict(case.get("files", {}).get(s, {})), f"sha256:{s}") for s in sides]
+    elif meta.get("no_orders"):  # nothing sent by the deadline: an empty body and no digest, not checked
+        subs = [Submission("orders", sides[0], {}, "")]
+    else:
+        subs = [Submission("orders", sides[0], dict(case.get("orders", {})), "sha256:case")]
+    problems = [p for sub in subs if sub.digest for p in module.check(state, sub)]
+    if problems:
+        return Outcome(problems, state)
+    subs = [core.commit(state, sub) for sub in subs]
+    t = module.resolve(state, subs, dice)
     events = list(t.events)
     replies = [dict(r) for r in case.get("reply", [])]
-    while t.state["awaits"]["kind"] == "reply" and (replies or meta.get("no_reply")):
-        state = {**state, **t.state}
+    while t.state["awaits"]["kind"] == "reply" and (replies or meta.get("no_reply") or "open" in t.state["awaits"]):
+        state = following(state, t)
         who = state["awaits"]["from"][0]
-        if replies:
+        if "open" in state["awaits"]:  # a reply that opens values and answers nothing else
+            if not core.open(state, state["awaits"]["open"]):
+                return Outcome([], state, events, len(dice.log), len(replies), core.tamper, core.opened)
+            rsub = Submission("reply", who, {}, "sha256:open")
+        elif replies:
             rsub = Submission("reply", who, {"reply": replies.pop(0)}, "sha256:reply")
-            problems = module.check(state, rsub)
-            if problems:
-                return Outcome(problems, state, events, len(dice.log), len(replies))
         else:
             rsub = Submission("reply", who, {}, "")
+        problems = module.check(state, rsub) if rsub.digest else []
+        if problems:
+            return Outcome(problems, state, events, len(dice.log), len(replies))
         t = module.resolve(state, [rsub], dice)
         events += list(t.events)
-    return Outcome([], t.state, events, len(dice.log), len(replies))
+    state = following(state, t)
+    if state["awaits"]["kind"] == "none" and state.get("hidden"):  # the last step opens every value left
+        if not core.open(state, {side: sorted(items) for side, items in state["hidden"].items()}):
+            return Outcome([], state, events, len(dice.log), len(replies), core.tamper, core.opened)
+    return Outcome([], state, events, len(dice.log), len(replies), [], core.opened)
 
 
 # --- the expectations every game shares ----------------------------------------------------------
@@ -204,14 +315,14 @@ def matches(ee: dict[str, Any], events: list[Event]) -> list[Event]:
     return [e for e in events if e.kind == ee["kind"] and all(e.data.get(k) == v for k, v in ee.items() if k != "kind")]
 
 
-def problem_failures(expected: list[dict[str, Any]], problems: list[Problem]) -> list[str]:
+def problem_failures(expected: list[dict[str, Any]], problems: list[Problem], key: str = "problems") -> list[str]:
     """Exactly the problems expected, in order: each its rule and where, its message with the
     expected words."""
     have = [(p.rule, p.where) for p in problems]
     want = [(p["rule"], p["where"]) for p in expected]
     if have != want:
-        return [f"problems: expected {want}, got:\n" + "\n".join(p.render() for p in problems)]
-    return [f"problems[{i}]: {p['text']!r} not in {g.message!r}"
+        return [f"{key}: expected {want}, got:\n" + "\n".join(p.render() for p in problems)]
+    return [f"{key}[{i}]: {p['text']!r} not in {g.message!r}"
             for i, (p, g) in enumerate(zip(expected, problems, strict=True)) if p.get("text", "") not in g.message]
 
 
@@ -224,6 +335,10 @@ def shared_failures(case: dict[str, Any], module: GameModule, got: Outcome) -> l
         return problem_failures(exp["problems"], got.problems)
     if got.problems:
         return ["the orders were refused:\n" + "\n".join(p.render() for p in got.problems)]
+    if "tamper" in exp or got.tamper:  # an opening refused: nothing else is played
+        if not got.tamper:
+            return ["an opening was expected to be refused, but every value opened was accepted"]
+        return problem_failures(exp.get("tamper", []), got.tamper, "tamper")
     out = []
     if got.unused_replies:
         out.append(f"{got.unused_replies} reply(ies) left: no reply was awaited for them")
@@ -250,6 +365,24 @@ def shared_failures(case: dict[str, Any], module: GameModule, got: Outcome) -> l
     for ee in exp.get("events", []):
         if not matches(ee, events):
             out.append(f"no {ee['kind']} event with {ee} in {[e.data for e in events if e.kind == ee['kind']]}")
+    if "opened" in exp:
+        have_opened = {k: sorted(v) for k, v in got.opened.items() if v}
+        want_opened = {k: sorted(v) for k, v in exp["opened"].items() if v}
+        if have_opened != want_opened:
+            out.append(f"values opened: expected {want_opened}, got {have_opened}")
+    for owner, items in exp.get("hidden", {}).items():
+        still = sorted(state.get("hidden", {}).get(owner, {}))
+        if still != sorted(items):
+            out.append(f"{owner}'s values still hidden: expected {sorted(items)}, got {still}")
+    for owner, by_item in exp.get("claims", {}).items():
+        for item, claims in by_item.items():
+            rec = state.get("hidden", {}).get(owner, {}).get(item)
+            if rec is None:
+                out.append(f"claims on {owner}'s {item}: it is not hidden")
+                continue
+            claimed = [{k: v for k, v in c.items() if k != "at"} for c in rec["versions"][-1]["claims"]]
+            if claimed != claims:
+                out.append(f"claims on {owner}'s {item}: expected {claims}, got {claimed}")
     if "report" in exp or "no_report" in exp:
         lines = [line for e in events for line in module.render_event(e)]
         for words in exp.get("report", []):

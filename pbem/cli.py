@@ -185,6 +185,7 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
     Example:
       pbem new SCENARIO --side SIDE1=alice.pub --side SIDE2=bob.pub --key alice.key -o game
     """
+    from pbem.exchange import names
     from pbem.exchange.canonical import canonical
     from pbem.exchange.files import dumps, refuse_special, write_new
     from pbem.exchange.game import new_game
@@ -220,7 +221,7 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UsageError(f"{out}: cannot create the folder ({e.strerror})") from e
-    path = out / "0000.state.toml"
+    path = out / names.state(0)
     write_new(path, dumps(state))  # a new or empty folder: it cannot be there already
     click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
 
@@ -255,6 +256,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     Example:
       pbem join game/0000.state.toml --side SIDE --key bob.key
     """
+    from pbem.exchange import names
     from pbem.exchange.files import dumps, remove_leftovers, write_new
     from pbem.exchange.game import (
         commitments_in,
@@ -270,7 +272,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     st = load_state(state_path)
     key = _key(key_path, ask)
     seq = int(st.data["pbem"]["sequence"])
-    path = out or state_path.parent / f"{seq:04d}-{side}.join.toml"
+    path = out or state_path.parent / names.submission(seq, side, "join")
     if path.is_file():  # joined already (an earlier run, maybe interrupted after it wrote): nothing to do
         try:
             have = load_doc(path, "orders")
@@ -299,6 +301,7 @@ def status(state_path: Path, as_json: bool) -> None:
       pbem status game/0003.state.toml --json
     """
     from pbem.engine.registry import find_module
+    from pbem.exchange import names
     from pbem.exchange.game import load_state
 
     st = load_state(state_path)
@@ -312,7 +315,7 @@ def status(state_path: Path, as_json: bool) -> None:
         _echo_json(info)
         return
     aw = s["awaits"]
-    click.echo(f"game {info['game']} ({info['scenario']}), state {s['pbem']['sequence']:04d} {st.digest}")
+    click.echo(f"game {info['game']} ({info['scenario']}), state {names.number(s['pbem']['sequence'])} {st.digest}")
     click.echo(module.status_line(s))
     if s.get("result") and aw["kind"] == "none":
         click.echo(result_text(s["result"]))
@@ -402,16 +405,18 @@ def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
     """`pbem check`: the state (given, or found in a folder by the digest the file answers) and
     the checked file."""
     from pbem.errors import MalformedFileError, TamperError
+    from pbem.exchange import names
     from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_doc, load_state
 
     if not state_path.is_dir():
         st = load_state(state_path)
         return st, check_orders(st, load_doc(orders, "orders"))
-    if not any(state_path.glob("*.state.toml")):
+    if not any(state_path.glob(names.STATE_GLOB)):
         raise MalformedFileError(f"{state_path}: no state files found", hint="Give the state file, or the game folder.")
     doc = load_doc(orders, "orders")
-    named = state_path / f"{orders.name[:4]}.state.toml"  # NNNN-SIDE.orders.toml answers NNNN.state.toml
-    found = load_state(named) if named.is_file() else None
+    name = names.parse(orders.name)  # NNNN-SIDE.orders.toml answers NNNN.state.toml
+    named = state_path / names.state(name.sequence) if name is not None else None
+    found = load_state(named) if named is not None and named.is_file() else None
     if found is None or found.digest != doc.data["pbem"]["answers"]:
         found = find_state_for(doc, state_path)
         if found is None:
@@ -438,11 +443,11 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
       pbem sign game/0001-SIDE.orders.toml --key alice.key --state game/0001.state.toml
     """
     from pbem.errors import IllegalOrdersError
+    from pbem.exchange.chain import check_before_reveal
     from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import (
         Doc,
         answered,
-        check_before_reveal,
         check_orders,
         check_state_seal,
         find_state_for,
@@ -466,6 +471,10 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         check_state_seal(found)
         st = found
     source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    side = str(doc.data["pbem"]["side"])
+    if side not in st.data["parties"] or st.data["parties"][side]["key"] != key.public_text:
+        raise UsageError(f"--key is not {side}'s key in this game")
+    check_before_reveal(st, side, key)  # before anything is made with the key from this state
     if out is None and not force and ("seal" in doc.data or "dice" in doc.data):
         # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
         # wrote), there is nothing to do; anything else needs --force
@@ -479,10 +488,6 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     c = check_orders(st, unsealed_doc)
     if c.problems:
         raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
-    if st.data["parties"][doc.data["pbem"]["side"]]["key"] != key.public_text:
-        raise UsageError(f"--key is not {doc.data['pbem']['side']}'s key in this game")
-    side = str(doc.data["pbem"]["side"])
-    check_before_reveal(st, side, key)
     party = st.data["parties"][side]
     record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), answered(st))
     text = sign_orders(orders, source, doc.data, key, st, force)
@@ -513,9 +518,11 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
       pbem adjudicate game/0001.state.toml game/0001-SIDE.orders.toml --key bob.key
       pbem adjudicate game/0004.state.toml --no-orders SIDE --key referee.key
     """
+    from pbem.exchange import names
+    from pbem.exchange.chain import Chain, check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import check_before_reveal, load_doc, load_state, origin_of
+    from pbem.exchange.game import load_doc, load_state, origin_of
     from pbem.exchange.ledger import record_reveal
 
     st = load_state(state_path, views=False)
@@ -530,15 +537,16 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
         check_before_reveal(st, adj, key)
         party = st.data["parties"][adj]
         record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), st.digest)
+    here = Chain.read([state_path.parent], quiet=True) if defaulted else Chain()
     for side in defaulted:  # a side "without its orders" whose sealed orders for this state are here: adjudicate them
-        held = [p for p in sorted(state_path.parent.glob("*.toml")) if _sealed_orders_of(p, side, st.digest)]
+        held = here.held(st.digest, side)
         if held:
-            raise UsageError(f"--no-orders {side}: {held[0]} holds {side}'s sealed orders for this very state",
+            raise UsageError(f"--no-orders {side}: {held[0].path} holds {side}'s sealed orders for this very state",
                              hint="Adjudicate the orders you have; --no-orders is for a side that sent nothing by the deadline.")
     docs = [load_doc(p, "orders") for p in orders]
     res = run(st, docs, key, list(defaulted))
     nxt = res.state
-    out = out or state_path.parent / f"{res.sequence:04d}.state.toml"
+    out = out or state_path.parent / names.state(res.sequence)
     files = res.outputs(out, report)
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]
@@ -548,17 +556,6 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     else:
         click.echo(f"awaits {aw['kind']} for {aw['step']} from {', '.join(aw['from'])}")
 
-
-def _sealed_orders_of(path: Path, side: str, answers: str) -> bool:
-    """``path`` is an order or reply file of ``side``, sealed, answering the state ``answers``."""
-    from pbem.exchange.game import load_doc
-
-    try:
-        d = load_doc(path)
-    except PbemError:
-        return False
-    h = d.data["pbem"]
-    return d.kind in ("orders", "reply", "reveal") and h.get("side") == side and h.get("answers") == answers and "seal" in d.data
 
 
 @cli.command()
@@ -586,8 +583,8 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
     import time
 
     from pbem.annotations import error_lines, note_line
+    from pbem.exchange.chain import verify as run
     from pbem.exchange.files import check_folder_files, refuse_special
-    from pbem.exchange.game import verify as run
 
     if as_json and github:
         raise UsageError("give --json or --github, not both")
@@ -644,7 +641,7 @@ def audit(state_path: Path, as_json: bool) -> None:
     Example:
       pbem audit game/0002.state.toml
     """
-    from pbem.exchange.game import audit as run
+    from pbem.exchange.chain import audit as run
 
     res = run(state_path)
     if as_json:

@@ -49,6 +49,7 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
       pbem mail read reply.eml --folder game
       pbem mail read ~/Mail/pbem.mbox --json
     """
+    from pbem.exchange import names
     from pbem.exchange.files import check_folder_files, remove_leftovers, write_all_new
     from pbem.exchange.mail import display, read_mail, read_message_file
 
@@ -76,10 +77,10 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
     for e in res.entries:
         h = e.data.get("pbem", {}) if isinstance(e.data.get("pbem"), dict) else {}
         what = e.kind
-        if e.kind in ("orders", "join", "reply", "reveal"):
+        if e.kind in names.SUBMISSIONS:
             what += f" of {display(str(h.get('side')))} for {display(str(h.get('step')))}"
         elif e.kind in ("state", "view"):
-            what += f" {e.sequence:04d} of {display(str(h.get('game')))}" if e.sequence is not None else ""
+            what += f" {names.number(e.sequence)} of {display(str(h.get('game')))}" if e.sequence is not None else ""
         click.echo(f"  {e.status:<6} {e.name or '?':<26} {what}")
         for s in e.sources:
             click.echo(f"         from {s.removeprefix(f'{message}: ').removeprefix(f'{message}, ')}")

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.registry import find_module, names
 from pbem.errors import IllegalOrdersError, UsageError
+from pbem.exchange import names as folder_names  # (names: the registry's game names)
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, parse_toml, read_toml, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
@@ -28,7 +30,6 @@ from pbem.exchange.game import (
     new_game,
     order_header,
     sign_orders,
-    verify,
 )
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.resources import examples_dir
@@ -110,7 +111,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
     state = new_game(module.name, scenario, {s: keys[s].public_text for s in sides}, None, keys[creator], game_id,
                      {**module.demo_options(full), **(options or {})})
-    path = game_dir / "0000.state.toml"
+    path = game_dir / folder_names.state(0)
     write_new(path, dumps(state))
     echo(f"$ pbem new {scenario} {' '.join(f'--side {s}={s}.pub' for s in sides)} --key {creator}.key --game-id {game_id} -o game")
     st = load_state(path)
@@ -118,10 +119,10 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     for side in sides:
         ex = None if auto else module.demo_example(scenario, "join", side)
         standing = module.demo_standing(side) if auto else read_toml(ex).get("standing") if ex else None
-        jp = game_dir / f"0000-{side}.join.toml"
+        jp = game_dir / folder_names.submission(0, side, "join")
         write_new(jp, dumps(make_join(st, side, keys[side], standing, salt=demo_salt(side))))
         joins.append(jp)
-        echo(f"$ pbem join game/0000.state.toml --side {side} --key {side}.key")
+        echo(f"$ pbem join game/{folder_names.state(0)} --side {side} --key {side}.key")
     st = _adjudicate(module, game_dir, st, joins, keys, echo)
     while st.data["awaits"]["kind"] != "none" and module.demo_turn(st.data) <= turns:
         aw = st.data["awaits"]
@@ -129,7 +130,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         files = []
         for side in aw["from"]:  # one file from each side the step awaits
             ex = module.demo_example(scenario, aw["step"], side)
-            op = game_dir / f"{seq:04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
+            op = game_dir / folder_names.submission(seq, side, "reply" if aw["kind"] == "reply" else "orders")
             if auto:
                 # a scenario's example file, if any, adds the decisions of that step to the built-in
                 # player's proposal (a long game's scripted measures)
@@ -143,10 +144,10 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
                 body, source = module.demo_reply(st.data, side)
             else:
                 body, source = module.demo_unscripted(st.data, side)
-            echo(f"$ pbem template game/{seq:04d}.state.toml --side {side}   ({source})")
+            echo(f"$ pbem template game/{folder_names.state(seq)} --side {side}   ({source})")
             body = _legal_body(module, st, op, side, body, echo)
             write_new(op, order_text(st.data, side, body))
-            echo(f"$ pbem check game/{seq:04d}.state.toml {op.name}      -> legal")
+            echo(f"$ pbem check game/{folder_names.state(seq)} {op.name}      -> legal")
             doc = load_doc(op, "orders")
             text = sign_orders(op, op.read_text(encoding="utf-8"), doc.data, keys[side], st)
             parse_toml(text.encode("utf-8"), str(op))
@@ -157,7 +158,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     echo("$ pbem verify game")
     res = verify([game_dir])
     echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and {res.pictures} pictures match")
-    last = game_dir / f"{res.states - 1:04d}.state.toml"
+    last = game_dir / folder_names.state(res.states - 1)
     write_new(folder / "position.svg", module.render_svg(load_state(last).data, None))
     echo(f"$ pbem show game/{last.name} --svg position.svg")
     r = st.data.get("result")
@@ -203,7 +204,7 @@ def _adjudicate(module: GameModule, game: Path, st: Any, inputs: list[Path], key
     sp = files[0][0]
     aw = nxt["awaits"]
     inputs_named = " ".join(p.name for p in inputs)
-    echo(f"$ pbem adjudicate game/{seq - 1:04d}.state.toml {inputs_named} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
+    echo(f"$ pbem adjudicate game/{folder_names.state(seq - 1)} {inputs_named} --key {adj}.key   -> {', '.join(p.name for p, _ in files)}")
     summary = module.demo_summary(res.report)
     if summary:
         echo("    " + summary)

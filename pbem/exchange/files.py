@@ -37,6 +37,8 @@ import tomli_w
 from pbem.errors import MalformedFileError, PbemError, Problem, UsageError
 from pbem.resources import schemas_dir
 
+from . import names
+
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a TOML file pbem reads (the largest bundled one has about 100 kB)
 MAX_DEPTH = 32  # levels of tables and arrays in a TOML file (pbem's own files have fewer than 10)
 MAX_VALUES = 100_000  # keys and array items in a TOML file (the largest bundled one has about 7,000)
@@ -459,12 +461,12 @@ def _sync_folder(folder: Path, point: bool = True) -> None:
 def _rank(path: Path, commit: Path | None) -> int:
     """Commit order: derived files (reports, pictures), then views, then states (the commit points,
     in sequence order), then the submissions answering them."""
-    name = path.name
-    if path == commit or name.endswith(".state.toml"):
+    kind = names.kind(path.name)
+    if path == commit or kind == "state":
         return 2
-    if name.endswith(".view.toml"):
+    if kind == "view":
         return 1
-    if name.endswith((".orders.toml", ".join.toml", ".reply.toml")):
+    if kind in names.SUBMISSIONS:
         return 3
     return 0
 

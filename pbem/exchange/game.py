@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import FILE_FORMAT, __version__
+from pbem import FILE_FORMAT
 from pbem.engine.core import transition
 from pbem.engine.model import Event, Submission
 from pbem.engine.registry import find_module
@@ -26,14 +26,14 @@ from pbem.errors import (
     UsageError,
     VerificationError,
 )
-from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, Dice, ForcedDice, SeededDice, face_from_seed
+from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice
 
 from . import dice as proto
+from . import names
 from .canonical import (
     canonical,
     check_seal,
     check_signed_values,
-    content_digest,
     digest,
     display_path,
     seal,
@@ -48,16 +48,14 @@ from .hidden import (
     is_sealed_entry,
     openings_for,
     seal_value,
+    sides_that_drew,
     versions_of,
 )
-from .keys import KeyPair, key_id, public_key_from_text
-from .report import render_report, report_version
-from .views import check_view_against_state, check_views_agree, make_views, verify_views
+from .keys import KeyPair, public_key_from_text
+from .report import render_report
+from .views import make_views
 
 FORMAT = FILE_FORMAT
-MISSING_SHOWN = 10  # sequence numbers named when states are missing from a chain
-
-STATE_NAME = re.compile(r"([0-9]{4,})\.state\.toml")
 
 
 @dataclass
@@ -82,7 +80,7 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
 
 KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
               "join": "a join file", "reply": "a reply file", "reveal": "a reveal file"}
-SUBMISSION_KINDS = ("orders", "join", "reply", "reveal")  # the files a side signs and sends
+SUBMISSION_KINDS = names.SUBMISSIONS  # the files a side signs and sends
 SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": SUBMISSION_KINDS}
 SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join, reply or reveal file"}
 
@@ -244,8 +242,9 @@ def _check_consistency(data: dict[str, Any], path: Path) -> None:
 
 # The fields of the dice protocol and the hash chain: a sealed file with one of them in another
 # spelling than its one valid spelling is tampering (exit 3), not merely malformed.
-_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt|attest)|transition\.(reveals(\.[^.]+)?|seed|attestations(\.[^.]+(\.[a-z_]+)?)?)"
-                          r"|parties\.[^.]+\.(commit|salt|key)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
+_CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt|attest|hidden|hidden_reveal)"
+                          r"|transition\.(reveals(\.[^.]+)?|hidden_reveals(\.[^.]+)?|seed|attestations(\.[^.]+(\.[a-z_]+)?)?)"
+                          r"|parties\.[^.]+\.(commit|salt|key|hidden)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
 
 
 def _seal_first(data: dict[str, Any], path: Path) -> None:
@@ -348,6 +347,8 @@ def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: st
     problems = schema_problems(state, "state", "new game")
     problems = [p for p in problems if p.message != "'seal' is a required property"]
     problems += schema_problems(body_of(state, "state"), f"{find_module(module_name).schema_dir}/state-body", "new game")
+    if not problems:  # what the game module finds wrong in any state it reads (an option it plays only without a referee)
+        problems = [Problem(f"new game: {p.where}", p.message, p.rule, p.hint) for p in find_module(module_name).check_state(state)]
     if problems:  # never write a state that no command could read back
         raise UsageError("the options or the game id do not make a valid game state", problems,
                          hint="Fix the --option or --game-id values listed (a game id has at most 80 letters, digits, '.', '_' or '-').")
@@ -369,7 +370,9 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     s = state.data
     if s["awaits"]["kind"] != "join":
         raise IllegalOrdersError(f"{state.path}: the game does not await joins (it awaits {s['awaits']['kind']})")
-    _check_origin(state)  # the start of a game pbem knows, as `pbem new` makes it
+    from .chain import check_origin  # (the chain reads games with this module)
+
+    check_origin(state)  # the start of a game pbem knows, as `pbem new` makes it
     if side not in s["parties"]:
         raise UsageError(f"'{side}' is not a party of this game", hint=f"Parties: {', '.join(s['parties'])}.")
     if s["parties"][side]["key"] != key.public_text:
@@ -576,9 +579,8 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
 
 
 def _drew(state: dict[str, Any], side: str) -> bool:
-    """Whether ``side`` holds a value it drew hidden (its hidden-dice secret is revealed at the end)."""
-    return any("draw" in v for rec in state.get("hidden", {}).get(side, {}).values() for v in rec["versions"]) \
-        or any(rec.get("draws") for rec in state.get("opened", {}).get(side, {}).values())
+    """Whether ``side`` holds a value it drew, hidden or opened (its hidden-dice secret is revealed at the end)."""
+    return side in sides_that_drew(state)
 
 
 def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side: str, origin: str,
@@ -589,13 +591,27 @@ def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side
     out = dict(data)
     changed = False
     draws = s.get("draws", {}).get(side, [])
+    module = find_module(str(s["pbem"]["module"]))
+    chosen = sorted(item for item, v in data.get("hidden", {}).items()
+                    if not is_sealed_entry(v) and (module.drawn(item) or any(r["item"] == item for r in draws)))
+    if chosen:
+        raise IllegalOrdersError(f"{path}: [hidden]: {', '.join(chosen)} {'is' if len(chosen) == 1 else 'are'} drawn, not chosen: "
+                                 "`pbem sign` makes the draws the game asks for", hint="Leave those items out of the file.")
     if draws:  # the draws the game asked of the side: made with its hidden-dice secret, committed hidden
-        module = find_module(str(s["pbem"]["module"]))
         secret = proto.hidden_dice_secret(key, origin, salt)
-        if any(r["item"] in data.get("hidden", {}) for r in draws):
-            raise IllegalOrdersError(f"{path}: [hidden]: {', '.join(r['item'] for r in draws)} are drawn, not chosen: "
-                                     "`pbem sign` makes the draws", hint="Leave those items out of the file.")
-        data = {**data, "hidden": {**data.get("hidden", {}), **{r["item"]: drawn_value(module, secret, side, r) for r in draws}}}
+        made = {}
+        for r in draws:
+            try:
+                made[r["item"]] = drawn_value(module, secret, side, r)
+            except Exception as e:  # a request the game cannot draw from: a state no rule made
+                raise TamperError(f"{state.path}: asks {side} for a draw the game does not make ({type(e).__name__})",
+                                  hint="The state was not made by the rules: do not answer it.") from e
+        bad = hidden_value_problems(module.name, made, str(path))
+        if bad:  # never the drawn value in the message: it is the side's secret
+            raise TamperError(f"{state.path}: asks {side} for a draw whose result the game does not allow",
+                              hint="The state was not made by the rules: do not answer it.")
+        kept = {k: v for k, v in data.get("hidden", {}).items() if k not in made}  # a draw sealed before (--force) is made again
+        data = {**data, "hidden": {**kept, **made}}
     if "hidden" in data and s["awaits"]["kind"] == "reveal":
         raise IllegalOrdersError(f"{path}: [hidden]: the last step opens what is hidden; it commits to nothing new")
     if "hidden" in data:
@@ -733,8 +749,8 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     game = dict(t.state)
     if sealed_hidden:
         if game.get("draws") or before.get("draws"):
-            game["draws"] = draws_after(before, game, seed.hex(), int(s["pbem"]["sequence"]) + 1)
-        game = after_step(before, game)
+            game["draws"] = draws_after(before, game, seed.hex(), int(s["pbem"]["sequence"]) + 1, module)
+        game = after_step(before, game, was_last=aw["kind"] == "reveal")
     elif game.get("draws"):
         raise VerificationError("a game asks for a hidden draw only in a step with dice of a game without a referee (not at the "
                                 "joins, whose step has no seed; a referee draws in the open and views hide the result)",
@@ -783,20 +799,16 @@ class Adjudication:
     def outputs(self, state_path: Path | None = None, report_path: Path | None = None, folder: Path | None = None) -> list[tuple[Path, str]]:
         """The files to write: the state, the report, and the picture beside the report."""
         base = folder or Path(".")
-        state_path = state_path or base / f"{self.sequence:04d}.state.toml"
-        report_path = report_path or state_path.parent / f"{self.sequence:04d}.report.md"
+        state_path = state_path or base / names.state(self.sequence)
+        report_path = report_path or state_path.parent / names.report(self.sequence)
         out = [(state_path, dumps(self.state)), (report_path, self.report)]
         if self.picture is not None:
-            out.append((report_path.parent / picture_name(self.sequence), self.picture))
+            out.append((report_path.parent / names.picture(self.sequence), self.picture))
         for side, view in sorted(self.views.items()):
-            out.append((state_path.parent / f"{self.sequence:04d}-{side}.view.toml", dumps(view)))
+            out.append((state_path.parent / names.view(self.sequence, side), dumps(view)))
         for side, text in sorted(self.side_reports.items()):
-            out.append((report_path.parent / side_report_name(self.sequence, side), text))
+            out.append((report_path.parent / names.report(self.sequence, side), text))
         return out
-
-
-def side_report_name(sequence: int, side: str) -> str:
-    return f"{sequence:04d}-{side}.report.md"
 
 
 def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> dict[str, str]:
@@ -807,16 +819,12 @@ def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event])
     return {side: render_report(module, prev, cur, events, side=side) for side in sorted(cur["parties"]) if side != "referee"}
 
 
-def picture_name(sequence: int) -> str:
-    return f"{sequence:04d}.turn.svg"
-
-
 def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> tuple[str, str | None]:
     """The report and the picture of a transition, both derived from it (never the other way round)."""
     module = find_module(cur["pbem"]["module"])
     picture = module.turn_picture(prev, cur, events)
     seq = int(cur["pbem"]["sequence"])
-    report = render_report(module, prev, cur, events, picture_name(seq) if picture is not None else None)
+    report = render_report(module, prev, cur, events, names.picture(seq) if picture is not None else None)
     return report, picture
 
 
@@ -865,503 +873,12 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     return Adjudication(sealed, report, picture, events, make_views(sealed, key), side_reports(prev.data, sealed, events))
 
 
-# --- before revealing a secret --------------------------------------------------------------------
-
-def check_before_reveal(state: Doc, party: str, key: KeyPair) -> None:
-    """Before ``party`` reveals a dice secret for ``state`` (signing a file that answers it, or
-    adjudicating it), the state must continue the game's history as the folder beside it holds it,
-    so that no forged, forked or replayed state can draw a secret out of its turn (docs/protocol.md,
-    Threat model): the game's first state as `pbem new` makes it; every state since sealed by the
-    adjudicator the one before names, with the game's keys, one per sequence number; the last
-    transition replayed (in a refereed game, the side's views from the first state); the party's
-    own join, sealed by its key, the only one for this game, with the salt the state records; and
-    the secret not already revealed, in any file of the folder, for another state."""
-    folder = state.path.parent
-    zero_path = folder / "0000.state.toml"
-    if not zero_path.is_file():
-        raise UsageError(f"{state.path}: pbem reveals your dice secret only for a state whose history it can check from "
-                         f"the game's first state, and {zero_path} is not there",
-                         hint="Keep the game's files in one folder (0000.state.toml and your join at least).")
-    zero = load_state(zero_path)
-    _check_origin(zero)
-    docs = [d for d in (_load_quietly(p) for p in sorted(folder.glob("*.toml"))) if d is not None]
-    by_seq: dict[tuple[str, int, str], Doc] = {}
-    for d in docs:
-        if d.kind in ("state", "view"):
-            k = (d.kind, int(d.data["pbem"]["sequence"]), str(d.data["pbem"].get("side", "")))
-            if k in by_seq and by_seq[k].digest != d.digest:
-                raise TamperError(f"{state.path}: {by_seq[k].path} and {d.path} are two different {d.kind}s with sequence number "
-                                  f"{k[1]} (a fork): pbem reveals no secret in a game that has two histories",
-                                  hint="Keep both files as proof; answer only the history you received first.")
-            by_seq[k] = d
-    if state.kind == "view":
-        views = [d for d in docs if d.kind == "view" and d.data["pbem"]["side"] == state.data["pbem"]["side"]
-                 and int(d.data["pbem"]["sequence"]) <= int(state.data["pbem"]["sequence"])]
-        if not any(d.digest == state.digest for d in views):
-            views.append(state)
-        verify_views([(str(d.path), d.data) for d in views], start=(str(zero.path), zero.data))
-    else:
-        _check_history_to(state, zero, docs)
-    origin = zero.digest
-    party_rec = state.data["parties"].get(party)
-    if party_rec is None or "salt" not in party_rec:
-        raise TamperError(f"{state.path}: {party} has not joined this game")
-    my_key = str(zero.data["parties"][party]["key"])
-    salts = set()
-    for d in docs:
-        if d.kind == "join" and d.data["pbem"]["side"] == party and d.data["pbem"]["answers"] == origin and "seal" in d.data:
-            try:
-                check_seal(d.data, str(d.path), my_key)
-            except TamperError:
-                continue
-            salts.add(str(d.data.get("dice", {}).get("salt")))
-    if len(salts) > 1:
-        raise TamperError(f"{folder}: holds {len(salts)} joins of {party} for this game, with different salts: the game's first "
-                          "state was offered twice (replayed)", hint="Answer only the game you joined first; keep the files as proof.")
-    if salts != {str(party_rec["salt"])}:
-        raise TamperError(f"{state.path}: the salt it records for {party} is not the one of {party}'s join in {folder}",
-                          hint="The state builds on another join than yours (a replayed game?): do not answer it.")
-    index = int(party_rec["index"])
-    secret = proto.secret(key, origin, str(party_rec["salt"]), index)
-    here = answered(state)
-    for d in docs:
-        h = d.data["pbem"]
-        if d.kind in ("orders", "reply", "reveal") and d.data.get("dice", {}).get("reveal") == secret and h.get("answers") != here:
-            raise TamperError(f"{state.path}: your secret number {index} was already revealed by {d.path}, for another state",
-                              hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
-        if d.kind in ("state", "view") and d.data.get("transition", {}).get("reveals", {}).get(party) == secret \
-                and h.get("previous") != here:
-            raise TamperError(f"{state.path}: your secret number {index} was already revealed in {d.path}, for another state",
-                              hint="A secret is revealed once: this state is a fork or a replay; do not answer it.")
-
-
-def _check_history_to(state: Doc, zero: Doc, docs: list[Doc]) -> None:
-    """The states of the folder from 0000 to ``state``: chained, sealed by their adjudicators with
-    the game's keys; the transitions after the last one the party took part in replayed."""
-    n = int(state.data["pbem"]["sequence"])
-    by_seq = {int(d.data["pbem"]["sequence"]): d for d in docs if d.kind == "state"}
-    by_seq[n] = state
-    by_seq[0] = zero
-    missing = [k for k in range(n + 1) if k not in by_seq]
-    if missing:
-        raise UsageError(f"{state.path}: states {', '.join(f'{k:04d}' for k in missing[:10])} are not in the folder, so "
-                         "pbem cannot check the history this state continues",
-                         hint="Keep every state of the game in its folder.")
-    inputs = {d.digest: d for d in docs if d.kind in SUBMISSION_KINDS}
-    for k in range(1, n + 1):
-        prev, cur = by_seq[k - 1], by_seq[k]
-        if cur.data["pbem"]["previous"] != prev.digest:
-            raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
-        adj = adjudicator_of(prev.data)
-        check_state_seal(cur, adj)
-        if {p: v["key"] for p, v in cur.data["parties"].items()} != {p: v["key"] for p, v in zero.data["parties"].items()}:
-            raise TamperError(f"{cur.path}: the parties' keys are not the game's")
-    # replayed: the transitions since the last state whose inputs all were here before (the latest is
-    # the one this state comes from, which nobody has checked yet)
-    if n > 0:
-        others = [d for d in docs if d.kind != "state"]
-        check_transition(by_seq[n - 1], by_seq[n], inputs, others)
-
-
-# --- verify ------------------------------------------------------------------------------------
-
-@dataclass
-class VerifyResult:
-    states: int = 0
-    transitions: int = 0
-    reports: int = 0
-    pictures: int = 0
-    views: int = 0
-    dice: int = 0
-    last: str = ""
-    anchor: str = ""  # the state the history is trusted from
-    anchor_digest: str = ""
-    anchor_how: str = ""  # why it is trusted: the game's start re-derived, or named with --from
-    notes: list[str] = field(default_factory=list)
-
-
-def collect(paths: list[Path]) -> tuple[list[Doc], list[Doc], dict[str, Path]]:
-    """States, other game files, and report paths from folders or files."""
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files += sorted(x for x in p.iterdir() if x.is_file() and not x.name.startswith("."))
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise MalformedFileError(f"{p}: no such file or folder")
-    states: list[Doc] = []
-    others: list[Doc] = []
-    reports: dict[str, Path] = {}
-    for f in files:
-        if f.name.endswith(".report.md"):
-            reports[f.name[: -len(".report.md")]] = f
-        elif f.suffix == ".toml":
-            d = load_doc(f)
-            (states if d.kind == "state" else others).append(d)
-    return states, others, reports
-
-
-@dataclass(frozen=True)
-class Equivocation:
-    """Two different signed contents by one key for one step: the proof is the two files themselves
-    (anyone can check both seals and compare what they answer)."""
-
-    what: str  # "submission" or "state"
-    first: Doc
-    second: Doc
-
-    def error(self) -> TamperError:
-        a, b = self.first, self.second
-        signer = str(a.data["seal"]["signer"])
-        key = str(a.data["seal"]["key"])
-        if self.what == "state":
-            step = f"state {int(a.data['pbem']['sequence']):04d} (after {str(a.data['pbem']['previous'])[:19]}...)"
-        else:
-            h = a.data["pbem"]
-            step = f"{h['kind']} for step {h['step']} answering {str(h['answers'])[:19]}..."
-        problems = [Problem(str(d.path), f"sealed by {signer} (key {key_id(key)}), digest {d.digest}, signed content {content_digest(d.data)}",
-                            "equivocation") for d in (a, b)]
-        if self.what == "submission" and a.kind == "join" and b.kind == "join":
-            return TamperError(
-                f"two joins by '{signer}' of one first state ({str(a.data['pbem']['answers'])[:19]}...): {a.path} and {b.path}; "
-                "its creator offered that first state twice (a replayed game), or the party joined it twice",
-                problems, hint="Answer only the game you joined first. A party's ledger (pbem join) refuses to join a game it played.")
-        return TamperError(
-            f"equivocation: '{signer}' signed two different files for one step, {step}: {a.path} and {b.path}",
-            problems,
-            hint="Both seals are valid: the two files prove that this party signed both (check them with `pbem verify` "
-                 "on the two files alone). Keep them; accept only the first one you received, and see the README (Equivocation).")
-
-
-def find_equivocation(docs: list[Doc]) -> Equivocation | None:
-    """The first pair of well-sealed files by one key for one step with different signed content:
-    two submissions answering one state for one side, or two states with one sequence number (or
-    one previous state). Files with a broken seal are not counted (they are forgeries, reported as
-    such)."""
-    seen: dict[tuple[str, ...], Doc] = {}
-    for d in sorted(docs, key=lambda x: str(x.path)):
-        if "seal" not in d.data:
-            continue
-        h = d.data["pbem"]
-        if d.kind in SUBMISSION_KINDS:
-            keys = [("submission", str(h["game"]), str(h["answers"]), str(h["side"]))]
-        elif d.kind == "state":
-            keys = [("state", str(h["game"]), "seq", str(h["sequence"]))]
-            if h["previous"]:
-                keys.append(("state", str(h["game"]), "prev", str(h["previous"])))
-        else:
-            continue
-        try:
-            check_seal(d.data, str(d.path))
-        except TamperError:
-            continue
-        for k in keys:
-            other = seen.get((*k, str(d.data["seal"]["key"])))
-            if other is None:
-                seen[(*k, str(d.data["seal"]["key"]))] = d
-            elif content_digest(other.data) != content_digest(d.data):
-                return Equivocation(k[0], other, d)
-    return None
-
-
-def _check_own_seals(states: list[Doc], others: list[Doc]) -> None:
-    """Every signed file's seal, checked first against the key its own signer has in it (a state)
-    or that signs it (a submission): a file changed after it was signed is tampering, whatever its
-    changed fields say (a sequence number, a step, a side). Whose key it must be is the chain's
-    question, asked next."""
-    for d in states:
-        check_state_seal(d)
-    for d in others:
-        if d.kind in SUBMISSION_KINDS and "seal" in d.data:
-            check_seal(d.data, str(d.path))
-
-
-def _check_origin(first: Doc) -> str:
-    """State 0 must be exactly the start of a known game: its module's state 0 for its scenario,
-    options, parties and creator (re-derived). Returns how it was trusted."""
-    h = first.data["pbem"]
-    parties = first.data["parties"]
-    sides = {p: str(v["key"]) for p, v in parties.items() if p != "referee"}
-    referee = str(parties["referee"]["key"]) if "referee" in parties else None
-    try:
-        body = state_zero(str(h["module"]), str(h["scenario"]), sides, referee, str(h["creator"]), str(h["game"]),
-                          dict(first.data["options"]))
-    except PbemError as e:
-        raise VerificationError(f"{first.path}: not the start of a game this pbem knows ({e.message})",
-                                hint="A history is trusted from its start (state 0000) or from a state you hold (--from DIGEST).") from e
-    if canonical(body) != canonical(unsealed(first.data)):
-        raise VerificationError(f"{first.path}: is not the state 0 of scenario '{h['scenario']}' with its options and parties "
-                                f"(first difference at {_first_difference(body, unsealed(first.data))})",
-                                hint="A game's first state is what `pbem new` makes; this one was made otherwise: do not trust it.")
-    check_state_seal(first, str(h["creator"]))
-    return f"the game's start, re-derived from scenario '{h['scenario']}'"
-
-
-def check_transition(prev: Doc, cur: Doc, inputs: dict[str, Doc], others: list[Doc],
-                     notes: list[str] | None = None) -> list[Event]:
-    """One transition of the trusted chain: ``cur`` sealed by the adjudicator ``prev`` names, with the
-    same key; every input present, sealed, awaited, revealing its committed secret; no party
-    committing again to a secret already used; and the replay of the rules giving exactly ``cur``.
-    Returns the replay's events."""
-    adj = adjudicator_of(prev.data)
-    check_state_seal(cur, adj)
-    if cur.data["parties"][adj]["key"] != prev.data["parties"][adj]["key"]:
-        raise TamperError(f"{cur.path}: the key of '{adj}' changed")
-    subs = []
-    for dg in cur.data["pbem"]["inputs"]:
-        if dg not in inputs:
-            raise VerificationError(f"{cur.path}: input {dg[:19]}... is not in the folder",
-                                    hint="Put every order, join and reply file of the game in the folder.")
-        subs.append(envelope(prev, inputs[dg]).submission)
-    tr = cur.data.get("transition", {})
-    defaulted = list(tr.get("defaulted", []))
-    if defaulted and adj != "referee":
-        raise VerificationError(f"{cur.path}: records sides adjudicated without their orders ({', '.join(map(str, defaulted))}), "
-                                "which only a referee may do", hint="The adjudicator's state is not what the rules give: do not accept it.")
-    for side in defaulted:
-        held = [d for d in others if d.kind in ("orders", "reply", "reveal") and d.data["pbem"].get("answers") == prev.digest
-                and d.data["pbem"].get("side") == side and "seal" in d.data]
-        if held and notes is not None:
-            notes.append(f"{cur.path}: adjudicated without {side}'s orders, but {held[0].path}, sealed by {side} for that very "
-                         "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
-    reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
-    commit = cur.data["parties"][adj].get("commit")
-    names = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
-    try:
-        expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), names,
-                                      tr.get("hidden_reveals", {}).get(adj))
-    except UsageError as e:
-        raise VerificationError(f"{cur.path}: {e.message}") from e
-    if canonical(expected) != canonical(unsealed(cur.data)):
-        diff = _first_difference(expected, unsealed(cur.data))
-        raise VerificationError(f"{cur.path}: does not follow from {prev.path}, its inputs and the revealed dice (first difference at {diff})",
-                                hint="The adjudicator's state is not what the rules give: do not accept it.")
-    return events
-
-
-def verify(paths: list[Path], progress: Any = None, anchor: str | None = None) -> VerifyResult:
-    """Signatures, the chain, the commitments and a deterministic replay of every transition,
-    trusted from the game's first state (re-derived) or from the state whose digest is ``anchor``."""
-    states, others, reports = collect(paths)
-    _check_own_seals(states, others)
-    eq = find_equivocation(states + others)
-    if eq is not None:
-        raise eq.error()
-    views = [d for d in others if d.kind == "view"]
-    if views and all(int(d.data["pbem"]["sequence"]) == 0 for d in states):  # a player's folder in a refereed game
-        res = VerifyResult()
-        start = None
-        if states:
-            zero = states[0]
-            res.anchor, res.anchor_digest, res.anchor_how = str(zero.path), zero.digest, _check_origin(zero)
-            start = (str(zero.path), zero.data)
-        check_views_agree([(str(d.path), d.data) for d in views])  # two sides shown two stories: proof on its own
-        counts = {"views": 0, "dice": 0}
-        for side in sorted({str(d.data["pbem"]["side"]) for d in views}):
-            c = verify_views([(str(d.path), d.data) for d in views if d.data["pbem"]["side"] == side], start=start, anchor=anchor)
-            counts = {k: counts[k] + c[k] for k in counts}
-        check_views_agree([(str(d.path), d.data) for d in views])
-        if start is None:
-            anchored = next(d for d in views if anchor in (d.digest, d.data["pbem"]["of"]))
-            res.anchor, res.anchor_digest, res.anchor_how = str(anchored.path), str(anchor), "named with --from"
-        last = max(views, key=lambda d: int(d.data["pbem"]["sequence"]))
-        res.views, res.dice, res.last = counts["views"], counts["dice"], str(last.path)
-        res.notes = ["views only: seals, chain, commitments and dice checked; the hidden part of each "
-                     "transition is the referee's to adjudicate (README: Referee)"]
-        return res
-    if not states:
-        if others:
-            raise VerificationError("no state files found; the order, join and reply files given have good seals "
-                                    "and no two of them conflict",
-                                    hint="Give a game folder or its .state.toml files to check a history.")
-        raise MalformedFileError("no state files found", hint="Give a game folder or its .state.toml files.")
-    games = {d.data["pbem"]["game"] for d in states}
-    if len(games) > 1:
-        raise TamperError(f"the files belong to different games: {', '.join(sorted(games))}")
-    by_seq: dict[int, Doc] = {}
-    for d in states:
-        n = int(d.data["pbem"]["sequence"])
-        if n in by_seq and by_seq[n].digest != d.digest:
-            raise TamperError(f"fork: {by_seq[n].path} and {d.path} are two different states with sequence number {n}",
-                              hint="Only one of them can be the game; find out who sent which.")
-        by_seq[n] = d
-    seqs = sorted(by_seq)
-    res = VerifyResult()
-    if anchor is None:
-        first = by_seq[seqs[0]]
-        if seqs[0] != 0:
-            raise VerificationError(f"the history starts at {first.path} (sequence {seqs[0]}), not at the game's first state",
-                                    hint="pbem trusts a history from its start (0000.state.toml), or from a state you hold: "
-                                         "give its digest with --from (`pbem status` prints it).")
-        res.anchor, res.anchor_digest, res.anchor_how = str(first.path), first.digest, _check_origin(first)
-    else:
-        held = [d for d in states if d.digest == anchor]
-        if not held:
-            raise VerificationError(f"--from {anchor[:19]}...: no state among the files given has this digest",
-                                    hint="Give the digest `pbem status` prints for the state you hold (sha256:...).")
-        res.anchor, res.anchor_digest, res.anchor_how = str(held[0].path), anchor, "named with --from"
-    # the gaps between the sequence numbers found, as numbers or ranges (an absurd number is one gap)
-    gaps = [(a + 1, b - 1) for a, b in zip(seqs, seqs[1:], strict=False) if b - a > 1]
-    if gaps:
-        missing = ", ".join(str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a}-{b}" for a, b in gaps)
-        raise VerificationError(f"states missing from the chain: sequence {missing}")
-    # Each state names the digest of the one before (so a trusted state vouches for every state
-    # before it) and is sealed by the party the state before names as its adjudicator, with the
-    # key the chain carries from the trusted state on; and it must replay.
-    inputs = {d.digest: d for d in others}
-    res.states = 1
-    seen_commits = {str(v["commit"]) for v in by_seq[seqs[0]].data["parties"].values() if "commit" in v}
-    for n in seqs[1:]:
-        prev, cur = by_seq[n - 1], by_seq[n]
-        if progress:
-            progress(n, seqs[-1])
-        if cur.data["pbem"]["previous"] != prev.digest:
-            raise TamperError(f"{cur.path}: its previous-state digest is not that of {prev.path}: the chain is broken")
-        events = check_transition(prev, cur, inputs, others, res.notes)
-        for party, v in cur.data["parties"].items():
-            c = v.get("commit")
-            if c is not None and c != prev.data["parties"][party].get("commit") and c in seen_commits \
-                    or party in cur.data.get("transition", {}).get("reveals", {}) and c == prev.data["parties"][party].get("commit"):
-                raise TamperError(f"{cur.path}: {party} commits again to a dice secret already committed to (and revealed) "
-                                  "earlier in the game", hint="A secret is used once; the next one is new.")
-            if c is not None:
-                seen_commits.add(str(c))
-        stem = cur.path.name[: -len(".state.toml")]
-        if stem in reports:
-            written = reports[stem].read_text(encoding="utf-8", errors="replace")
-            by = report_version(written)
-            if by is not None and by != __version__:
-                res.notes.append(f"{reports[stem]}: written by pbem {by}; reports and pictures are compared only with the pbem that wrote them")
-            else:
-                text, picture = derived_files(prev.data, cur.data, events)
-                if written != text:
-                    raise VerificationError(f"{reports[stem]}: the report does not match the transition it describes",
-                                            hint="A report is derived from its transition; regenerate it or find out who changed it.")
-                res.reports += 1
-                for side, side_text in side_reports(prev.data, cur.data, events).items():
-                    sp = reports.get(f"{stem}-{side}")
-                    if sp is not None:
-                        if sp.read_text(encoding="utf-8", errors="replace") != side_text:
-                            raise VerificationError(f"{sp}: the {side} side's report does not match the transition it describes")
-                        res.reports += 1
-                pic_path = reports[stem].parent / picture_name(n)
-                if picture is not None and pic_path.exists():
-                    if pic_path.read_text(encoding="utf-8", errors="replace") != picture:
-                        raise VerificationError(f"{pic_path}: the picture does not match the transition it shows")
-                    res.pictures += 1
-        res.transitions += 1
-        res.states += 1
-    by_digest = {d.digest: d for d in states}
-    last = by_seq[seqs[-1]]
-    beyond: list[Doc] = []
-    for v in views:
-        st = by_digest.get(str(v.data["pbem"]["of"]))
-        if st is not None:
-            check_view_against_state(v.data, st.data, str(v.path))
-            res.views += 1
-        elif int(v.data["pbem"]["sequence"]) > seqs[-1]:
-            beyond.append(v)  # the referee's later states are not here: checked as a player checks them
-        else:
-            raise TamperError(f"{v.path}: shows a state {int(v.data['pbem']['sequence']):04d} other than the one here",
-                              hint="The referee's view does not show his state: keep both as proof.")
-    for side in sorted({str(v.data["pbem"]["side"]) for v in beyond}):
-        c = verify_views([(str(v.path), v.data) for v in beyond if v.data["pbem"]["side"] == side], start=(str(last.path), last.data))
-        res.views += c["views"]
-        res.dice += c["dice"]
-    check_views_agree([(str(v.path), v.data) for v in views])
-    res.last = str(by_seq[seqs[-1]].path)
-    return res
-
-
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                return f"{path}.{k}".lstrip(".")
-            if canonical(a[k]) != canonical(b[k]):
-                return _first_difference(a[k], b[k], f"{path}.{k}")
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            if canonical(x) != canonical(y):
-                return _first_difference(x, y, f"{path}[{i}]")
-        return f"{path} (length {len(a)} vs {len(b)})"
-    return path.lstrip(".") or "(top)"
-
-
-# --- audit -------------------------------------------------------------------------------------
-
-def audit(state_path: Path) -> dict[str, Any]:
-    """Every die of the transition that produced the state, re-derived from the reveals, after the
-    transition itself is checked as `pbem verify` checks it (seals, inputs, reveals, replay)."""
-    cur = load_state(state_path)
-    folder = state_path.parent
-    n = int(cur.data["pbem"]["sequence"])
-    if n == 0:
-        return {"state": str(state_path), "sequence": 0, "dice": [], "note": "state 0 has no transition"}
-    prev_path = folder / f"{n - 1:04d}.state.toml"
-    if not prev_path.exists():
-        raise UsageError(f"{prev_path}: the previous state is needed to audit {state_path}")
-    prev = load_state(prev_path)
-    if cur.data["pbem"]["previous"] != prev.digest:
-        raise TamperError(f"{state_path}: its previous-state digest is not that of {prev_path}")
-    others = [d for d in (_load_quietly(p) for p in sorted(folder.glob(f"{n - 1:04d}-*.toml"))) if d is not None]
-    tr = cur.data.get("transition", {})
-    if prev.data["awaits"]["kind"] == "join":
-        check_transition(prev, cur, {d.digest: d for d in others}, others)
-        return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-                "seed": "", "commitments": [], "dice": [], "algorithm": ALGORITHM,
-                "note": "the transition from the joins rolls no dice"}
-    # the dice first, each failure named (a reveal, the seed, a die), then the whole transition replayed
-    aw = prev.data["awaits"]
-    expected = (set(aw["from"]) - set(tr.get("defaulted", []))) | {str(aw["adjudicator"])}
-    if set(tr.get("reveals", {})) != expected:
-        raise TamperError(f"{state_path}: reveals recorded for {', '.join(sorted(tr.get('reveals', {}))) or 'nobody'}; "
-                          f"the step's seed takes those of {', '.join(sorted(expected))}")
-    commitments = []
-    for party, rev in sorted(tr.get("reveals", {}).items()):
-        commit = prev.data["parties"][party].get("commit", "")
-        if not proto.reveal_matches(rev, commit):
-            raise TamperError(f"{state_path}: {party}'s reveal does not match its commitment in {prev_path}")
-        commitments.append({"party": party, "reveal": rev, "commitment": commit, "matches": True})
-    seed = proto.transition_seed(prev.digest, dict(tr.get("reveals", {})))
-    if tr.get("seed") != seed.hex():
-        raise TamperError(f"{state_path}: the recorded seed is not the one derived from the reveals")
-    rows = []
-    for r in tr.get("dice", []):
-        sides = r["sides"]
-        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
-            raise TamperError(f"{state_path}: die '{r['label']}' has {sides} sides; dice have 2 to {MAX_SIDES}")
-        face, trail = face_from_seed(seed, r["label"], sides)
-        if face != r["face"]:
-            raise TamperError(f"{state_path}: die '{r['label']}' is recorded as {r['face']} but the seed gives {face}")
-        used = [t for t in trail if t[2]][0]
-        rows.append({"label": r["label"], "sides": sides, "recorded": r["face"], "derived": face,
-                     "hmac": proto_hmac_hex(seed, r["label"]), "byte": used[1], "rejected": sum(1 for t in trail if not t[2]),
-                     "matches": True})
-    check_transition(prev, cur, {d.digest: d for d in others}, others)
-    return {"state": str(state_path), "sequence": n, "previous": prev.digest, "inputs": cur.data["pbem"]["inputs"],
-            "seed_material": proto.seed_material(prev.digest, dict(tr.get("reveals", {}))),
-            "seed": seed.hex(), "commitments": commitments, "dice": rows, "algorithm": ALGORITHM}
-
-
-def _load_quietly(p: Path) -> Doc | None:
-    try:
-        return load_doc(p)
-    except PbemError:
-        return None
-
-
-def proto_hmac_hex(seed: bytes, label: str) -> str:
-    from pbem.mechanics.dice import hmac_stream
-
-    return hmac_stream(seed, label, 0).hex()
-
+# --- finding the state a file answers ----------------------------------------------------------
 
 def find_state_for(doc: Doc, folder: Path) -> Doc | None:
     """The state (or, in a refereed game, the side's view) in ``folder`` that ``doc`` answers."""
     wanted = doc.data.get("pbem", {}).get("answers")
-    for p in sorted([*folder.glob("*.state.toml"), *folder.glob("*.view.toml")]):
+    for p in sorted([*folder.glob(names.STATE_GLOB), *folder.glob(names.VIEW_GLOB)]):
         try:
             d = load_doc(p)
         except PbemError:

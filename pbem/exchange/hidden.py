@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from pbem.engine.model import Event
 from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, VerificationError
 
+from . import names
 from .canonical import canonical
 from .dice import is_digest, is_salt
 from .keys import KeyPair
@@ -175,7 +176,7 @@ def claims_only_added(before: Mapping[str, Any], after: Mapping[str, Any]) -> bo
 # --- a step of a game with hidden values (next_state, shared by adjudicate and verify) -----------
 
 def _state_file(seq: int) -> str:
-    return f"{seq:04d}.state.toml"
+    return names.state(seq)
 
 
 def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[str, Any] | None,
@@ -220,7 +221,8 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
                                   f"(committed in {_state_file(int(versions[0]['since']))})", wrong,
                                   hint="Keep the files named: the side committed to a value the rules do not have.")
             check = getattr(module, "check_opening", None)
-            problems = list(check(s, side, item, values, versions)) if check is not None else []
+            # the state as the item is opened: every item opened before it, in this step too (a rule about several items sees them all)
+            problems = list(check({**s, "opened": opened}, side, item, values, versions)) if check is not None else []
             if problems:
                 held = sorted({_state_file(int(rec["since"])) for rec in versions}
                               | {_state_file(int(c["at"])) for rec in versions for c in rec["claims"] if "at" in c})
@@ -269,6 +271,9 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
             draw = next((r for r in pending.get(x.side, []) if r["item"] == item), None)
             if draw is not None:
                 rec["versions"][-1]["draw"] = {k: draw[k] for k in ("request", "seed", "at")}
+            elif _drawn(module, item) or any("draw" in v for v in rec["versions"][:-1]):
+                raise IllegalOrdersError(f"{where}: hidden.{item}: the item is drawn, not chosen, and the game asks {x.side} "
+                                         "for no draw of it now", hint="`pbem sign` makes the draws the game asks for.")
         owed = [r["item"] for r in pending.pop(x.side, []) if r["item"] not in x.body.get("hidden", {})]
         if owed:
             raise IllegalOrdersError(f"{where}: [hidden]: the game asked {x.side} to draw {', '.join(owed)}, and the file does not "
@@ -295,7 +300,14 @@ def hidden_step(prev: Any, module: Any, subs: list[Any], adj_openings: Mapping[s
     return tables, events, self_opened
 
 
-def after_step(before: Mapping[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+def sides_that_drew(state: Mapping[str, Any]) -> set[str]:
+    """The sides holding a value they drew, hidden or opened: the last step checks their draws."""
+    out = {side for side, items in state.get("hidden", {}).items()
+           if any("draw" in v for rec in items.values() for v in rec["versions"])}
+    return out | {side for side, items in state.get("opened", {}).items() if any(rec.get("draws") for rec in items.values())}
+
+
+def after_step(before: Mapping[str, Any], game: dict[str, Any], was_last: bool = False) -> dict[str, Any]:
     """After the game module resolved a step: it may only have added claims to hidden items; a game
     never ends with an item hidden (the last step, ``reveal``, opens them all); every item the next
     step asks to open exists, and is asked of a side that sends a file or adjudicates."""
@@ -311,9 +323,10 @@ def after_step(before: Mapping[str, Any], game: dict[str, Any]) -> dict[str, Any
     if game.get("draws"):
         out["draws"] = game["draws"]
     aw = dict(out["awaits"])
-    if aw["kind"] == "none" and new:
+    drew = sides_that_drew(out)
+    if aw["kind"] == "none" and (new or drew) and not was_last:  # the last step: every item opened, every draw made again
         nadj = str(aw["adjudicator"])
-        aw = {"kind": "reveal", "step": "reveal", "from": [o for o in sorted(new) if o != nadj], "adjudicator": nadj,
+        aw = {"kind": "reveal", "step": "reveal", "from": [o for o in sorted(set(new) | drew) if o != nadj], "adjudicator": nadj,
               "open": {o: sorted(new[o]) for o in sorted(new)}}
         out["awaits"] = aw
     for side, items in aw.get("open", {}).items():
@@ -349,11 +362,21 @@ def drawn_value(module: Any, secret_hex: str, side: str, entry: Mapping[str, Any
     return module.draw(side, copy.deepcopy(entry["request"]), dice)
 
 
-def draws_after(before: Mapping[str, Any], game: dict[str, Any], seed_hex: str, seq: int) -> dict[str, Any]:
+def _drawn(module: Any, item: str) -> bool:
+    """Whether the game draws ``item`` (its values come from draws only, never a side's choice)."""
+    drawn = getattr(module, "drawn", None)
+    return bool(drawn(item)) if drawn is not None else False
+
+
+def draws_after(before: Mapping[str, Any], game: dict[str, Any], seed_hex: str, seq: int,
+                module: Any = None) -> dict[str, Any]:
     """The draws a game module asked for in a step, stamped with the step's seed; a module may only
-    add requests, of sides that send the next step's file."""
+    add requests, of sides that send the next step's file, and only if it has hidden draws."""
     old: Mapping[str, list[Any]] = before.get("draws", {})
     new: dict[str, list[Any]] = copy.deepcopy(game.get("draws", old))
+    if any(new.values()) and module is not None and not getattr(module, "hidden_draws", False):
+        raise VerificationError("the game module asks for a hidden draw, but its joins commit to no hidden-dice secret "
+                                "(hidden_draws is off)", hint="The game module is wrong; report it.")
     for side, reqs in new.items():
         kept = list(old.get(side, []))
         if reqs[:len(kept)] != kept:
@@ -379,6 +402,9 @@ def check_draws(module: Any, s: Mapping[str, Any], opened: Mapping[str, Any], si
     from .dice import is_reveal
 
     want = s["parties"][side].get("hidden")
+    if want is None:
+        raise VerificationError(f"{side} drew hidden values in a game whose joins commit to no hidden-dice secret",
+                                hint="The game module is wrong; report it.")
     if not is_reveal(secret_hex) or secret_commitment(secret_hex) != want:
         raise TamperError(f"{where}: {side}'s hidden-dice secret does not match the commitment of its join",
                           hint="Keep the files: the side's hidden draws cannot be checked.")

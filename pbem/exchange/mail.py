@@ -45,25 +45,22 @@ from pbem.errors import (
     VerificationError,
 )
 
-from .canonical import canonical, check_seal, digest, unsealed
+from . import names
+from .canonical import canonical, check_seal, digest
+from .chain import Chain, check_origin, find_equivocation, keys_of, same_keys, sequence_of
 from .files import parse_toml
 from .game import (
     Doc,
     adjudicator_of,
     check_orders,
     check_state_seal,
-    collect,
     derived_files,
     envelope,
-    find_equivocation,
     load_doc,
     load_state,
-    next_state,
     parse_doc,
-    picture_name,
 )
 from .report import report_version
-from .views import check_view_against_state, verify_views
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # one message (an .eml file, or one message of an mbox)
 MAX_MAILBOX_BYTES = 50 * 1024 * 1024  # a whole mbox file
@@ -112,8 +109,6 @@ _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
 _KEYVAL = re.compile(rf"^[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*=[ \t]*(?P<value>.*)$")
 _HEADER = re.compile(rf"^[ \t]*\[\[?[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*\]\]?[ \t]*(?:#.*)?$")
 _VALUE_START = re.compile(r"""^(?:["'\[{+\-0-9]|true\b|false\b|inf\b|nan\b)""")
-_SAFE_NAME = re.compile(r"^\d{4,}(?:-[a-z][a-z0-9-]{0,40})?\.(?:state|orders|join|reply|view)\.toml$|^\d{4,}\.(?:report\.md|turn\.svg)$"
-                        r"|^\d{4,}-[a-z][a-z0-9-]{0,40}\.report\.md$")
 
 
 def display(text: str, limit: int = 80) -> str:
@@ -824,11 +819,22 @@ class MailRead:
         return [(self.folder / e.name, e.text) for e in self.entries if e.status == "new" and e.name]
 
 
-def _folder_docs(folder: Path) -> tuple[list[Doc], list[Doc]]:
+def _by_number(doc: Doc) -> str:
+    """How the intake names a state of the folder or the mail in its messages: by its number."""
+    return f"state {names.number(sequence_of(doc))}"
+
+
+def _folder_chain(folder: Path | None) -> Chain:
+    """The game folder's history, read as `pbem verify` reads it; a fork in it stops the intake."""
+    if folder is None:
+        return Chain(label=_by_number)
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such game folder", hint="Give the folder of the game (make it first for a new game).")
-    states, others, _ = collect([folder])
-    return states, others
+    chain = Chain.read([folder], label=_by_number)
+    fork = chain.fork(chain.states + chain.views)
+    if fork is not None:
+        raise fork.error()
+    return chain
 
 
 def _answered(doc: Doc) -> str:
@@ -844,13 +850,12 @@ class _Reader:
 
     def __init__(self, where: str, folder: Path | None, extracted: Extracted) -> None:
         self.where, self.folder, self.ex = where, folder, extracted
-        fstates, fothers = _folder_docs(folder) if folder is not None else ([], [])
-        self.states: dict[int, Doc] = {int(d.data["pbem"]["sequence"]): d for d in fstates}
-        self.views: list[Doc] = [d for d in fothers if d.kind == "view"]
-        self.games = {str(d.data["pbem"]["game"]) for d in fstates + fothers}
+        self.chain = _folder_chain(folder)  # the folder's files; the mail's join, order and reply files are added to it
+        self.states: dict[int, Doc] = {sequence_of(d): d for d in self.chain.states}
+        self.views: list[Doc] = list(self.chain.views)
+        self.games = {str(d.data["pbem"]["game"]) for d in self.chain.docs}
         # the folder's trusted start for views: its earliest state or view (a state first at one number)
-        history = sorted(fstates + [d for d in fothers if d.kind == "view"],
-                         key=lambda d: (int(d.data["pbem"]["sequence"]), d.kind != "state"))
+        history = sorted(self.chain.states + self.chain.views, key=lambda d: (sequence_of(d), d.kind != "state"))
         self.start: Doc | None = history[0] if history else None
         # the mail's other text parts by text, and by the number of the report their first line names:
         # each transition looks up its own report and picture rather than reading every part
@@ -861,7 +866,6 @@ class _Reader:
             head = _REPORT_HEAD.fullmatch(text, 0, max(text.find("\n"), 0))
             if head is not None:
                 self.report_heads.setdefault(head.group(1), []).append(i)
-        self.pool: dict[str, Doc] = {d.digest: d for d in fothers if d.kind != "view"}
         self.claimed: dict[str, str] = {}
         self.rejected: set[str] = set()
         self.entries: list[Entry] = []
@@ -877,7 +881,7 @@ class _Reader:
 
     def _claim(self, e: Entry, fork: bool = False) -> None:
         assert e.name is not None
-        if not _SAFE_NAME.match(e.name):  # cannot happen with schema-valid content; never write outside the folder
+        if not names.is_game_file(e.name):  # cannot happen with schema-valid content; never write outside the folder
             raise MalformedFileError(f"{e.sources[0]}: no safe file name can be made from its content")
         have = self.claimed.get(e.name)
         if have is not None and have != e.digest:
@@ -911,8 +915,8 @@ class _Reader:
                 continue
             docs.append((e, doc))
         for _, doc in docs:
-            if doc.kind != "state" and doc.kind != "view":
-                self.pool.setdefault(doc.digest, doc)
+            if doc.kind in names.SUBMISSIONS and doc.digest not in self.chain.inputs:
+                self.chain.add(doc)  # the inputs a state of the mail replays with
         order = {"state": 0, "view": 1}
         docs.sort(key=lambda x: (order.get(x[1].kind, 2), int(x[1].data["pbem"].get("sequence", 0))))
         for e, doc in docs:
@@ -937,7 +941,7 @@ class _Reader:
     def _state(self, e: Entry, doc: Doc) -> None:
         h = doc.data["pbem"]
         seq = int(h["sequence"])
-        e.sequence, e.name = seq, f"{seq:04d}.state.toml"
+        e.sequence, e.name = seq, names.state(seq)
         self._check_game(doc)
         have = self.states.get(seq)
         if have is not None:
@@ -949,23 +953,18 @@ class _Reader:
             eq = find_equivocation([have, doc])
             if eq is not None:
                 raise eq.error()
-            raise TamperError(f"{doc.path}: fork: state {seq:04d} differs from the state {seq:04d} "
+            raise TamperError(f"{doc.path}: fork: state {names.number(seq)} differs from the state {names.number(seq)} "
                               f"{'in ' + str(self.folder) if self._existing(e.name) else 'found before it'}",
                               hint="Two different states with one sequence number: only one of them can be the game; find out who sent which.")
         prev = self.states.get(seq - 1)
         events: list[Event] | None = None
         if seq == 0:
-            check_state_seal(doc, str(h["creator"]))
+            check_origin(doc)
             e.notes.append(f"state 0000 of game {h['game']}, sealed by its creator {h['creator']}")
         elif prev is not None:
-            if h["previous"] != prev.digest:
-                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {seq - 1:04d}: the chain is broken",
-                                  hint="It does not continue this game's history: do not accept it.")
             adj = adjudicator_of(prev.data)
-            check_state_seal(doc, adj)
-            self._same_keys(doc, prev)
-            events = self._replay(prev, doc)
-            e.notes.append(f"continues state {seq - 1:04d}; sealed by {adj}, who adjudicates that step")
+            events = self.chain.follow(prev, doc, keys=keys_of(prev), replay=self.chain.has_inputs(doc))
+            e.notes.append(f"continues state {names.number(seq - 1)}; sealed by {adj}, who adjudicates that step")
             if events is None:
                 e.notes.append("not replayed: its inputs are not all in the folder or the mail (`pbem verify` replays it when they are)")
             else:
@@ -974,15 +973,15 @@ class _Reader:
             if self.states:
                 latest = max(self.states)
                 if seq > latest + 1:
-                    raise VerificationError(f"{doc.path}: is state {seq:04d}, but the latest state here is {latest:04d}: "
-                                            f"state{'s' if seq - latest > 2 else ''} {latest + 1:04d}{'..' + format(seq - 1, '04d') if seq - latest > 2 else ''} "
+                    raise VerificationError(f"{doc.path}: is state {names.number(seq)}, but the latest state here is {names.number(latest)}: "
+                                            f"state{'s' if seq - latest > 2 else ''} {names.number(latest + 1)}{'..' + names.number(seq - 1) if seq - latest > 2 else ''} "
                                             "missing", hint="Ask for the missing states (or give them in the same mail).")
-                self._same_keys(doc, self.states[latest])
+                same_keys(doc, keys_of(self.states[latest]))
             check_state_seal(doc)
             e.notes.append(f"sealed by {doc.data['seal']['signer']}; the previous state is not here, so the chain was not checked")
         nxt = self.states.get(seq + 1)
         if nxt is not None and nxt.data["pbem"]["previous"] != doc.digest:
-            raise TamperError(f"{doc.path}: state {seq + 1:04d} here does not follow it: the chain is broken")
+            raise TamperError(f"{doc.path}: state {names.number(seq + 1)} here does not follow it: the chain is broken")
         if self._known(e, doc):
             return
         self._claim(e, fork=True)
@@ -992,61 +991,36 @@ class _Reader:
         if events is not None and prev is not None:
             self._derived(prev, doc, events)
 
-    def _same_keys(self, doc: Doc, other: Doc) -> None:
-        a = {p: v["key"] for p, v in doc.data["parties"].items()}
-        b = {p: v["key"] for p, v in other.data["parties"].items()}
-        if a != b:
-            raise TamperError(f"{doc.path}: the parties or their keys differ from those of the game here",
-                              hint="Keys never change in a game: do not accept it.")
-
-    def _replay(self, prev: Doc, cur: Doc) -> list[Event] | None:
-        inputs = [str(x) for x in cur.data["pbem"]["inputs"]]
-        if any(d not in self.pool for d in inputs):
-            return None
-        subs = [envelope(prev, self.pool[d]).submission for d in inputs]
-        tr = cur.data.get("transition", {})
-        adj = adjudicator_of(prev.data)
-        reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
-        commit = cur.data["parties"][adj].get("commit")
-        names = {self.pool[d].data["pbem"]["side"]: str(self.pool[d].path) for d in inputs} | {"@state": str(cur.path)}
-        expected, events = next_state(prev, subs, reveal, commit, list(tr.get("defaulted", [])) or None,
-                                      tr.get("openings", {}).get(adj), names, tr.get("hidden_reveals", {}).get(adj))
-        if canonical(expected) != canonical(unsealed(cur.data)):
-            raise VerificationError(f"{cur.path}: does not follow from state {int(prev.data['pbem']['sequence']):04d}, "
-                                    "its inputs and the revealed dice",
-                                    hint="The adjudicator's state is not what the rules give: do not accept it (`pbem verify` shows where it differs).")
-        return events
-
     def _derived(self, prev: Doc, cur: Doc, events: list[Event]) -> None:
         """The report and picture of a replayed transition, filed when the mail carries them unchanged."""
         seq = int(cur.data["pbem"]["sequence"])
         report, picture = derived_files(prev.data, cur.data, events)
         game = str(cur.data["pbem"]["game"])
-        candidates = set(self.other_texts.get(report, [])) | set(self.report_heads.get(f"{seq:04d}", []))
+        candidates = set(self.other_texts.get(report, [])) | set(self.report_heads.get(names.number(seq), []))
         if picture is not None:
             candidates |= set(self.other_texts.get(picture, []))
         for source, text in (self.ex.others[i] for i in sorted(candidates)):
             kind, name, derived = "", "", ""
             if text == report:
-                kind, name, derived = "report", f"{seq:04d}.report.md", report
+                kind, name, derived = "report", names.report(seq), report
             elif picture is not None and text == picture:
-                kind, name, derived = "picture", picture_name(seq), picture
-            elif re.match(rf"# .*: report {seq:04d}\n", text) and f"- Game `{game}`" in text[:3000]:
-                e = Entry("report", text, [source], name=f"{seq:04d}.report.md", sequence=seq)
+                kind, name, derived = "picture", names.picture(seq), picture
+            elif re.match(rf"# .*: report {names.number(seq)}\n", text) and f"- Game `{game}`" in text[:3000]:
+                e = Entry("report", text, [source], name=names.report(seq), sequence=seq)
                 self.entries.append(e)
                 by = report_version(text)
                 if by is not None and by != __version__:
                     e.status = "skipped"
                     e.notes.append(f"written by pbem {by}: compared only by the pbem that wrote it; not filed")
                 else:
-                    e.fail(VerificationError(f"{source}: the report does not match the transition of state {seq:04d} it describes",
+                    e.fail(VerificationError(f"{source}: the report does not match the transition of state {names.number(seq)} it describes",
                                              hint="A report is derived from its transition: someone changed it."))
                 continue
             else:
                 continue
             e = Entry(kind, derived, [source], name=name, sequence=seq, digest="sha256:" + hashlib.sha256(derived.encode()).hexdigest())
             self.entries.append(e)
-            e.notes.append(f"the {kind} of state {seq:04d}, as derived from its transition")
+            e.notes.append(f"the {kind} of state {names.number(seq)}, as derived from its transition")
             self._file_report(e, derived, "`pbem verify` tells which one is right.")
 
     def _file_report(self, e: Entry, text: str, which: str) -> None:
@@ -1070,7 +1044,7 @@ class _Reader:
         """The report and picture of a state already in the folder: listed when the mail has them unchanged."""
         if self.folder is None:
             return
-        for kind, name in (("report", f"{seq:04d}.report.md"), ("picture", picture_name(seq))):
+        for kind, name in (("report", names.report(seq)), ("picture", names.picture(seq))):
             path = self.folder / name
             if not path.exists():
                 continue
@@ -1087,18 +1061,17 @@ class _Reader:
         exactly its state's, or that the folder cannot check, is exit 1."""
         h = doc.data["pbem"]
         seq, side = int(h["sequence"]), str(h["side"])
-        e.sequence, e.name = seq, f"{seq:04d}-{side}.view.toml"
+        e.sequence, e.name = seq, names.view(seq, side)
         self._check_game(doc)
         if self._known(e, doc):
             return
         full = self.states.get(seq)
         if full is not None:  # the referee's folder, or a mail with the state: the view must be exactly its view
             if full.digest != h["of"]:
-                raise TamperError(f"{doc.path}: shows a state {seq:04d} other than the one {'in ' + str(self.folder) if self.folder else 'found before it'}",
+                raise TamperError(f"{doc.path}: shows a state {names.number(seq)} other than the one {'in ' + str(self.folder) if self.folder else 'found before it'}",
                                   hint="It is not a view of this game's history: do not accept it.")
-            self._referee_key(doc, full)
-            check_view_against_state(doc.data, full.data, str(doc.path))
-            e.notes.append(f"{side}'s view of state {seq:04d}, which is here: exactly its view, sealed by the referee")
+            self.chain.view_of(doc, full)
+            e.notes.append(f"{side}'s view of state {names.number(seq)}, which is here: exactly its view, sealed by the referee")
         else:
             self._view_chain(e, doc)
         self._claim(e)
@@ -1107,20 +1080,12 @@ class _Reader:
             self.games.add(str(h["game"]))
         self._side_report(doc)
 
-    def _referee_key(self, doc: Doc, start: Doc) -> str:
-        """The referee's key as ``start`` (the folder's trusted start, or the state a view shows) records it."""
-        referee = start.data["parties"].get("referee")
-        if referee is None:
-            raise TamperError(f"{doc.path}: a view, but in the game here ({start.path}) there is no referee to make one",
-                              hint="Views come only from the referee of a refereed game: do not accept it.")
-        return str(referee["key"])
-
     def _view_chain(self, e: Entry, doc: Doc) -> None:
         """A view of a state that is not here: sealed by the referee of the folder's trusted start (its
         earliest state or view; in an empty folder, the earliest state of this mail, filed as a state
         is; never a view, which cannot vouch for itself) and continuing the chain of the side's views
-        (``verify_views``: the previous view's ``of``, its commitments, the seed and each die), or
-        following the joins' state."""
+        (``Chain.follow_views``: the previous view's ``of``, its commitments, the seed and each die),
+        or following the joins' state."""
         h = doc.data["pbem"]
         seq, side = int(h["sequence"]), str(h["side"])
         start = self.start or (self.states[min(self.states)] if self.states else None)
@@ -1131,13 +1096,11 @@ class _Reader:
                                         hint="Put the game's state 0000 (the one you joined from) or a view you trust into the "
                                              "folder first, then read the mail again.")
             check_state_seal(doc)
-            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by {doc.data['seal']['signer']}; not checked against "
+            e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by {doc.data['seal']['signer']}; not checked against "
                            "the game's history (give --folder GAME)")
             return
-        check_seal(doc.data, str(doc.path), self._referee_key(doc, start))
-        if doc.data["seal"]["signer"] != "referee":
-            raise TamperError(f"{doc.path}: a view is sealed by the referee, not by '{doc.data['seal']['signer']}'")
-        self._same_keys(doc, start)
+        self.chain.referee_key(doc, start)
+        self.chain.sealed_by_referee(doc, keys_of(start))
         sides = {str(v.data["pbem"]["side"]) for v in self.views}
         if sides and side not in sides:
             raise TamperError(f"{doc.path}: a view for {side}, but {self.folder or 'this mail'} holds the views of "
@@ -1150,20 +1113,18 @@ class _Reader:
             # after it (which names its digest)
             anchor = digest(mine[seq - 1].data) if seq - 1 in mine else digest(doc.data)
             if seq - 1 not in mine and mine[seq + 1].data["pbem"]["previous"] != h["of"]:
-                raise TamperError(f"{doc.path}: view {seq + 1:04d} here does not follow it: the chain is broken")
-            verify_views([(str(d.path), d.data) for d in chain], anchor=anchor)
-            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues the views here "
+                raise TamperError(f"{doc.path}: view {names.number(seq + 1)} here does not follow it: the chain is broken")
+            self.chain.follow_views(chain, anchor=anchor)
+            e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by the referee; continues the views here "
                            "(chain, commitments and dice checked)")
         elif before is not None:
-            if h["previous"] != before.digest:
-                raise TamperError(f"{doc.path}: its previous-state digest is not that of state {seq - 1:04d}: the chain is broken",
-                                  hint="It does not continue this game's history: do not accept it.")
-            verify_views([(str(doc.path), doc.data)], start=(str(before.path), before.data))
+            self.chain.link(before, doc)
+            self.chain.follow_views([doc], start=before)
             what = "the joins: no dice" if before.data["awaits"]["kind"] == "join" else "attestations, commitments and dice checked"
-            e.notes.append(f"{side}'s view of state {seq:04d}, sealed by the referee; continues state {seq - 1:04d} ({what})")
+            e.notes.append(f"{side}'s view of state {names.number(seq)}, sealed by the referee; continues state {names.number(seq - 1)} ({what})")
         else:
-            raise VerificationError(f"{doc.path}: is view {seq:04d} of {side}, but neither view {seq - 1:04d} nor state "
-                                    f"{seq - 1:04d} is {'in ' + str(self.folder) + ' or ' if self.folder else ''}in the mail: "
+            raise VerificationError(f"{doc.path}: is view {names.number(seq)} of {side}, but neither view {names.number(seq - 1)} nor state "
+                                    f"{names.number(seq - 1)} is {'in ' + str(self.folder) + ' or ' if self.folder else ''}in the mail: "
                                     "its chain cannot be checked",
                                     hint="Ask the referee for the views missing (or give them in the same mail).")
 
@@ -1173,15 +1134,15 @@ class _Reader:
         (the hidden events are not in the view); `pbem verify` on the referee's folder does."""
         h = view.data["pbem"]
         seq, side, game = int(h["sequence"]), str(h["side"]), str(h["game"])
-        for source, text in (self.ex.others[i] for i in self.report_heads.get(f"{seq:04d}", [])):
-            if not (re.match(rf"# .*: report {seq:04d}, for the {re.escape(side)} side\n", text)
+        for source, text in (self.ex.others[i] for i in self.report_heads.get(names.number(seq), [])):
+            if not (re.match(rf"# .*: report {names.number(seq)}, for the {re.escape(side)} side\n", text)
                     and f"- Game `{game}`" in text[:3000]):
                 continue
-            name = f"{seq:04d}-{side}.report.md"
+            name = names.report(seq, side)
             e = Entry("report", text, [source], name=name, sequence=seq,
                       digest="sha256:" + hashlib.sha256(text.encode()).hexdigest())
             self.entries.append(e)
-            e.notes.append(f"the referee's report of state {seq:04d} for {side}; only the referee's folder re-derives it")
+            e.notes.append(f"the referee's report of state {names.number(seq)} for {side}; only the referee's folder re-derives it")
             self._file_report(e, text, "the referee's folder tells which one is right.")
 
     def _equivocation(self, name: str, doc: Doc) -> None:
@@ -1230,7 +1191,7 @@ class _Reader:
                               f"{self.folder or 'the mail'}{' nor in the mail' if self.folder else ''}",
                               hint="It is replayed, out of date or from another copy of the game: orders must answer a state of this game's history.")
         seq = int(st.data["pbem"]["sequence"])
-        e.sequence, e.name = seq, f"{seq:04d}-{side}.{kind}.toml"
+        e.sequence, e.name = seq, names.submission(seq, side, kind)
         have = self._existing(e.name)
         if have == doc.digest:
             e.status = "known"
@@ -1241,18 +1202,18 @@ class _Reader:
         later = [d for d in [*self.states.values(), *self.views] if int(d.data["pbem"]["sequence"]) == seq + 1]
         if later:
             if not any(doc.digest in d.data["pbem"]["inputs"] for d in later):
-                raise TamperError(f"{doc.path}: answers state {seq:04d}, which was already adjudicated without it "
-                                  f"(state {seq + 1:04d} exists): it is replayed or out of date",
+                raise TamperError(f"{doc.path}: answers state {names.number(seq)}, which was already adjudicated without it "
+                                  f"(state {names.number(seq + 1)} exists): it is replayed or out of date",
                                   hint="An order file counts once, for the state it answers; the sender writes new orders for the current state.")
             envelope(st, doc)
-            e.notes.append(f"{kind} of {side} for {h['step']}, an input of state {seq + 1:04d}")
+            e.notes.append(f"{kind} of {side} for {h['step']}, an input of state {names.number(seq + 1)}")
         else:
             envelope(st, doc)
             c = check_orders(st, doc)
             if c.problems:
                 raise IllegalOrdersError(f"{doc.path}: {len(c.problems)} problem(s) in the {kind}", c.problems,
                                          hint="The sender fixes them (see `pbem check`) and sends new ones.")
-            e.notes.append(f"{kind} of {side} for {h['step']}, awaited by state {seq:04d}; sealed by {side}, dice reveal matches, legal")
+            e.notes.append(f"{kind} of {side} for {h['step']}, awaited by state {names.number(seq)}; sealed by {side}, dice reveal matches, legal")
         if have is not None:
             self._equivocation(e.name, doc)
             raise UsageError(f"{doc.path}: a different file is already in the folder under its name {e.name}",
@@ -1297,17 +1258,14 @@ class Outgoing:
 
     def report_name(self) -> str:
         """The report's name: the state's, or for a view that side's report (README: Referee)."""
-        h = self.state.data["pbem"]
-        return f"{self.sequence:04d}-{h['side']}.report.md" if self.state.kind == "view" else f"{self.sequence:04d}.report.md"
+        return names.report(self.sequence, str(self.state.data["pbem"]["side"]) if self.state.kind == "view" else None)
 
     def state_name(self) -> str:
-        h = self.state.data["pbem"]
-        return f"{self.sequence:04d}-{h['side']}.view.toml" if self.state.kind == "view" else f"{self.sequence:04d}.state.toml"
+        return names.of_document(self.state.data)
 
     def orders_name(self) -> str:
         assert self.orders is not None
-        h = self.orders.data["pbem"]
-        return f"{self.sequence:04d}-{h['side']}.{h['kind']}.toml"
+        return names.of_document(self.orders.data, self.sequence)
 
 
 def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
@@ -1323,13 +1281,13 @@ def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
         m = re.search(r"^- Step adjudicated: `([^`]+)`", out.report, re.M)
         out.previous_step = m.group(1) if m else None
     if state.kind != "view":
-        rp = state_path.parent / f"{seq:04d}.report.md"
-        pp = state_path.parent / picture_name(seq)
+        rp = state_path.parent / names.report(seq)
+        pp = state_path.parent / names.picture(seq)
         if rp.exists():
             out.report = rp.read_bytes().decode("utf-8", errors="replace")
             if pp.exists():
                 out.picture = pp.read_bytes()
-        prev = state_path.parent / f"{seq - 1:04d}.state.toml"
+        prev = state_path.parent / names.state(seq - 1)
         if seq > 0 and prev.exists():
             try:
                 p = load_doc(prev, "state")
@@ -1355,13 +1313,13 @@ def subject(out: Outgoing) -> str:
     s = out.state.data
     game = _clean(str(s["pbem"]["game"]))
     aw = s["awaits"]
-    head = f"[pbem {game}] {out.sequence:04d}: "
+    head = f"[pbem {game}] {names.number(out.sequence)}: "
     if out.sequence == 0:
         head += "new game"
     elif out.previous_step:
         head += f"{_clean(out.previous_step)} adjudicated"
     else:
-        head += f"state {out.sequence:04d}"
+        head += f"state {names.number(out.sequence)}"
     if s.get("result"):
         r = s["result"]
         return head + f"; game over: the {_clean(str(r.get('winner', '')))} wins"
@@ -1398,7 +1356,7 @@ def body_text(out: Outgoing) -> str:
     h = s["pbem"]
     aw = s["awaits"]
     what = "view of state" if out.state.kind == "view" else "state"
-    lines = [f"pbem game {_clean(str(h['game']))} (scenario {_clean(str(h['scenario']))}), {what} {out.sequence:04d}"]
+    lines = [f"pbem game {_clean(str(h['game']))} (scenario {_clean(str(h['scenario']))}), {what} {names.number(out.sequence)}"]
     if out.sequence == 0:
         lines.append("A new game: every party joins (`pbem join`).")
     elif out.previous_step:
@@ -1415,7 +1373,7 @@ def body_text(out: Outgoing) -> str:
         what = "the report for your side" if out.state.kind == "view" else "the full report"
         lines.append(f"- {out.report_name()}: {what}, every computation and every die with its label")
     if out.picture:
-        lines.append(f"- {picture_name(out.sequence)}: the map of this step")
+        lines.append(f"- {names.picture(out.sequence)}: the map of this step")
     if out.orders is not None:
         oh = out.orders.data["pbem"]
         lines.append(f"- {out.orders_name()}: {oh['side']}'s {oh['kind']} for {oh['step']}, answering this state")
@@ -1455,7 +1413,7 @@ def compose(out: Outgoing, sender: str, to: list[str], date: _dt.datetime) -> Em
     msg["To"] = ", ".join(rcpts)
     msg["Subject"] = subject(out)
     msg["Date"] = email.utils.format_datetime(date)
-    msg["Message-ID"] = f"<pbem.{out.sequence:04d}.{h[:32]}@{domain}>"
+    msg["Message-ID"] = f"<pbem.{names.number(out.sequence)}.{h[:32]}@{domain}>"
     msg["MIME-Version"] = "1.0"
     msg.make_mixed()
     body = MIMEPart(policy=pol)
@@ -1466,7 +1424,7 @@ def compose(out: Outgoing, sender: str, to: list[str], date: _dt.datetime) -> Em
     if out.report is not None:
         files.append((out.report_name(), out.report.encode("utf-8"), "text", "markdown", {"charset": "utf-8"}))
     if out.picture is not None:
-        files.append((picture_name(out.sequence), out.picture, "image", "svg+xml", {}))
+        files.append((names.picture(out.sequence), out.picture, "image", "svg+xml", {}))
     if out.orders is not None:
         files.append((out.orders_name(), out.orders_bytes, "application", "toml", {}))
     for name, content, maintype, subtype, params in files:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from pbem import __version__
 from pbem.engine.model import Event
 
+from . import names
+
 if TYPE_CHECKING:
     from pbem.games.base import GameModule
 
@@ -22,7 +24,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         events = module.side_events(cur, events, side)
         picture = None
     lines = [
-        f"# {module.title}: report {h['sequence']:04d}" + (f", for the {side} side" if side else ""),
+        f"# {module.title}: report {names.number(h['sequence'])}" + (f", for the {side} side" if side else ""),
         "",
         f"- Game `{h['game']}`, scenario `{h['scenario']}`, ruleset `{h['ruleset']}`{_variant(cur['options'])}; "
         f"written by pbem {__version__}.",

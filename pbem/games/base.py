@@ -93,6 +93,11 @@ class GameModule(Protocol):
         asks for one."""
         ...
 
+    def drawn(self, item: str) -> bool:
+        """Whether the hidden item ``item`` is drawn (its values come only from draws the game asks
+        for: a side's file may not commit one of its own choosing)."""
+        ...
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
         """A hidden item opened (docs/protocol.md, Hidden values): ``values`` by version, each

@@ -17,6 +17,9 @@ from tests.paths import PM_CATALOG, SK_CATALOG
 SK_REPLY = SK_CATALOG / "SK-010-reply.toml"  # a reply, two dice, events, report words, awaited
 SK_ILLEGAL = SK_CATALOG / "SK-013-attack-problems.toml"
 PM_MOVES = PM_CATALOG / "PM-001-clear-costs.toml"
+SK_SETUP = SK_CATALOG / "SK-021-hidden-setup.toml"  # files by side, hidden values committed and claimed
+SK_TAMPER = SK_CATALOG / "SK-027-hidden-move-contradicted.toml"  # an opening refused
+SK_LAST = SK_CATALOG / "SK-030-hidden-last-step.toml"  # the values opened by the last step
 
 
 def changed(src: Path, tmp: Path, old: str, new: str, name: str | None = None) -> Path:
@@ -59,6 +62,13 @@ def test_the_cases_as_written_pass(tmp_path: Path) -> None:
     (SK_ILLEGAL, "legal = false\nproblems = [\n  { rule = \"4.1\", where = \"attack[0].target\"",
      "legal = false\nproblems = [\n  { rule = \"4.7\", where = \"attack[3].advance[1]\" },\n  { rule = \"4.1\", where = \"attack[0].target\"",
      "problems: expected"),  # in the order check gives them
+    (SK_TAMPER, "the allowance of artillery is 1", "the allowance of artillery is 2", "tamper[0]: "),
+    (SK_LAST, 'red = ["R1", "R2", "R3", "R4", "R5", "reserve.3"]', 'red = ["R1", "R2", "R3", "R4", "reserve.3"]', "values opened"),
+    (SK_LAST, "hidden = { red = []", 'hidden = { red = ["R1"]', "red's values still hidden: expected ['R1'], got []"),
+    (SK_SETUP, '"reserve.0" = [{ areas = ["bluehold", "east-woods", "ford"] }]', '"reserve.0" = [{ areas = ["ford"] }]',
+     "claims on blue's reserve.0"),
+    (SK_SETUP, 'hidden = { blue = ["B1", "B2", "B3", "B4", "B5", "reserve.0"]', 'hidden = { blue = ["B1", "B2", "B3", "B4", "reserve.0"]',
+     "blue's values still hidden"),
     (PM_MOVES, 'Pz1 = "4916N", Inf1', 'Pz1 = "4816N", Inf1', "units.Pz1.at: expected '4816N', got '4916N'"),
     (PM_MOVES, 'units = { Pz1 = "4916N", Inf1 = "4917N" }', 'units = { Pz1 = "4916N" }',
      "every ordered unit's result is asserted: missing ['Inf1']"),
@@ -97,6 +107,8 @@ def test_orders_expected_refused_that_are_legal_fail(tmp_path: Path) -> None:
     ('path = ["4816N", "4916N"]', 'path = "4816N"', "orders, standing instructions or replies no player could send"),
     ("[position]", "[dice]\nfaces = [0]\n\n[position]", "0 is less than the minimum of 1"),
     ("[case]", "[case", "not a readable TOML file"),
+    ("vp = 4", "vp = 4\ntamper = [{ rule = \"12.1\", where = \"move[0]\" }]", "'vp' is not one of ['tamper']"),
+    ("[position]", "[secret.german]\nx = 1\n\n[claims.german]\nx = [{ at = 0 }]\n\n[position]", "0 is less than the minimum of 1"),
 ])
 def test_a_file_that_is_no_case_is_malformed(tmp_path: Path, old: str, new: str, words: str) -> None:
     r = run_case(changed(PM_MOVES, tmp_path, old, new))

@@ -67,6 +67,9 @@ class Hideout:
         s["awaits"] = {"kind": "orders", "step": "turn 1/red", "from": ["red"], "adjudicator": "blue"}
         return Transition(_game(s), ())
 
+    def drawn(self, item: str) -> bool:
+        return item == "bonus"  # H-5: drawn, never chosen
+
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
         """H-5: a bonus from the cup, which only its owner sees until it is opened."""
         return dice.roll("H-5|cup", int(request["cup"])) - 1

@@ -979,7 +979,7 @@ def test_referee_makes_a_step_look_like_the_joins_in_the_other_sides_views(refer
         ("another step", lambda n: ATTACK_DIE.replace("GT1/1/german", f"GT{n}/1/german")),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="verify_views checks only a label's shape (rule|step|..., once each): the referee shows "
+@pytest.mark.xfail(strict=True, reason="a side's views are checked for a label's shape only (rule|step|..., once each): the referee shows "
                    "the Soviet the German's attack rolled under another attack's number, or another step, whichever gives "
                    "the face he wants, and the player, who cannot replay the hidden part, is told every die was re-derived. "
                    "A label's step could at least be the awaited step, and its rule and purpose those the module rolls")

@@ -29,10 +29,10 @@ from pbem.errors import (
 )
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, check_seal, seal, unsealed
+from pbem.exchange.chain import audit, verify
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import (
     adjudicate,
-    audit,
     check_orders,
     check_state_seal,
     envelope,
@@ -40,10 +40,9 @@ from pbem.exchange.game import (
     load_state,
     next_state,
     sign_orders,
-    verify,
 )
 from pbem.exchange.keys import PASSPHRASE_ENV, KeyPair, load_key, write_key_files
-from pbem.mechanics.dice import ALGORITHM, DiceError, face_from_seed, hmac_stream
+from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, DiceError, face_from_seed, hmac_stream
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -580,7 +579,7 @@ def test_a_fully_rejected_block_continues_with_the_next_block(monkeypatch: pytes
     assert seen == [("x", 0), ("x", 1)]
 
 
-@pytest.mark.parametrize("sides", [0, 1, 257])
+@pytest.mark.parametrize("sides", [0, 1, MAX_SIDES + 1])
 def test_impossible_dice_are_refused(sides: int) -> None:
     with pytest.raises(DiceError, match=f"not {sides}"):
         face_from_seed(SEED, "x", sides)

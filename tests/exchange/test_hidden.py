@@ -16,8 +16,9 @@ from pbem.engine import registry
 from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, VerificationError
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import load_doc, load_state, make_join, new_game, template_text, verify
+from pbem.exchange.game import load_doc, load_state, make_join, new_game, template_text
 from pbem.exchange.keys import KeyPair
 from tests.conftest import Game, joined_salt
 
@@ -376,6 +377,25 @@ def test_a_step_whose_adjudicator_also_sends_a_file_is_refused(tmp_path: Path, m
     with pytest.raises(VerificationError, match="both send a file"):
         g.adjudicate(p)
     assert not (g.folder / "0002.state.toml").exists()
+
+
+def test_check_opening_sees_the_items_opened_before_it_in_the_same_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule about several items (no more blocks of a kind than a side has) needs every item
+    opened so far: the game module's check of each item sees those opened before it, the step's
+    own included (the file's items, then the adjudicator's)."""
+    g = start(tmp_path / "g")
+    play_to_contact(g)
+    seen: list[tuple[str, str, list[str]]] = []
+
+    def record(self: Hideout, state: dict[str, Any], owner: str, item: str, values: list[Any], versions: list[dict[str, Any]]) -> list[Any]:
+        seen.append((owner, item, sorted(f"{s}.{i}" for s, items in state.get("opened", {}).items() for i in items)))
+        return []
+
+    monkeypatch.setattr(Hideout, "check_opening", record)
+    g.adjudicate(g.write_orders("", side="red", name="0005-red.reply.toml"))
+    assert seen == [("red", "bonus", []), ("red", "scout", ["red.bonus"]),
+                    ("blue", "bonus", ["red.bonus", "red.scout"]), ("blue", "scout", ["blue.bonus", "red.bonus", "red.scout"])]
+    assert "opened" not in load_state(g.folder / "0005.state.toml").data, "the state before the step opens nothing"
 
 
 # --- hidden draws (H-5: a bonus from a cup) -------------------------------------------------------

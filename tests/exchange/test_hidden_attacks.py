@@ -19,15 +19,9 @@ from pbem.engine import registry
 from pbem.errors import IllegalOrdersError, MalformedFileError, PbemError, TamperError, VerificationError
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import (
-    load_doc,
-    load_state,
-    make_join,
-    new_game,
-    sign_orders,
-    verify,
-)
+from pbem.exchange.game import load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
 from tests.clihelpers import fails, run
 from tests.conftest import Game, joined_salt
@@ -456,8 +450,8 @@ def test_colluding_sides_who_skip_the_last_reveal_do_not_verify(tmp_path: Path, 
     play_to_contact(g)
     real = hv.after_step
 
-    def no_reveal(before: Any, game: dict[str, Any]) -> dict[str, Any]:
-        out = real(before, game)
+    def no_reveal(before: Any, game: dict[str, Any], was_last: bool = False) -> dict[str, Any]:
+        out = real(before, game, was_last)
         if out["awaits"]["kind"] == "reveal":
             out["awaits"] = game["awaits"]
         return out

@@ -29,8 +29,9 @@ from pbem.errors import IllegalOrdersError, MalformedFileError, TamperError, Ver
 from pbem.exchange import dice as proto
 from pbem.exchange import hidden as hv
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_new
-from pbem.exchange.game import load_doc, make_join, new_game, verify
+from pbem.exchange.game import load_doc, make_join, new_game
 from pbem.exchange.keys import KeyPair
 from tests.clihelpers import fails, run, snapshot
 from tests.conftest import Game, joined_salt
@@ -221,14 +222,6 @@ def test_a_drawer_who_seals_the_state_that_asks_for_its_draw_cannot_change_the_d
 
 # --- committing another value than the draw --------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Hideout asks a side for its draw only if it does not already hold a 'bonus' (H-5), and neither the game's "
-    "check nor the core refuses a chosen commitment of an item the game draws: red commits bonus = 3 with its "
-    "turn-1 orders (`pbem sign` seals it, blue's pbem adjudicates it), no draw is ever asked of red, the bonus "
-    "is opened at the contact, added to red's combat, and never checked; verify accepts the game. Fix: a game "
-    "module names the items it draws (e.g. `drawn_items`), and the core refuses, in seal_hidden and hidden_step, "
-    "any version of such an item that is not the draw the state asks for; Hideout.check refuses hidden.bonus "
-    "unless the state asks the side to draw it."))
 def test_a_bonus_committed_before_the_game_asks_for_it_is_refused(tmp_path: Path) -> None:
     g = start(tmp_path / "g")
     try:
@@ -246,13 +239,6 @@ def test_a_bonus_committed_before_the_game_asks_for_it_is_refused(tmp_path: Path
     pytest.fail("red chose its bonus (3) in place of a draw, and the game verifies")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A later file may commit a new version of a drawn item by choice: hidden_step checks only that a file "
-    "commits the draws the state asks for, and seal_hidden refuses a drawn item's id only while its draw is "
-    "pending. Red's turn-3 file commits bonus = 3 as version 1 of its drawn bonus; Hideout's combat adds the "
-    "last version (3); the last step checks only version 0, the draw; verify accepts the game. Fix: hidden_step "
-    "(and seal_hidden) refuse a version of an item whose earlier versions were drawn, unless this version is a "
-    "draw the state asks for (an item is drawn in every version or in none)."))
 def test_a_chosen_version_on_top_of_a_drawn_bonus_is_refused(tmp_path: Path) -> None:
     g = start(tmp_path / "g")
     for body in (first(1, "runner", 4), first(1, "runner", 2), "move = 1\n", "move = 1\n"):  # red 0-1-2, blue 8-7-6
@@ -408,6 +394,7 @@ def test_a_reveal_file_without_the_drawers_hidden_dice_secret_is_tampering(tmp_p
 
 @pytest.mark.parametrize("value", [pytest.param(7, id="an-integer"), pytest.param(["ab" * 32], id="a-list"),
                                    pytest.param({"red": "ab" * 32}, id="a-table"), pytest.param("", id="empty")])
+# A respelled dice field in a sealed file is tampering (exit 3), as every dice field (docs/protocol.md).
 def test_a_hostile_hidden_dice_secret_is_refused_with_an_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: Any) -> None:
     g = start(tmp_path / "g")
     play_to_contact(g)
@@ -416,7 +403,7 @@ def test_a_hostile_hidden_dice_secret_is_refused_with_an_exit_code(tmp_path: Pat
                     name="0006-red.reveal.toml")
     keys = keyfiles(g, tmp_path)
     cli_env(monkeypatch, tmp_path)
-    r = fails(g.folder, 2, ["adjudicate", g.state_path, p, "--key", keys["blue"]], "dice.hidden_reveal")
+    r = fails(g.folder, 3, ["adjudicate", g.state_path, p, "--key", keys["blue"]], "dice.hidden_reveal")
     assert "internal error" not in r.output
 
 
@@ -433,12 +420,6 @@ def opens_at_contact(sides: tuple[str, ...]) -> Callable[[dict[str, Any], list[A
     return change
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The last step (`reveal`) is made only when an item is still hidden at the end (after_step): in a game "
-    "whose rules open every item before the end, the game is over without any hidden-dice secret revealed, and "
-    "no draw is ever made again. Red commits the best bonus in place of its draw and verify accepts the game. "
-    "Fix: after_step makes the last step also when a side drew (opened draws not yet checked), awaiting every "
-    "side that drew (but the adjudicator, who reveals its own in transition.hidden_reveals)."))
 def test_a_game_that_opens_everything_before_the_end_still_checks_the_draws(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     variant(monkeypatch, opens_at_contact(("red", "blue")))
@@ -457,12 +438,6 @@ def test_a_game_that_opens_everything_before_the_end_still_checks_the_draws(
     pytest.fail("the game ended with red's chosen bonus never checked against its draw, and verifies")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The last step awaits only the sides that still hold hidden items (after_step), but hidden_step needs the "
-    "hidden-dice secret of every side that drew: when red's items are all opened before the end and blue, the "
-    "adjudicator, still holds its plan, the last step awaits nobody, blue cannot adjudicate it ('needs red's "
-    "hidden-dice secret, and red sent no file') and red cannot send a file: the game is wedged and red's draw is "
-    "never made again. Fix: the last step awaits every side that drew, as well as those holding hidden items."))
 def test_a_drawer_that_holds_nothing_hidden_at_the_end_is_asked_for_its_secret(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     variant(monkeypatch, opens_at_contact(("red",)))
@@ -553,15 +528,6 @@ def test_pbem_sign_reveals_no_hidden_dice_secret_for_a_forged_last_step(
     assert secret not in r.output and all(secret not in q.read_text() for q in g.folder.iterdir())
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "`pbem sign` of a file that is already sealed (an earlier run) computes the file again, draws included, "
-    "with the state it is given before it checks that state's history (check_before_reveal): a forged state "
-    "whose draws table stamps a request with the seed of another side's real draw and a larger cup (cup 256: "
-    "the same HMAC byte, whose last two bits are the real bonus) makes `pbem sign` draw it with the signer's "
-    "hidden-dice secret, and the schema problem it reports ('N is greater than the maximum of 3') tells the forger "
-    "that side's hidden bonus (N mod 4). Fix: check the state's history before computing anything from it with "
-    "the key (draws, openings), also in the comparison with an already sealed file; or compare only [dice] and "
-    "[seal] there."))
 def test_pbem_sign_of_a_sealed_file_says_nothing_of_a_draw_for_a_forged_state(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Blue's bonus is committed hidden (state 5). Red takes blue's sealed turn-1 file and a copy of
@@ -588,11 +554,6 @@ def test_pbem_sign_of_a_sealed_file_says_nothing_of_a_draw_for_a_forged_state(
     assert f"{told} is greater than" not in r.output, "the forger learns blue's hidden bonus"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The same path (`pbem sign` of an already sealed file, computed again with a forged state before its "
-    "history is checked) hands the game module a request nobody replayed: Hideout.draw fails on it with a "
-    "KeyError or a DiceError (not PbemErrors), an internal error. Fix: as above, check the history first (and "
-    "turn a game module's failure on a request into a VerificationError)."))
 @pytest.mark.parametrize("request_", [pytest.param({}, id="no-cup"), pytest.param({"cup": 1}, id="a-one-sided-die")])
 def test_pbem_sign_of_a_sealed_file_with_a_hostile_draw_request_is_no_internal_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request_: dict[str, Any]) -> None:
@@ -685,11 +646,6 @@ def test_a_hidden_dice_commitment_or_secret_respelled_is_refused(tmp_path: Path,
     assert r.exit_code in (2, 3) and "internal error" not in r.output and not after.exists()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Refused, but as malformed (exit 2), not tampering (exit 3) as docs/protocol.md says of a signed dice or "
-    "chain field in another spelling: game._CHAIN_FIELD names dice.(reveal|commit|salt|attest) and "
-    "parties.X.(commit|salt|key), not dice.hidden, dice.hidden_reveal, parties.X.hidden or "
-    "transition.hidden_reveals. Fix: add them to _CHAIN_FIELD."))
 def test_a_respelled_hidden_dice_commitment_is_tampering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     g = new_only(tmp_path / "g")
     files = joins(g, {"blue": lambda d: d["dice"].update(hidden=d["dice"]["hidden"].upper().replace("SHA256", "sha256"))})
@@ -779,13 +735,6 @@ def test_a_draw_asked_in_a_refereed_game_is_refused(tmp_path: Path, monkeypatch:
         g.play(first(3, "runner", 4))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "draws_after accepts draws from a game module that does not declare hidden_draws, whose joins carry no "
-    "hidden-dice commitment: the honest drawer's pbem makes and commits the draw, and at the last step "
-    "check_draws compares its secret with a missing commitment and calls the honest side's file tampering "
-    "(exit 3); the game cannot end. Fix: draws_after (or next_state) refuses a draw asked by a module without "
-    "hidden_draws (VerificationError, the module is wrong), and check_draws refuses a side with no hidden-dice "
-    "commitment as a VerificationError, not as the side's tampering."))
 def test_a_draw_asked_by_a_game_without_hidden_draws_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Hideout, "hidden_draws", False)
     g = start(tmp_path / "g")

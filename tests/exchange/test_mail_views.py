@@ -1,6 +1,6 @@
 """`pbem mail read` files a view only if the folder's referee sealed it and it continues the folder's
 chain (README: E-mail): the referee's key is the one the folder's earliest state or view records, and
-the view must follow the side's previous view (its digest, commitments and dice: ``verify_views``),
+the view must follow the side's previous view (its digest, commitments and dice: ``Chain.follow_views``),
 or the joins' state, or be exactly the view of a state the folder holds. A forged referee, a broken
 chain or another side's view is tampering (exit 3), a view the folder cannot check is not filed
 (exit 1); nothing is written, so `status`, `show` and `template` never see such a view.

@@ -13,8 +13,9 @@ from pbem.cli import cli
 from pbem.demo import order_text
 from pbem.errors import TamperError, UsageError, VerificationError
 from pbem.exchange.canonical import digest, seal, unsealed
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_all_new, write_new
-from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders, verify
+from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, sign_orders
 from pbem.exchange.keys import KeyPair
 from tests.conftest import EXCHANGE_SCENARIO, GERMAN_GT1, joined_salt
 

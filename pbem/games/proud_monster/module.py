@@ -769,6 +769,9 @@ class ProudMonster:
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
         raise NotImplementedError("this game asks for no hidden draw")
 
+    def drawn(self, item: str) -> bool:
+        return False
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
         """Proud Monster keeps nothing hidden without a referee (fog of war is a refereed option)."""

@@ -5,14 +5,15 @@ It moves each unit (but one left in its home town) toward the nearest town its s
 or next to the nearest enemy, by the cheapest route within its allowance (3.1-3.4); then it attacks
 every enemy area where the attack total beats the defence (4.1, 4.3), with every unit next to it
 that has not attacked, advancing with them (4.7). A reply names the weakest units (6.1). It sends
-no standing instructions, so its own losses are asked for (6.2). Deterministic.
+no standing instructions, so its own losses are asked for (6.2). Deterministic. It does not play
+the option hidden (7.1): the types it would need are its players' secrets, not in the state.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import Problem
+from pbem.errors import Problem, UsageError
 from pbem.exchange.files import dumps
 from pbem.mechanics.paths import costs_to, routes
 
@@ -22,6 +23,8 @@ from .data import RIVER
 
 def propose(state: dict[str, Any], side: str) -> str:
     """The body of an order or reply file (no [pbem] header) for the step awaited from ``side``."""
+    if rules.is_hidden_game(state):
+        raise UsageError("the built-in player does not play the option hidden (7.1): the types are the players' secrets")
     if state["awaits"]["kind"] == "reply":
         q = state["pending"]["question"] if "pending" in state else state["question"]
         losses = rules.rank(rules.context(state), list(q["units"]), rules.NO_REPLY_POLICY)[:int(q["loss"])]

@@ -19,15 +19,16 @@ CASE_PREFIX = "SK"
 SCENARIO = "crossroads"
 KEYS = {
     "case": ("referee",),
-    "position": ("turn", "side", "only", "units", "control"),
+    "position": ("turn", "side", "step", "only", "units", "control"),
     "expect": ("units", "control", "vp"),
 }
 
 
 def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: dict[str, Any], folder: Path) -> dict[str, Any]:
     """The scenario's start with the case's position: its `units` placed (with `only`, every other
-    unit eliminated), its `control` given, the side and turn whose orders are played; a refereed
-    game's parties with `referee`."""
+    unit eliminated), its `control` given, the side and turn whose orders are played (`step =
+    "setup"`: the set-up of the option hidden, 7.2, awaiting blue and green, adjudicated by red); a
+    refereed game's parties with `referee`."""
     meta, p = case["case"], case.get("position", {})
     game = new_game(SCENARIO, dict(case.get("options", {})))
     units = game["position"]["units"]
@@ -48,6 +49,9 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
         "standing": copy.deepcopy(case.get("standing", {})),
         "awaits": {"kind": "orders", "step": rules.step_name(turn, side), "from": [side], "adjudicator": "x"},
     }
+    if p.get("step") == rules.SETUP_STEP:
+        state["clock"]["phase"] = "setup"
+        state["awaits"] = {"kind": "orders", "step": rules.SETUP_STEP, "from": list(SIDES[1:]), "adjudicator": SIDES[0]}
     state["position"]["vp"] = rules.vp(rules.context(state))
     return state
 

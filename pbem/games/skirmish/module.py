@@ -1,9 +1,10 @@
 """The Skirmish game module: what the engine calls (pbem.games.base.GameModule).
 
 Sides: red, blue, green (data.SIDES, the turn order). Steps: ``T{turn}/{side}`` for a player turn's
-orders, ``T{turn}/{side}/reply-{n}`` for a defender's reply during it (2.2). Event kinds: phase,
-move, control, attack, attack-skipped, decision-needed, reply, losses, advance, side-out,
-turn-skipped, game-over, awaits; and the core's joined and no-orders.
+orders, ``T{turn}/{side}/reply-{n}`` for a defender's reply during it (2.2); with the option
+hidden, ``setup`` before the first (7.2); the core reports the values it opens. Event kinds: phase,
+move, control, attack, attack-skipped, decision-needed, openings-needed, reply, losses, advance,
+side-out, turn-skipped, committed, game-over, awaits; and the core's joined and no-orders.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
+from pbem.exchange.hidden import add_claim
 from pbem.mechanics.dice import Dice
 
 from . import autoplay, catalog, picture, render, rules
@@ -23,7 +25,7 @@ from .rules import Ctx
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 MAX_SCENARIO_HEAD = 64 * 1024  # the part of a scenario file read to see which game it is for
-OPTIONS = ("turns",)
+OPTIONS = ("turns", "hidden")
 
 
 class Skirmish:
@@ -67,7 +69,8 @@ class Skirmish:
     def status_line(self, state: dict[str, Any]) -> str:
         c = state["clock"]
         vp = state["position"]["vp"]
-        return f"game turn {c['turn']}, {c['side']} {c['phase']}; VP " + ", ".join(f"{s} {vp.get(s, 0)}" for s in SIDES)
+        when = "the set-up (7.2)" if c["phase"] == "setup" else f"game turn {c['turn']}, {c['side']} {c['phase']}"
+        return f"{when}; VP " + ", ".join(f"{s} {vp.get(s, 0)}" for s in SIDES)
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:
         """Each side's units on the map, or that it is out of the game (2.4)."""
@@ -89,14 +92,27 @@ class Skirmish:
             if isinstance(v, bool) or not str(v).isdigit() or not 1 <= int(v) <= 99:
                 raise IllegalOrdersError(f"option turns={v}: the number of game turns is a whole number from 1 to 99")
             opts["turns"] = int(v)
+        if "hidden" in options:
+            v = options["hidden"]
+            if v not in (True, False):
+                raise IllegalOrdersError(f"option hidden={v}: true or false (7.1)")
+            if v:
+                opts["hidden"] = True
         ctx = Ctx(sc, 1, SIDES[0], {u: {"at": s.at} for u, s in sorted(sc.units.items())}, dict(sc.control), {},
                   rules.game_turns(sc, opts))
         return {"options": opts, "clock": {"turn": 1, "side": SIDES[0], "phase": "movement"},
                 "position": {"units": ctx.units, "control": ctx.control, "vp": rules.vp(ctx)}}
 
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
-        """After the joins: red's first player turn (2.1)."""
+        """After the joins: red's first player turn (2.1); with the option hidden, first the set-up
+        in which the other sides commit their units' types and reserves (7.2), adjudicated by red."""
         ctx = rules.context(state, dice)
+        if ctx.hidden:
+            aw = {"kind": "orders", "step": rules.SETUP_STEP, "from": list(SIDES[1:]), "adjudicator": SIDES[0]}
+            ctx.emit("awaits", "7.2", **aw)
+            out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": 1, "side": SIDES[0], "phase": "setup"},
+                   "position": copy.deepcopy(state["position"]), "standing": ctx.standing, "awaits": aw}
+            return Transition(out, tuple(ctx.events))
         return self._finish(state, ctx, None, advance=False)
 
     def adjudicator(self, state: dict[str, Any], awaited: str, ctx: Ctx | None = None) -> str:
@@ -126,12 +142,15 @@ class Skirmish:
                     ctx.turn, ctx.side = nxt
         out["position"] = {"units": ctx.units, "control": dict(sorted(ctx.control.items())), "vp": rules.vp(ctx)}
         out["standing"] = ctx.standing
+        if ctx.claims:
+            out["hidden"] = self._claimed(state, ctx)
         phase = "game-over" if result else "combat" if pending else "movement"
         out["clock"] = {"turn": ctx.turn, "side": ctx.side, "phase": phase}
         if result is not None:
             out["result"] = result
-            out["awaits"] = {"kind": "none", "step": "game-over", "from": [], "adjudicator": ""}
-            ctx.emit("game-over", str(result["rule"]), **result)
+            # 7.8: with hidden values left, the core's last step opens them, adjudicated by the side that played last
+            out["awaits"] = {"kind": "none", "step": "game-over", "from": [], "adjudicator": ctx.side if ctx.hidden else ""}
+            ctx.emit("game-over", str(result["rule"]), **result, **({"reveal": "7.8"} if state.get("hidden") else {}))
         elif pending is not None:
             n = int(state.get("pending", {}).get("replies", 0)) + 1 if state["awaits"]["kind"] == "reply" else 1
             pending["replies"] = n
@@ -139,30 +158,62 @@ class Skirmish:
             who = pending["question"]["side"]
             out["awaits"] = {"kind": "reply", "step": f"{ctx.step}/reply-{n}", "from": [who],
                              "adjudicator": self.adjudicator(state, who, ctx)}
+            if pending["question"]["kind"] == "open":  # 7.4: the defender opens in its reply, the attacker in the state it seals
+                out["awaits"]["open"] = copy.deepcopy(pending["question"]["open"])
         else:
             out["awaits"] = {"kind": "orders", "step": ctx.step, "from": [ctx.side],
                              "adjudicator": self.adjudicator(state, ctx.side, ctx)}
         ctx.emit("awaits", "2.3", **out["awaits"])
         return Transition(out, tuple(ctx.events))
 
+    def _claimed(self, state: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
+        """7.3, 7.6: the hidden items with the claims of this step added."""
+        work = {"pbem": state["pbem"], "hidden": copy.deepcopy(state.get("hidden", {}))}
+        for owner, item, claim in ctx.claims:
+            add_claim(work, owner, item, claim)
+        hidden: dict[str, Any] = work["hidden"]
+        return hidden
+
     # --- checking -------------------------------------------------------------------------------------
     def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
         body = submission.body
         problems = self._standing_problems(state, submission.side, body.get("standing"))
+        hidden = dict(body.get("hidden", {}))
         if submission.kind == "reply":
             for key in ("move", "attack"):
                 if key in body:
                     problems.append(Problem(key, "a reply holds [reply] (and [standing]), no orders", "6.2"))
+            if hidden:
+                problems += rules.hidden_problems(state, submission.side, hidden, rules.context(state, side=submission.side))
             q = state.get("pending", {}).get("question")
             if q is None:
                 return [*problems, Problem("reply", "no decision is awaited", "6.2")]
+            if q["kind"] == "open":
+                if "reply" in body:
+                    problems.append(Problem("reply", "this reply opens hidden values (`pbem sign` adds them) and answers nothing else", "7.4"))
+                return problems
             return problems + rules.reply_problems(q, body.get("reply"))
         if "reply" in body:
             problems.append(Problem("reply", "a [reply] answers a question, in a reply file", "6.2"))
         ctx = rules.context(state, side=submission.side)
-        rules.movement(ctx, list(body.get("move", [])), problems)
-        rules.check_attacks(ctx, list(body.get("attack", [])), problems)
+        if state["awaits"]["step"] == rules.SETUP_STEP:
+            problems += [Problem(key, "the set-up commits the units' types and the reserve, nothing else", "7.2")
+                         for key in ("move", "attack") if key in body]
+        else:
+            for i, t in self._draft_types(state, submission.side, hidden).items():
+                ctx.types[i] = t  # the sender's own check sees its types: its moves by their allowance
+            rules.movement(ctx, list(body.get("move", [])), problems)
+            rules.check_attacks(ctx, list(body.get("attack", [])), problems)
+        if hidden or ctx.hidden:
+            problems += rules.hidden_problems(state, submission.side, hidden, ctx)
         return problems
+
+    def _draft_types(self, state: dict[str, Any], side: str, hidden: dict[str, Any]) -> dict[str, str]:
+        """The types a draft commits (seen by its sender's own check only), when they are types of the side's units."""
+        if not rules.is_hidden_game(state):
+            return {}
+        sc = load_scenario(str(state["pbem"]["scenario"]))
+        return {u: v for u, v in hidden.items() if u in sc.units and sc.units[u].side == side and isinstance(v, str) and v in TYPES}
 
     def _standing_problems(self, state: dict[str, Any], side: str, standing: dict[str, Any] | None) -> list[Problem]:
         """6.1: a loss order names the side's own units, once each."""
@@ -180,6 +231,8 @@ class Skirmish:
 
     # --- resolving ------------------------------------------------------------------------------------
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
+        if state["awaits"]["step"] == rules.SETUP_STEP:
+            return self._setup(state, submissions, dice)
         (sub,) = submissions
         problems = self.check(state, sub) if sub.digest else []  # a side adjudicated without orders sent nothing
         if problems:
@@ -190,6 +243,8 @@ class Skirmish:
         if sub.kind == "reply":
             pending = copy.deepcopy(state["pending"])
             q = pending["question"]
+            if q["kind"] == "open":  # 7.4: the core opened the values; the attack is resolved with them
+                return self._combat(state, ctx, pending["attacks"], int(q["attack"]))
             lost, default = rules.answer(ctx, q, sub.body.get("reply"))
             ctx.emit("reply", "6.2" if not default else "6.3", side=sub.side, index=int(q["attack"]), target=q["target"],
                      losses=lost, default=default)
@@ -202,9 +257,29 @@ class Skirmish:
         rules.movement(ctx, list(sub.body.get("move", [])), problems)
         if problems:  # check() found none: a safeguard
             raise IllegalOrdersError("the moves break the rules", problems)
+        if ctx.hidden:  # 7.6: the reserve made for the areas of the side's units after its movement
+            item = rules.reserve_item(ctx.turn)
+            ctx.claims.append((sub.side, item, {"areas": rules.side_areas(ctx, sub.side)}))
+            items = sorted(sub.body.get("hidden", {}))
+            ctx.emit("committed", "7.2" if set(items) - {item} else "7.6", side=sub.side, items=items)
         attacks = copy.deepcopy(list(sub.body.get("attack", [])))
         ctx.emit("phase", "2.1", phase="combat", step=ctx.step)
         return self._combat(state, ctx, attacks, 0)
+
+    def _setup(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
+        """7.2, 7.6: each side's units' types and reserve committed (the core recorded them); the
+        reserve made for the areas of its units; then red's first player turn."""
+        for sub in submissions:
+            problems = self.check(state, sub)
+            if problems:
+                raise IllegalOrdersError(f"{sub.side}'s set-up breaks the rules", problems)
+        ctx = rules.context(state, dice)
+        for sub in sorted(submissions, key=lambda x: x.side):
+            if sub.body.get("standing"):
+                ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+            ctx.claims.append((sub.side, rules.reserve_item(0), {"areas": rules.side_areas(ctx, sub.side)}))
+            ctx.emit("committed", "7.2", side=sub.side, items=sorted(sub.body.get("hidden", {})))
+        return self._finish(state, ctx, None, advance=False)
 
     def _combat(self, state: dict[str, Any], ctx: Ctx, attacks: list[dict[str, Any]], start: int) -> Transition:
         pending = rules.resolve_attacks(ctx, attacks, start)
@@ -262,9 +337,11 @@ class Skirmish:
         if q is not None:
             if q["side"] not in state["parties"]:
                 problems.append(Problem("pending.question.side", "is not a party of the game", "6.2"))
-            bad = [u for u in [*q["units"], *q.get("taken", [])] if u not in units or units[u]["at"] != q["target"]]
+            bad = [u for u in [*q.get("units", []), *q.get("taken", [])] if u not in units or units[u]["at"] != q["target"]]
             if bad:
                 problems.append(Problem("pending.question.units", f"{', '.join(bad)} do not defend {q['target']}", "6.2"))
+        if rules.is_hidden_game(state) and "referee" in state["parties"]:
+            problems.append(Problem("options.hidden", "hidden units and reserves are played without a referee", "7.1"))
         return problems
 
     hidden_draws = False  # no hidden draws (docs/protocol.md, Hidden draws)
@@ -272,10 +349,13 @@ class Skirmish:
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
         raise NotImplementedError("this game asks for no hidden draw")
 
+    def drawn(self, item: str) -> bool:
+        return False
+
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
-        """Skirmish keeps nothing hidden yet: no claim to check."""
-        return []
+        """7.5: a unit's type against its moves and its side's types; a reserve against its points and areas."""
+        return rules.opening_problems(state, owner, item, values, versions)
 
     def coverage(self) -> list[dict[str, Any]]:
         with COVERAGE_FILE.open("rb") as f:

@@ -9,7 +9,7 @@ from typing import Any
 from pbem.engine.model import Event
 
 from . import rules
-from .data import ELIMINATED, SIDES
+from .data import ELIMINATED, SIDES, load_scenario
 
 
 def _units(units: list[str]) -> str:
@@ -31,7 +31,8 @@ def _phase(d: dict[str, Any], rule: str) -> list[str]:
 
 def _move(d: dict[str, Any]) -> list[str]:
     river = f", {d['rivers']} river crossing(s)" if d.get("rivers") else ""
-    return [f"- Move {d['index'] + 1}: {d['unit']} {' → '.join(d['path'])}, cost {d['cost']}{river} (3.1, 3.2)."]
+    claim = f"; its type is hidden: its type must allow it, checked when it is opened ({d['claim']})" if d.get("claim") else ""
+    return [f"- Move {d['index'] + 1}: {d['unit']} {' → '.join(d['path'])}, cost {d['cost']}{river} (3.1, 3.2){claim}."]
 
 
 def _control(d: dict[str, Any], rule: str) -> list[str]:
@@ -62,6 +63,16 @@ def _decision(d: dict[str, Any]) -> list[str]:
             f"({d['rule']}). The adjudication stops here."]
 
 
+def _openings(d: dict[str, Any]) -> list[str]:
+    what = "; ".join(f"{side} {', '.join(items)}" for side, items in d["open"].items())
+    return [f"- **Attack {d['attack'] + 1} on {d['target']} waits for hidden values to be opened** ({what}): {d['side']}, the "
+            f"defender, opens its own in its reply, the attacker in the state it seals ({d['rule']}). The adjudication stops here."]
+
+
+def _committed(d: dict[str, Any], rule: str) -> list[str]:
+    return [f"- {d['side'].capitalize()} commits, hidden: {', '.join(d['items']) or 'nothing'} ({rule})."]
+
+
 def _reply(d: dict[str, Any], rule: str) -> list[str]:
     if d["default"]:
         return [f"- No reply from {d['side']} by the deadline: {_units(d['losses'])} lost in attack {d['index'] + 1}, "
@@ -83,7 +94,9 @@ def _turn_skipped(d: dict[str, Any]) -> list[str]:
 
 def _game_over(d: dict[str, Any]) -> list[str]:
     vp = ", ".join(f"{s} {d['vp'][s]}" for s in SIDES if s in d.get("vp", {}))
-    return ["", f"**Game over: {d['winner']} wins** — {d['reason']} ({d['rule']}); VP {vp}."]
+    last = (f" The values still hidden are opened in a last step (`reveal`) before the result stands ({d['reveal']})."
+            if d.get("reveal") else "")
+    return ["", f"**Game over: {d['winner']} wins** — {d['reason']} ({d['rule']}); VP {vp}.{last}"]
 
 
 def _awaits(d: dict[str, Any]) -> list[str]:
@@ -102,6 +115,8 @@ EVENT_TEXT: dict[str, Callable[[Event], list[str]]] = {
     "attack-skipped": lambda e: _skipped(e.data),
     "losses": lambda e: _losses(e.data, e.rule),
     "decision-needed": lambda e: _decision(e.data),
+    "openings-needed": lambda e: _openings(e.data),
+    "committed": lambda e: _committed(e.data, e.rule),
     "reply": lambda e: _reply(e.data, e.rule),
     "advance": lambda e: _advance(e.data),
     "side-out": lambda e: _side_out(e.data),
@@ -128,7 +143,7 @@ def position_text(state: dict[str, Any], side: str | None) -> str:
         assert p is not None
         town = f"town {sc.vp(a)} VP" if sc.vp(a) else ""
         owner = ctx.control.get(a)
-        units = ", ".join(f"{u} ({rules.unit_type(ctx, u).name})" for u in ctx.in_area(a))
+        units = ", ".join(f"{u} ({_type_name(ctx, u)})" for u in ctx.in_area(a))
         lines.append(f"{a:<12} {p.terrain:<7} {town:<10} {('control ' + owner) if owner else '':<14} {units}".rstrip())
     gone = sorted(u for u, s in ctx.units.items() if s["at"] == ELIMINATED)
     if gone:
@@ -138,17 +153,45 @@ def position_text(state: dict[str, Any], side: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _type_name(ctx: rules.Ctx, unit: str) -> str:
+    t = rules.unit_type(ctx, unit)
+    return t.name if t is not None else "type hidden"
+
+
+def hidden_lines(state: dict[str, Any], side: str) -> list[str]:
+    """7.2, 7.6: the [hidden] table of the step's file, with the scenario's types in its order as an
+    example (every assignment of the side's types is allowed) and an empty reserve."""
+    due = rules.items_due(state, side) if rules.is_hidden_game(state) else []
+    if not due:
+        return []
+    sc = load_scenario(str(state["pbem"]["scenario"]))
+    kinds = sorted(rules.side_types(sc, side).elements())
+    out = ["[hidden]                      # sealed by `pbem sign`: nobody else sees these values until they are opened (7.4)"]
+    units = [u for u in due if u in sc.units]
+    if units:
+        mix = ", ".join(f"{n} {t}" for t, n in sorted(rules.side_types(sc, side).items()))
+        out.append(f"# your units' types (7.1): give them {mix}, in any order")
+        out += [f'{u} = "{t}"' for u, t in zip(units, kinds, strict=True)]
+    out += [f"# your reserve (7.6): at most {rules.RESERVE_POINTS} points in all, to areas that hold your units after your moves",
+            f'"{due[-1]}" = {{}}' + "   # e.g. { mill = 2 }", ""]
+    return out
+
+
 def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     """A skeleton order file for the side's player turn (its units, their allowance and the areas
     next to them as comments), or a reply file for the question awaited from it."""
     head = ["# Order file skeleton written by `pbem template`. Edit, then `pbem check` and `pbem sign`.", *header]
     if state["awaits"]["kind"] == "reply":
         q = state["pending"]["question"] if "pending" in state else state["question"]
+        if q["kind"] == "open":
+            return "\n".join([*head, f"# Attack {q['attack'] + 1} on {q['target']} (7.4): {q['text']}.", ""])
         head += [f"# Decision (6.2): {q['text']}.", "[reply]",
                  "losses = [" + ", ".join(f'"{u}"' for u in rules.rank(rules.context(state), list(q["units"]),
                                                                         rules.NO_REPLY_POLICY)[:int(q["loss"])]) + "]"
                  + f"   # {q['loss']} of: {', '.join(q['units'])}", ""]
         return "\n".join(head)
+    if state["awaits"]["step"] == rules.SETUP_STEP:
+        return "\n".join([*head, "# The set-up (7.2): commit your units' types and your reserve.", "", *hidden_lines(state, side)])
     ctx = rules.context(state, side=side)
     m = ctx.sc.map
     head += ["# Your units (docs/skirmish.md): entering an area costs 1, across a river 2 (3.2); no area holding",
@@ -160,12 +203,15 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
         for n in m.neighbours(here):
             holder = ctx.holder(n)
             near.append(n + (f" ({holder})" if holder and holder != side else "") + (" (river)" if rules.step_cost(ctx, here, n) == 2 else ""))
-        head.append(f"# {u} {t.name} in {here}: allowance {t.allowance}, strength {t.strength}; next to {', '.join(near)}")
+        what = (f"{t.name} in {here}: allowance {t.allowance}, strength {t.strength}" if t is not None else
+                f"in {here}, type hidden: at most the allowance of your type, which is checked when it is opened (7.3)")
+        head.append(f"# {u} {what}; next to {', '.join(near)}")
     head += ["", "# [[move]]                    # 3.1: one unit along a path of areas", f'# unit = "{(ctx.on_map(side) or ["ID"])[0]}"',
              '# path = ["AREA"]', "", "# [[attack]]                  # 4.1: after movement, resolved in order (4.2)",
              '# target = "AREA"', '# units = ["ID"]              # the attacker loses its units in this order (4.5)',
              '# advance = ["ID"]            # into the target if it is emptied (4.7)', "",
              "# [standing]                  # 6.1: your losses as a defender in the other sides' turns",
-             '# loss_policy = "ask"         # or weakest-first, strongest-first', '# loss_order = ["ID"]', ""]
+             '# loss_policy = "ask"         # or weakest-first, strongest-first', '# loss_order = ["ID"]', "",
+             *hidden_lines(state, side)]
     return "\n".join(head)
 

@@ -5,11 +5,19 @@ losses and its reply (6.x). Every problem and event cites its rule.
 (4.3) come from it, and nothing else looks at the scenario's type of a unit. Each move records
 its path and its cost (3.2) in its event, so that what a move claims of the unit's type (an
 allowance of at least that cost) is known from the public position alone.
+
+With the option ``hidden`` (7.x) a unit's type is its side's secret until it is opened: the
+type is read from the values opened (``state["opened"]``), a unit whose type is hidden moves by
+the largest allowance of its side's types and each of its moves is a claim (``Ctx.claims``)
+checked when the type is opened (``opening_problems``); an attack waits for the types of the
+units in it, and the defender's reserve, to be opened (``to_open``).
 """
 
 from __future__ import annotations
 
 import copy
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +32,9 @@ DEFENSIVE_TERRAIN = frozenset({"forest", "hills"})  # 4.3
 LOSS_POLICIES = ("weakest-first", "strongest-first", "ask")  # 6.1
 DEFAULT_POLICY = "ask"  # 6.1: no standing instructions, or no policy given
 NO_REPLY_POLICY = "weakest-first"  # 6.3: a reply not sent by the deadline
+RESERVE_POINTS = 2  # 7.6: a side's reserve
+RESERVE_ITEM = re.compile(r"reserve\.([0-9]{1,2})")  # 7.6: the hidden item of a reserve, by game turn (0: the set-up)
+SETUP_STEP = "setup"  # 7.2
 
 
 @dataclass
@@ -40,6 +51,10 @@ class Ctx:
     turns: int
     dice: Dice | None = None
     events: list[Event] = field(default_factory=list)
+    hidden: bool = False  # 7.1: the option hidden
+    types: dict[str, str] = field(default_factory=dict)  # 7.4: the types opened, by unit (option hidden)
+    reserves: dict[str, tuple[str, dict[str, int] | None]] = field(default_factory=dict)  # 7.6: each side's reserve in force, None while hidden
+    claims: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # 7.3, 7.6: (owner, item, claim) to record
 
     @property
     def step(self) -> str:
@@ -80,8 +95,38 @@ def context(state: dict[str, Any], dice: Dice | None = None, side: str | None = 
     sc = load_scenario(str(state["pbem"]["scenario"]))
     c = state["clock"]
     pos = state["position"]
-    return Ctx(sc, int(c["turn"]), side or str(c["side"]), copy.deepcopy(pos["units"]), dict(pos["control"]),
-               copy.deepcopy(state.get("standing", {})), game_turns(sc, state.get("options", {})), dice)
+    ctx = Ctx(sc, int(c["turn"]), side or str(c["side"]), copy.deepcopy(pos["units"]), dict(pos["control"]),
+              copy.deepcopy(state.get("standing", {})), game_turns(sc, state.get("options", {})), dice)
+    if is_hidden_game(state):
+        ctx.hidden = True
+        opened = state.get("opened", {})
+        for items in opened.values():
+            for item, rec in items.items():
+                if item in sc.units:
+                    ctx.types[item] = str(rec["values"][-1])
+        for owner in SIDES:
+            item = reserve_in_force(state, owner)
+            if item is not None:
+                rec = opened.get(owner, {}).get(item)
+                ctx.reserves[owner] = (item, dict(rec["values"][-1]) if rec is not None else None)
+    return ctx
+
+
+def is_hidden_game(state: dict[str, Any]) -> bool:
+    """7.1: the option hidden."""
+    return bool(state.get("options", {}).get("hidden"))
+
+
+def reserve_in_force(state: dict[str, Any], side: str) -> str | None:
+    """7.6: the side's reserve committed last (hidden or opened), or None before its first."""
+    items = [*state.get("hidden", {}).get(side, {}), *state.get("opened", {}).get(side, {})]
+    turns = [int(m.group(1)) for i in items if (m := RESERVE_ITEM.fullmatch(i))]
+    return reserve_item(max(turns)) if turns else None
+
+
+def reserve_item(turn: int) -> str:
+    """7.6: the item of the reserve a side commits in game turn ``turn`` (0: the set-up)."""
+    return f"reserve.{turn}"
 
 
 def game_turns(sc: Scenario, options: dict[str, Any]) -> int:
@@ -91,19 +136,38 @@ def game_turns(sc: Scenario, options: dict[str, Any]) -> int:
 
 # --- a unit's type --------------------------------------------------------------------------------
 
-def unit_type(ctx: Ctx, unit: str) -> UnitType:
-    """1.3: the type of a unit. The only function that reads it."""
+def unit_type(ctx: Ctx, unit: str) -> UnitType | None:
+    """1.3: the type of a unit, the only function that reads it; with the option hidden (7.1), the
+    type its side opened (7.4), or None while it is hidden."""
+    if ctx.hidden:
+        t = ctx.types.get(unit)
+        return TYPES[t] if t is not None else None
     return TYPES[ctx.sc.units[unit].type]
 
 
+def side_types(sc: Scenario, side: str) -> Counter[str]:
+    """7.1: the types the scenario gives a side, which it gives its units in any order (option hidden)."""
+    return Counter(u.type for u in sc.units.values() if u.side == side)
+
+
+def hidden_allowance(sc: Scenario, side: str) -> int:
+    """7.3: the largest allowance of the side's types: how far a unit whose type is hidden may move."""
+    return max(TYPES[t].allowance for t in side_types(sc, side))
+
+
 def allowance(ctx: Ctx, unit: str) -> int:
-    """3.2: the unit's movement allowance, from its type."""
-    return unit_type(ctx, unit).allowance
+    """3.2: the unit's movement allowance, from its type; while its type is hidden, the largest of
+    its side's types (7.3)."""
+    t = unit_type(ctx, unit)
+    return t.allowance if t is not None else hidden_allowance(ctx.sc, ctx.side_of(unit))
 
 
 def strength(ctx: Ctx, unit: str) -> int:
-    """4.3: the unit's combat strength, from its type."""
-    return unit_type(ctx, unit).strength
+    """4.3: the unit's combat strength, from its type (opened before any combat, 7.4)."""
+    t = unit_type(ctx, unit)
+    if t is None:
+        raise ValueError(f"the type of {unit} is hidden: an attack waits for it to be opened (7.4)")
+    return t.strength
 
 
 def step_cost(ctx: Ctx, a: str, b: str) -> int:
@@ -175,8 +239,12 @@ def movement(ctx: Ctx, moves: list[dict[str, Any]], problems: list[Problem]) -> 
             continue
         moved[unit] = i
         ctx.units[unit]["at"] = here
+        claimed = {"claim": "7.3"} if unit_type(ctx, unit) is None else {}
+        if claimed:
+            ctx.claims.append((ctx.side, unit, {"cost": cost}))
         ctx.emit("move", "3.1", index=i, unit=unit, side=ctx.side, path=[start, *mv["path"]], cost=cost,
-                 rivers=sum(1 for a, b in zip([start, *mv["path"]], mv["path"], strict=False) if step_cost(ctx, a, b) == 2))
+                 rivers=sum(1 for a, b in zip([start, *mv["path"]], mv["path"], strict=False) if step_cost(ctx, a, b) == 2),
+                 **claimed)
         take_control(ctx, here, ctx.side, "3.5")
     for area in sorted({ctx.at(u) for u in moved}):
         n = len(ctx.in_area(area))
@@ -276,8 +344,9 @@ def eliminate(ctx: Ctx, units: list[str]) -> None:
         ctx.units[u]["at"] = ELIMINATED
 
 
-def open_attack(ctx: Ctx, k: int, at: dict[str, Any]) -> dict[str, Any] | None:
-    """4.2-4.4: the attack's totals and die, or None when it is not made (its event says why)."""
+def attack_made(ctx: Ctx, k: int, at: dict[str, Any]) -> tuple[str, list[str]] | None:
+    """4.2: the defending side and the attackers left, or None when the attack is not made (its
+    event says why)."""
     target = str(at["target"])
     defender = ctx.holder(target)
     attackers = [u for u in at["units"] if ctx.at(u) != ELIMINATED]
@@ -287,6 +356,31 @@ def open_attack(ctx: Ctx, k: int, at: dict[str, Any]) -> dict[str, Any] | None:
     if not attackers:
         ctx.emit("attack-skipped", "4.2", index=k, target=target, reason="every attacker was eliminated")
         return None
+    return defender, attackers
+
+
+def to_open(ctx: Ctx, target: str, defender: str, attackers: list[str]) -> dict[str, list[str]]:
+    """7.4: what must be opened before an attack is resolved (option hidden): the hidden types of
+    its attackers and defenders, and the defender's reserve while it is hidden; by side."""
+    if not ctx.hidden:
+        return {}
+    out = {ctx.side: sorted(u for u in attackers if unit_type(ctx, u) is None),
+           defender: sorted(u for u in ctx.in_area(target) if unit_type(ctx, u) is None)}
+    item, value = ctx.reserves.get(defender, ("", {}))
+    if value is None:
+        out[defender].append(item)
+    return {side: items for side, items in sorted(out.items()) if items}
+
+
+def reserve_points(ctx: Ctx, side: str, area: str) -> int:
+    """7.7: the points of the side's reserve in force allocated to the area (opened before the attack, 7.4)."""
+    value = ctx.reserves.get(side, ("", {}))[1]
+    return int((value or {}).get(area, 0))
+
+
+def open_attack(ctx: Ctx, k: int, at: dict[str, Any], defender: str, attackers: list[str]) -> dict[str, Any]:
+    """4.3-4.4: the attack's totals and die."""
+    target = str(at["target"])
     defenders = ctx.in_area(target)
     attack = sum(strength(ctx, u) for u in attackers)
     defence = sum(strength(ctx, u) for u in defenders)
@@ -298,6 +392,10 @@ def open_attack(ctx: Ctx, k: int, at: dict[str, Any]) -> dict[str, Any] | None:
     if across:
         mods.append({"label": f"+1 river ({', '.join(across)})", "rule": "4.3"})
     defence += len(mods)
+    reserve = reserve_points(ctx, defender, target) if ctx.hidden else 0
+    if reserve:
+        mods.append({"label": f"+{reserve} reserve ({ctx.reserves[defender][0]})", "rule": "7.7"})
+        defence += reserve
     assert ctx.dice is not None, "combat is resolved with dice"
     die = ctx.dice.roll(die_label(ctx, k, target), 6)
     total = die + attack - defence
@@ -343,9 +441,16 @@ def resolve_attacks(ctx: Ctx, attacks: list[dict[str, Any]], start: int) -> dict
     for k in range(start, len(attacks)):
         if winner(ctx) is not None:
             return None
-        combat = open_attack(ctx, k, attacks[k])
-        if combat is None:
+        made = attack_made(ctx, k, attacks[k])
+        if made is None:
             continue
+        need = to_open(ctx, str(attacks[k]["target"]), *made)
+        if need:
+            q = {"side": made[0], "kind": "open", "attack": k, "target": str(attacks[k]["target"]), "open": need, "rule": "7.4",
+                 "text": open_text(need, made[0], str(attacks[k]["target"]), k)}
+            ctx.emit("openings-needed", "7.4", **q)
+            return {"attacks": attacks, "question": q}
+        combat = open_attack(ctx, k, attacks[k], *made)
         target = str(combat["target"])
         defenders = ctx.in_area(target)
         n = min(int(combat["defender_loss"]), len(defenders))
@@ -360,6 +465,11 @@ def resolve_attacks(ctx: Ctx, attacks: list[dict[str, Any]], start: int) -> dict
             return {"attacks": attacks, "combat": combat, "question": q}
         finish_attack(ctx, attacks[k], combat, *decided)
     return None
+
+
+def open_text(need: dict[str, list[str]], defender: str, target: str, k: int) -> str:
+    return (f"open {', '.join(need.get(defender, [])) or 'nothing'} (your units' types in {target}, your reserve) for attack {k + 1}"
+            + "".join(f"; {side} opens {', '.join(items)} in the state it seals" for side, items in need.items() if side != defender))
 
 
 def reply_problems(question: dict[str, Any], reply: dict[str, Any] | None, where: str = "reply") -> list[Problem]:
@@ -432,3 +542,106 @@ def next_side_after(ctx: Ctx, side: str) -> str:
         if ctx.alive(s):
             return s
     return side
+
+
+# --- hidden units and reserves (option hidden, 7.x) -------------------------------------------------
+
+def items_due(state: dict[str, Any], side: str) -> list[str]:
+    """7.2, 7.6: the hidden items a side's file for the awaited step commits: in the set-up, its
+    units' types and its reserve 0; in its first player turn, the first side in the turn order its
+    units' types; in every player turn, its reserve of the game turn; in a reply, nothing."""
+    aw = state["awaits"]
+    if aw["kind"] != "orders":
+        return []
+    sc = load_scenario(str(state["pbem"]["scenario"]))
+    units = sorted(u for u, spec in sc.units.items() if spec.side == side)
+    if aw["step"] == SETUP_STEP:
+        return [*units, reserve_item(0)]
+    turn = int(state["clock"]["turn"])
+    return [*(units if turn == 1 and side == SIDES[0] else []), reserve_item(turn)]
+
+
+def reserve_problems(value: Any, areas: list[str], where: str) -> list[Problem]:
+    """7.6: a reserve allocates at most its points, in all, to areas that hold the side's units."""
+    if not isinstance(value, dict):
+        return [Problem(where, "a reserve is a table of areas and points", "7.6")]
+    problems = []
+    for area, points in sorted(value.items()):
+        if area not in areas:
+            problems.append(Problem(f"{where}.{area}", f"{area} is not an area of the side's units when the reserve was made ({', '.join(areas) or 'none'})", "7.6"))
+        if type(points) is not int or points < 1:
+            problems.append(Problem(f"{where}.{area}", f"{points!r} is not a number of points (1 or more)", "7.6"))
+    total = sum(p for p in value.values() if type(p) is int)
+    if total > RESERVE_POINTS:
+        problems.append(Problem(where, f"{total} points allocated; a reserve has {RESERVE_POINTS}", "7.6"))
+    return problems
+
+
+def hidden_problems(state: dict[str, Any], side: str, hidden: dict[str, Any], ctx: Ctx) -> list[Problem]:
+    """7.1, 7.2, 7.6: a file's [hidden] items are exactly those its step commits (none without the
+    option hidden); where the values are seen (the sender's own draft), each unit's a type, the
+    side's units given exactly the side's types, the reserve allocated to areas of the side's
+    units (``ctx``: the position after the file's moves)."""
+    from pbem.exchange.hidden import is_sealed_entry
+
+    if not is_hidden_game(state):
+        return [Problem(f"hidden.{item}", "nothing is hidden in this game (the option hidden is off)", "7.1") for item in sorted(hidden)]
+    due = items_due(state, side)
+    problems = [Problem(f"hidden.{item}", f"the step does not commit {item} ({'it commits ' + ', '.join(due) if due else 'it commits nothing'})",
+                        "7.2" if item in ctx.sc.units else "7.6") for item in sorted(hidden) if item not in due]
+    problems += [Problem("hidden", f"{item} is missing: the step commits it", "7.2" if item in ctx.sc.units else "7.6")
+                 for item in due if item not in hidden]
+    plain = {k: v for k, v in hidden.items() if k in due and not is_sealed_entry(v)}
+    units = [u for u in due if u in ctx.sc.units]
+    given = [plain[u] for u in units if u in plain]
+    if units and len(given) == len(units) and all(isinstance(t, str) and t in TYPES for t in given):
+        if Counter(given) != side_types(ctx.sc, side):
+            want = ", ".join(f"{n} {t}" for t, n in sorted(side_types(ctx.sc, side).items()))
+            problems.append(Problem("hidden", f"{side}'s units are given {', '.join(f'{n} {t}' for t, n in sorted(Counter(given).items()))}; "
+                                    f"the scenario gives {side} {want}", "7.1"))
+    for u in units:
+        if u in plain and (not isinstance(plain[u], str) or plain[u] not in TYPES):
+            problems.append(Problem(f"hidden.{u}", f"{plain[u]!r} is not a unit type ({', '.join(TYPES)})", "1.3"))
+    for item in (i for i in due if i not in ctx.sc.units and i in plain):
+        problems += reserve_problems(plain[item], side_areas(ctx, side), f"hidden.{item}")
+    return problems
+
+
+def side_areas(ctx: Ctx, side: str) -> list[str]:
+    """7.6: the areas that hold the side's units."""
+    return sorted({ctx.at(u) for u in ctx.on_map(side)})
+
+
+def opening_problems(state: dict[str, Any], owner: str, item: str, values: list[Any], versions: list[dict[str, Any]]) -> list[Problem]:
+    """7.5: a type or reserve opened, against what the game recorded of it while it was hidden:
+    each move within the type's allowance (3.2, 7.3), no more units of a type than the scenario
+    gives the side (7.1, with the types the side opened before, in this step too), a reserve
+    within its points and the areas it was made for (7.6)."""
+    sc = load_scenario(str(state["pbem"]["scenario"]))
+    problems = []
+    where = f"hidden.{owner}.{item}"
+    for value, version in zip(values, versions, strict=True):
+        if item in sc.units:
+            if sc.units[item].side != owner:
+                problems.append(Problem(where, f"{item} is not a unit of {owner}", "7.2"))
+                continue
+            if not isinstance(value, str) or value not in TYPES:
+                problems.append(Problem(where, f"{value!r} is not a unit type", "1.3"))
+                continue
+            t = TYPES[value]
+            for claim in version["claims"]:
+                if int(claim["cost"]) > t.allowance:
+                    problems.append(Problem(where, f"{item} moved at a cost of {claim['cost']} in state {int(claim['at']):04d}; "
+                                            f"the allowance of {value} is {t.allowance}", "3.2"))
+            opened = state.get("opened", {}).get(owner, {})
+            same = sum(1 for u, rec in opened.items() if u in sc.units and u != item and rec["values"][-1] == value)
+            allowed = side_types(sc, owner)[value]
+            if same + 1 > allowed:
+                problems.append(Problem(where, f"{item} would be {owner}'s unit number {same + 1} of type {value}; "
+                                        f"the scenario gives {owner} {allowed}", "7.1"))
+        elif RESERVE_ITEM.fullmatch(item):
+            areas = sorted({a for c in version["claims"] for a in c.get("areas", [])})
+            problems += reserve_problems(value, areas, where)
+        else:
+            problems.append(Problem(where, "is neither a unit nor a reserve", "7.2"))
+    return problems

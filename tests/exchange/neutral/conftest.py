@@ -122,16 +122,18 @@ class SkGame:
 
 
 def start_game(folder: Path, scenario: str = SCENARIO, game_id: str = "sk-test", referee: bool = False,
-               seed: str = "neutral", standing: dict[str, dict[str, Any]] | None = None) -> SkGame:
+               seed: str = "neutral", standing: dict[str, dict[str, Any]] | None = None,
+               options: dict[str, Any] | None = None) -> SkGame:
     """A Skirmish game created by red (or the referee), joined by every party and adjudicated up
     to red's first player turn. Standing instructions: red weakest-first, blue strongest-first
-    after B4, green none (it is asked), unless ``standing`` says otherwise."""
+    after B4, green none (it is asked), unless ``standing`` says otherwise; ``options``: the game's
+    rules options (docs/skirmish.md)."""
     folder.mkdir(parents=True, exist_ok=True)
     parties = (*SIDES, "referee") if referee else SIDES
     keys = {p: KeyPair.from_seed(f"{seed} {p}".encode()) for p in parties}
     creator = keys["referee"] if referee else keys["red"]
     st0 = new_game("skirmish", scenario, {s: keys[s].public_text for s in SIDES},
-                   keys["referee"].public_text if referee else None, creator, game_id, {})
+                   keys["referee"].public_text if referee else None, creator, game_id, dict(options or {}))
     write_new(folder / "0000.state.toml", dumps(st0))
     g = SkGame(folder, keys, referee)
     st = g.state()

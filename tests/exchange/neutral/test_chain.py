@@ -13,8 +13,9 @@ import pytest
 from pbem.errors import IllegalOrdersError, TamperError, VerificationError
 from pbem.exchange import dice as proto
 from pbem.exchange.canonical import seal, unsealed
+from pbem.exchange.chain import audit, verify
 from pbem.exchange.files import dumps
-from pbem.exchange.game import audit, check_orders, load_doc, load_state, verify
+from pbem.exchange.game import check_orders, load_doc, load_state
 from pbem.mechanics.dice import face_from_seed
 from tests.exchange.neutral.conftest import RED_T1, SkGame, reply_body, start_game
 

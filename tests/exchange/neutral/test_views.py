@@ -14,8 +14,9 @@ import pytest
 
 from pbem.errors import TamperError
 from pbem.exchange.canonical import digest
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml
-from pbem.exchange.game import load_state, verify
+from pbem.exchange.game import load_state
 from tests.clihelpers import fails, run
 from tests.exchange.neutral.conftest import RED_T1, SkGame, key_files, start_game
 

@@ -13,8 +13,9 @@ from pbem import FILE_FORMAT
 from pbem.demo import order_text
 from pbem.engine.model import Submission
 from pbem.errors import Problem
+from pbem.exchange.chain import verify
 from pbem.exchange.files import read_toml
-from pbem.exchange.game import document_problems, load_doc, verify
+from pbem.exchange.game import document_problems, load_doc
 from pbem.games.proud_monster import air
 from pbem.games.proud_monster.data import _load_air, load_scenario
 from pbem.games.proud_monster.module import ProudMonster

@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.exchange.game import verify
+from pbem.exchange.chain import verify
 
 GOLDEN = Path(__file__).parent / "golden" / "demo"
 

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
+from pbem.exchange.chain import verify
 from pbem.exchange.files import read_toml
-from pbem.exchange.game import verify
 
 GOLDEN = Path(__file__).parent / "golden" / "campaign"
 

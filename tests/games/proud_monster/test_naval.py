@@ -13,7 +13,8 @@ import pytest
 
 from pbem import FILE_FORMAT
 from pbem.engine.model import Submission
-from pbem.exchange.game import document_problems, verify
+from pbem.exchange.chain import verify
+from pbem.exchange.game import document_problems
 from pbem.games.proud_monster import render
 from pbem.games.proud_monster.data import load_scenario, on_south_coast
 from pbem.games.proud_monster.picture import turn_svg

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.exchange.game import verify
+from pbem.exchange.chain import verify
 from pbem.games.proud_monster.module import ProudMonster
 from tests.conftest import Game, start_game
 

@@ -9,8 +9,9 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.demo import order_text
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import load_state, make_join, new_game, verify
+from pbem.exchange.game import load_state, make_join, new_game
 from pbem.exchange.keys import KeyPair
 from tests.conftest import Game, joined_salt
 

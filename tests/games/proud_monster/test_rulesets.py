@@ -59,8 +59,8 @@ def test_the_training_scenario_plays_to_its_end_under_the_full_game(tmp_path) ->
     from click.testing import CliRunner
 
     from pbem.cli import cli
+    from pbem.exchange.chain import verify
     from pbem.exchange.files import read_toml
-    from pbem.exchange.game import verify
 
     r = CliRunner().invoke(cli, ["demo", "--full", "--turns", "3", "--out", str(tmp_path / "d")])
     assert r.exit_code == 0, r.output

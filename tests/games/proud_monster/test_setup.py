@@ -16,8 +16,9 @@ from click.testing import CliRunner
 from pbem.cli import cli
 from pbem.engine.model import Submission
 from pbem.errors import ModuleDataError
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_all_new, write_new
-from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game, verify
+from pbem.exchange.game import adjudicate, load_doc, load_state, make_join, new_game
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.games.proud_monster import autoplay, setup
 from pbem.games.proud_monster.data import load_scenario

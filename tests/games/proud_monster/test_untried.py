@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
+from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_new
-from pbem.exchange.game import make_join, new_game, verify
+from pbem.exchange.game import make_join, new_game
 from pbem.exchange.keys import KeyPair
 from pbem.games.proud_monster.module import ProudMonster
 from pbem.games.proud_monster.rules.untried import counter_pool
