@@ -472,10 +472,12 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         st = found
     source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     side = str(doc.data["pbem"]["side"])
-    if side not in st.data["parties"] or st.data["parties"][side]["key"] != key.public_text:
-        raise UsageError(f"--key is not {side}'s key in this game")
-    check_before_reveal(st, side, key)  # before anything is made with the key from this state
-    if out is None and not force and ("seal" in doc.data or "dice" in doc.data):
+    sealed_already = out is None and not force and ("seal" in doc.data or "dice" in doc.data)
+    if sealed_already:
+        if side not in st.data["parties"] or st.data["parties"][side]["key"] != key.public_text:
+            raise UsageError(f"--key is not {side}'s key in this game")
+        check_before_reveal(st, side, key)  # before anything is made with the key from this state
+    if sealed_already:
         # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
         # wrote), there is nothing to do; anything else needs --force
         again = parse_toml(sign_orders(orders, source, doc.data, key, st, True).encode("utf-8"), str(orders))
@@ -488,6 +490,10 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     c = check_orders(st, unsealed_doc)
     if c.problems:
         raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
+    if st.data["parties"][side]["key"] != key.public_text:
+        raise UsageError(f"--key is not {side}'s key in this game")
+    if not sealed_already:
+        check_before_reveal(st, side, key)
     party = st.data["parties"][side]
     record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), answered(st))
     text = sign_orders(orders, source, doc.data, key, st, force)
