@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -188,3 +189,19 @@ class GameModule(Protocol):
         """A few words on what a transition's report holds (the demo prints them under each
         adjudication), or "" for nothing worth a line."""
         ...
+
+
+MAX_SCENARIO_HEAD = 64 * 1024  # the part of a scenario file read to see which game it is for
+
+
+def scenario_file_names(name: str, game: str, stop: str) -> bool:
+    """Whether ``name`` is a scenario file whose [scenario] table names ``game``: its head, read up
+    to ``stop`` (the start of the first table after [scenario] in the game's format), is enough."""
+    if not name.endswith(".toml"):
+        return False
+    try:
+        with open(name, "rb") as f:
+            head = tomllib.loads(f.read(MAX_SCENARIO_HEAD).decode("utf-8", errors="replace").split(stop, 1)[0])
+    except (OSError, ValueError):
+        return False
+    return bool(head.get("scenario", {}).get("game") == game)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
+from pbem.games.base import scenario_file_names
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
@@ -130,7 +131,6 @@ def question_problems(q: Any, parties: set[str]) -> list[Problem]:
             for k in sorted(set(bad))]
 
 
-MAX_SCENARIO_HEAD = 64 * 1024  # the part of a scenario file read to see which game it is for
 
 
 class ProudMonster:
@@ -152,16 +152,7 @@ class ProudMonster:
 
     def owns_scenario(self, name: str) -> bool:
         """A bundled scenario of this game, or a scenario file whose [scenario] names it."""
-        if name in scenario_names():
-            return True
-        if not name.endswith(".toml"):
-            return False
-        try:
-            with open(name, "rb") as f:
-                head = tomllib.loads(f.read(MAX_SCENARIO_HEAD).decode("utf-8", errors="replace").split("\n[[", 1)[0])
-        except (OSError, ValueError):
-            return False
-        return bool(head.get("scenario", {}).get("game") == self.name)
+        return name in scenario_names() or scenario_file_names(name, self.name, "\n[[")
 
     # --- what the core shows of a state or a transition -----------------------------------------
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:

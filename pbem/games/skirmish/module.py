@@ -17,6 +17,7 @@ from typing import Any
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.exchange.hidden import add_claim
+from pbem.games.base import scenario_file_names
 from pbem.mechanics.dice import Dice
 
 from . import autoplay, catalog, picture, render, rules
@@ -24,7 +25,6 @@ from .data import ELIMINATED, SIDES, TYPES, load_scenario, scenario_names
 from .rules import Ctx
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MAX_SCENARIO_HEAD = 64 * 1024  # the part of a scenario file read to see which game it is for
 OPTIONS = ("turns", "hidden")
 
 
@@ -47,16 +47,7 @@ class Skirmish:
 
     def owns_scenario(self, name: str) -> bool:
         """A bundled scenario of this game, or a scenario file whose [scenario] names it."""
-        if name in scenario_names():
-            return True
-        if not name.endswith(".toml"):
-            return False
-        try:
-            with open(name, "rb") as f:
-                head = tomllib.loads(f.read(MAX_SCENARIO_HEAD).decode("utf-8", errors="replace").split("\n[units]", 1)[0])
-        except (OSError, ValueError):
-            return False
-        return bool(head.get("scenario", {}).get("game") == self.name)
+        return name in scenario_names() or scenario_file_names(name, self.name, "\n[units]")
 
     def data_digest(self, scenario: str) -> str:
         return load_scenario(scenario).digest
