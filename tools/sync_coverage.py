@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = (
     (ROOT / "pbem" / "games" / "proud_monster" / "coverage.toml", ROOT / "tests" / "games" / "proud_monster" / "catalog", "PM-*.toml"),
     (ROOT / "pbem" / "games" / "skirmish" / "coverage.toml", ROOT / "tests" / "games" / "skirmish" / "catalog", "SK-*.toml"),
+    (ROOT / "pbem" / "games" / "red_steel" / "coverage.toml", ROOT / "tests" / "games" / "red_steel" / "catalog", "RS-*.toml"),
 )
 
 

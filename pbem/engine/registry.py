@@ -33,6 +33,7 @@ class Entry:
 GAMES: list[Entry] = [
     Entry("proud-monster", ("pm", "proudmonster", "proud_monster"), "pbem.games.proud_monster.module", "ProudMonster"),
     Entry("skirmish", ("sk",), "pbem.games.skirmish.module", "Skirmish"),
+    Entry("red-steel", ("rs", "redsteel", "red_steel"), "pbem.games.red_steel.module", "RedSteel"),
 ]
 
 _loaded: dict[str, GameModule] = {}

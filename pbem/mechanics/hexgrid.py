@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 _ID = re.compile(r"(\d{2})(\d{2})([NS])", re.ASCII)  # ASCII digits only: no full-width look-alikes
+_SHEET_ID = re.compile(r"(\d{2})(\d{2})", re.ASCII)  # a one-sheet map's ids: XXYY
 
 # Direction order used everywhere (a game's rules that number the six neighbours use this order).
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
@@ -32,12 +33,19 @@ class Hex:
 
 @dataclass(frozen=True, slots=True)
 class Numbering:
-    """Converts between printed hex ids and grid positions for a two-map (N/S) board."""
+    """Converts between printed hex ids and grid positions for a two-map (N/S) board, or for a
+    one-sheet map (``sheets=False``) whose ids are ``XXYY`` with no map letter (``0712``)."""
 
     north_last_row: int = 26
+    sheets: bool = True
 
     def parse(self, hex_id: str) -> Hex:
-        """``2817N`` -> Hex; ValueError for anything that is not a hex id."""
+        """``2817N`` (or ``2817`` on a one-sheet map) -> Hex; ValueError for anything that is not a hex id."""
+        if not self.sheets:
+            m1 = _SHEET_ID.fullmatch(hex_id)
+            if not m1:
+                raise ValueError(f"'{hex_id}' is not a hex id (4 digits, e.g. 0712)")
+            return Hex(int(m1.group(1)), int(m1.group(2)))
         m = _ID.fullmatch(hex_id)
         if not m:
             raise ValueError(f"'{hex_id}' is not a hex id (4 digits and N or S, e.g. 2817N)")
@@ -49,6 +57,8 @@ class Numbering:
         return Hex(col, self.north_last_row + row)
 
     def format(self, h: Hex) -> str:
+        if not self.sheets:
+            return f"{h.col:02d}{h.row:02d}"
         if h.row <= self.north_last_row:
             return f"{h.col:02d}{h.row:02d}N"
         return f"{h.col:02d}{h.row - self.north_last_row:02d}S"

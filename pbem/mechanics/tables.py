@@ -7,24 +7,52 @@ eliminated. A table may be *provisional*: a stand-in where the printed chart is 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .odds import Odds
 
+_SIDE = re.compile(r"(?:([0-9]{1,2})([a-zA-Z]?)|([a-zA-Z])|-)", re.ASCII)
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
+    """One cell: each side's number and, for games whose results carry them, a marker letter
+    (``"1d/2Z"``: the attacker 1 and d, the defender 2 and Z; ``"-"`` or ``"0"`` for nothing)."""
+
     attacker: int
     defender: int | None  # None = E (all defenders eliminated)
+    attacker_mark: str = ""
+    defender_mark: str = ""
 
     @classmethod
     def parse(cls, text: str) -> Result:
-        a, d = text.split("/")
-        return cls(int(a), None if d.strip().upper() == "E" else int(d))
+        a, d = (x.strip() for x in text.split("/"))
+        if d.upper() == "E":
+            an, am = _side(a, text)
+            return cls(an, None, am)
+        an, am = _side(a, text)
+        dn, dm = _side(d, text)
+        return cls(an, dn, am, dm)
 
     @property
     def label(self) -> str:
-        return f"{self.attacker}/{'E' if self.defender is None else self.defender}"
+        def side(n: int | None, mark: str) -> str:
+            if n is None:
+                return "E"
+            return (str(n) if n or not mark else "") + mark if (n or mark) else "0"
+        return f"{side(self.attacker, self.attacker_mark)}/{side(self.defender, self.defender_mark)}"
+
+
+def _side(text: str, cell: str) -> tuple[int, str]:
+    m = _SIDE.fullmatch(text)
+    if not m:
+        raise ValueError(f"'{cell}' is not a result: each side is a number, a letter, both (1d) or -")
+    if m.group(3):
+        return 0, m.group(3)
+    if m.group(1):
+        return int(m.group(1)), m.group(2)
+    return 0, ""
 
 
 @dataclass(frozen=True, slots=True)

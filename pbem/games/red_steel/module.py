@@ -1,0 +1,429 @@
+"""The Red Steel game module: what the engine calls (pbem.games.base.GameModule).
+
+Sides: axis, soviet (3.2: the Axis player turn first). Steps of game turn N (docs/red-steel.md):
+``TN/axis/move`` (the Status, Engineer and Movement Phases' orders), ``TN/axis/combat``
+(bombardment and attacks), ``TN/axis/combat/support`` (the Soviet's defensive support, a reply,
+when attacks were declared), then the same for the Soviet player turn. The automatic parts run in
+the transition that reaches them: the Introductory Segment of an AM turn (3.1), the supply of the
+Status Phase (7.x), the end of a player turn (13.3) and of a game turn (3.4). The adjudicator of
+a step is the other side, or the referee.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.model import Event, Submission, Transition
+from pbem.errors import IllegalOrdersError, PbemError, Problem
+from pbem.games.base import scenario_file_names
+from pbem.mechanics.dice import Dice
+
+from . import activation, bombard, combat, endturn, engineer, intro, movement, render, status
+from . import options as opts
+from .context import FULL_AMMO, Ctx, context, other, position_of, step_name
+from .data import (
+    AXIS,
+    ELIMINATED,
+    OFF_MAP,
+    POOL,
+    REINFORCEMENTS,
+    SIDES,
+    SOVIET,
+    load_scenario,
+    scenario_names,
+)
+
+COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
+MOVE, COMBAT, SUPPORT = "move", "combat", "combat/support"
+MOVE_KEYS = ("ammo", "replace", *engineer.KEYS, *movement.KEYS)
+COMBAT_KEYS = (*bombard.KEYS, *combat.KEYS)
+REPLY_KEYS = ("support",)
+
+
+class RedSteel:
+    name = "red-steel"
+    aliases: tuple[str, ...] = ("rs", "redsteel", "red_steel")
+    title = "Red Steel"
+    short_title = "Red Steel"
+    ruleset = "pbem-red-steel/1"
+    sides: tuple[str, ...] = SIDES
+    id_prefix = "rs"
+    schema_dir = "red-steel"
+    step_rule = "3.0"
+    report_details: tuple[str, ...] = ("Attack ", "Defense ", "Odds ")
+    case_prefix = "RS"
+
+    # --- data ------------------------------------------------------------------------------------
+    def scenarios(self) -> list[str]:
+        return scenario_names()
+
+    def owns_scenario(self, name: str) -> bool:
+        return name in scenario_names() or scenario_file_names(name, self.name, "\n[turns]")
+
+    def data_digest(self, scenario: str) -> str:
+        return load_scenario(scenario).digest
+
+    # --- what the core shows ---------------------------------------------------------------------
+    def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        return {"vp": dict(state["position"]["vp"]), "turn": state["clock"]["turn"]}
+
+    def status_line(self, state: dict[str, Any]) -> str:
+        sc = load_scenario(str(state["pbem"]["scenario"]))
+        c = state["clock"]
+        vp = state["position"]["vp"]
+        when = sc.turn(int(c["turn"])).label
+        return f"game turn {c['turn']} ({when}), {c['side']} {c['phase']}; VP axis {vp['axis']}, soviet {vp['soviet']} (provisional)"
+
+    def status_lines(self, state: dict[str, Any]) -> list[str]:
+        return render.status_lines(state)
+
+    def report_notes(self, events: list[Event]) -> list[str]:
+        return render.report_notes(events)
+
+    # --- game start ------------------------------------------------------------------------------
+    def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        sc = load_scenario(scenario)
+        o = opts.parse(options)
+        units: dict[str, dict[str, Any]] = {}
+        for u, spec in sorted(sc.units.items()):
+            if u in sc.setup:
+                units[u] = {"at": sc.setup[u], "lost": 0}
+                if spec.type == "artillery":
+                    units[u].update(mode="deployed", ammo=FULL_AMMO)  # 6.1 (d): full ammunition assumed
+            elif u in sc.reinforcements:
+                units[u] = {"at": REINFORCEMENTS, "lost": 0}
+            else:
+                units[u] = {"at": POOL, "lost": 0}
+        pos: dict[str, Any] = {
+            "units": units,
+            "control": dict(sc.control),
+            "entrenchments": {},
+            "bridges": {},
+            "ammo": dict(sc.ammo),
+            "replacements": 0,
+            "aircraft": {"drawn": [], "used": []},
+            "activation": {"track": [], "reserve": "", "out": []},
+            "garrison_released": False,
+            "vp": {AXIS: 0, SOVIET: 0},
+        }
+        return {"options": o, "clock": {"turn": sc.first_turn, "side": AXIS, "phase": MOVE}, "position": pos}
+
+    def start(self, state: dict[str, Any], dice: Dice) -> Transition:
+        """After the joins: the first game turn (3.0)."""
+        ctx = context(state, dice)
+        self._begin_game_turn(ctx)
+        return self._awaiting(state, ctx, MOVE)
+
+    # --- the sequence ----------------------------------------------------------------------------
+    def _begin_game_turn(self, ctx: Ctx) -> None:
+        """3.1: an AM turn opens with the Introductory Segment; then the Axis player turn."""
+        ctx.side = AXIS
+        ctx.emit("turn", "3.0", turn=ctx.turn, date=ctx.time.date, tod=ctx.time.tod)
+        if ctx.time.tod == "am":
+            intro.segment(ctx)
+        self._begin_player_turn(ctx)
+
+    def _begin_player_turn(self, ctx: Ctx) -> None:
+        """3.31: the Status Phase's supply, before the phasing player sends his orders."""
+        ctx.emit("player-turn", "3.3" if ctx.side == AXIS else "3.4", side=ctx.side, turn=ctx.turn)
+        status.determine_supply(ctx)
+
+    def _end_player_turn(self, ctx: Ctx) -> bool:
+        """13.3, 3.4: the end of the player turn; the Soviet's ends the game turn. False: the game is over."""
+        endturn.end_player_turn(ctx)
+        if ctx.side == AXIS:
+            ctx.side = SOVIET
+            self._begin_player_turn(ctx)
+            return True
+        if ctx.turn >= ctx.last_turn:
+            return False
+        ctx.turn += 1
+        self._begin_game_turn(ctx)
+        return True
+
+    def _awaiting(self, state: dict[str, Any], ctx: Ctx, phase: str, pending: dict[str, Any] | None = None) -> Transition:
+        """The next state: awaiting ``phase`` of the phasing side (or the defender's support reply)."""
+        ctx.pos["vp"] = victory_points(ctx)
+        out: dict[str, Any] = {"options": copy.deepcopy(state["options"]),
+                               "clock": {"turn": ctx.turn, "side": ctx.side, "phase": "combat" if phase != MOVE else "movement"},
+                               "position": position_of(ctx), "standing": ctx.standing}
+        step = step_name(ctx.turn, ctx.side, phase)
+        if phase == SUPPORT:
+            assert pending is not None
+            out["pending"] = pending
+            who = other(ctx.side)
+            out["awaits"] = {"kind": "reply", "step": step, "from": [who], "adjudicator": self._adjudicator(state, who)}
+        else:
+            out["awaits"] = {"kind": "orders", "step": step, "from": [ctx.side],
+                             "adjudicator": self._adjudicator(state, ctx.side)}
+        ctx.emit("awaits", "3.0", **out["awaits"])
+        return Transition(out, tuple(ctx.events))
+
+    def _game_over(self, state: dict[str, Any], ctx: Ctx) -> Transition:
+        vp = victory_points(ctx)
+        ctx.pos["vp"] = vp
+        winner = AXIS if vp[AXIS] > vp[SOVIET] else SOVIET if vp[SOVIET] > vp[AXIS] else "draw"
+        result = {"winner": winner, "rule": "18.0", "reason": "the last game turn was played (provisional victory points)",
+                  "vp": vp}
+        ctx.emit("game-over", "18.0", **result)
+        out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": ctx.turn, "side": ctx.side, "phase": "game-over"},
+               "position": position_of(ctx), "standing": ctx.standing, "result": result,
+               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": ""}}
+        return Transition(out, tuple(ctx.events))
+
+    def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
+        """The referee, else the side that sends nothing in the step."""
+        if "referee" in state.get("parties", {}):
+            return "referee"
+        return other(awaited)
+
+    # --- checking --------------------------------------------------------------------------------
+    def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
+        body = submission.body
+        step = str(state["awaits"]["step"])
+        ctx = context(state, side=str(state["clock"]["side"]))
+        problems: list[Problem] = []
+        if submission.kind == "reply":
+            for key in sorted(set(body) - {"support", "standing"}):
+                problems.append(Problem(key, "a support reply holds [[support]] (and [standing]) only", "3.34"))
+            combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), body, submission.side, problems)
+            return problems
+        if step.endswith("/" + MOVE):
+            for key in sorted(set(body) - {*MOVE_KEYS, "standing"}):
+                problems.append(Problem(key, f"the movement step's orders are {', '.join(MOVE_KEYS)}; {key} belongs to another step", "3.3"))
+            status.check_ammo(ctx, list(body.get("ammo", [])), problems)
+            if body.get("replace"):
+                if ctx.side != AXIS or ctx.time.tod != "am":
+                    problems.append(Problem("replace", "replacements are applied in the Introductory Segment of an AM turn, by the Axis", "3.1"))
+                else:
+                    intro.check_replacements(ctx, list(body["replace"]), problems)
+            engineer.check(ctx, body, problems)
+            movement.check(ctx, body, problems)
+        else:
+            for key in sorted(set(body) - {*COMBAT_KEYS, "standing"}):
+                problems.append(Problem(key, f"the combat step's orders are {', '.join(COMBAT_KEYS)}; {key} belongs to another step", "3.3"))
+            bombard.check(ctx, body, problems)
+            combat.check(ctx, body, problems)
+        return problems
+
+    # --- resolving -------------------------------------------------------------------------------
+    def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
+        (sub,) = submissions
+        problems = self.check(state, sub) if sub.digest else []  # no orders by the deadline: nothing sent
+        if problems:
+            raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
+        ctx = context(state, dice)
+        if sub.body.get("standing"):
+            ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+        step = str(state["awaits"]["step"])
+        if sub.kind == "reply":
+            pending = copy.deepcopy(state["pending"])
+            return self._combat_phase(state, ctx, pending["orders"], list(sub.body.get("support", [])))
+        body = sub.body
+        if step.endswith("/" + MOVE):
+            ctx.phase = MOVE
+            ctx.emit("phase", "3.31", phase="status", step=step)
+            status.issue_ammo(ctx, list(body.get("ammo", [])))
+            if body.get("replace"):
+                intro.apply_replacements(ctx, list(body["replace"]))
+            ctx.emit("phase", "3.32", phase="engineer", step=step)
+            engineer.phase(ctx, body)
+            ctx.emit("phase", "3.33", phase="movement", step=step)
+            movement.start_phase(ctx, body)
+            if ctx.side == SOVIET:
+                activation.phase(ctx, body)
+            else:
+                moves = list(enumerate(body.get("move", [])))
+                moves.sort(key=lambda im: (not im[1].get("strategic", False), im[0]))  # 5.22: strategic moves first
+                movement.make_moves(ctx, moves)
+            movement.end_phase(ctx, body)
+            ctx.phase = COMBAT
+            return self._awaiting(state, ctx, COMBAT)
+        ctx.phase = COMBAT
+        ctx.emit("phase", "3.34", phase="combat", step=step)
+        if ctx.option("bombardment") == "before-combat":
+            bombard.resolve(ctx, body)
+        targets = combat.declared(ctx, body)
+        orders = {k: copy.deepcopy(body[k]) for k in COMBAT_KEYS if k in body}
+        if targets:
+            ctx.emit("declared", "9.0", side=ctx.side, targets=targets)
+            return self._awaiting(state, ctx, SUPPORT, {"orders": orders, "attacks": copy.deepcopy(list(body.get("attack", [])))})
+        return self._combat_phase(state, ctx, orders, [])
+
+    def _combat_phase(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], support: list[dict[str, Any]]) -> Transition:
+        """9.1: the combats, then bombardment (A-11, default after the Combat Phase as 3.35), the
+        end of the Combat Phase (13.31, 17.52) and of the player turn."""
+        combat.resolve_all(ctx, list(orders.get("attack", [])), support)
+        if ctx.option("bombardment") == "after-combat":
+            ctx.emit("phase", "8.0", phase="bombardment", step=step_name(ctx.turn, ctx.side, COMBAT))
+            bombard.resolve(ctx, orders)
+        combat.end_phase(ctx)
+        if not self._end_player_turn(ctx):
+            return self._game_over(state, ctx)
+        return self._awaiting(state, ctx, MOVE)
+
+    # --- presentation ----------------------------------------------------------------------------
+    def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:
+        return render.template(state, side, header)
+
+    def render_event(self, event: Event) -> list[str]:
+        return render.event_lines(event)
+
+    def render_position(self, state: dict[str, Any], side: str | None) -> str:
+        return render.position_text(state, side)
+
+    def render_svg(self, state: dict[str, Any], side: str | None) -> str:
+        from . import picture
+        return picture.position_svg(state)
+
+    def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
+        if not any(e.kind in ("move", "combat", "advance", "bombardment") for e in events):
+            return None
+        from . import picture
+        return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
+
+    def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
+        """Nothing is hidden from a side in this version: every side sees the whole position."""
+        return copy.deepcopy(state["position"])
+
+    def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
+        return list(events)
+
+    def check_state(self, state: dict[str, Any]) -> list[Problem]:
+        """What the schema cannot say: every unit one of the scenario's, on a hex of the map or off
+        it, a hex holding one side's units (5.62), control of hexes of the map."""
+        sc = load_scenario(str(state["pbem"]["scenario"]))
+        problems = []
+        units = state["position"]["units"]
+        holders: dict[str, set[str]] = {}
+        for u, s in sorted(units.items()):
+            if u not in sc.units:
+                problems.append(Problem(f"position.units.{u}", "is not a unit of the scenario", "3.0"))
+                continue
+            at = str(s["at"])
+            if at not in OFF_MAP and sc.map.grid.place(at) is None:
+                problems.append(Problem(f"position.units.{u}.at", f"'{at[:40]}' is not a hex of the map", "2.3"))
+                continue
+            if int(s.get("lost", 0)) >= len(sc.units[u].steps) and at != ELIMINATED:
+                problems.append(Problem(f"position.units.{u}.lost", "a unit with no step left is eliminated", "17.1"))
+            if at not in OFF_MAP:
+                holders.setdefault(at, set()).add(sc.units[u].side)
+        for u in sorted(set(sc.units) - set(units)):
+            problems.append(Problem("position.units", f"{u} is missing", "3.0"))
+        for h, sides in sorted(holders.items()):
+            if len(sides) > 1:
+                problems.append(Problem("position.units", f"{h} holds units of both sides", "5.62"))
+        for h in sorted(state["position"]["control"]):
+            if sc.map.grid.place(h) is None:
+                problems.append(Problem(f"position.control.{h}", "is not a hex of the map", "2.1"))
+        return problems
+
+    hidden_draws = False
+
+    def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
+        raise NotImplementedError("this game asks for no hidden draw")
+
+    def drawn(self, item: str) -> bool:
+        return False
+
+    def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
+                      versions: list[dict[str, Any]]) -> list[Problem]:
+        return []
+
+    def coverage(self) -> list[dict[str, Any]]:
+        with COVERAGE_FILE.open("rb") as f:
+            rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
+        return rows
+
+    # --- the rules catalog -----------------------------------------------------------------------
+    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+        from . import catalog
+        return catalog.KEYS
+
+    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
+        from . import catalog
+        return catalog.case_state(self.new_game, case, folder)
+
+    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
+                       events: list[Event]) -> list[str]:
+        from . import catalog
+        return catalog.case_failures(case, problems, state, events)
+
+    def data_report(self) -> list[dict[str, Any]]:
+        """Every chart and bundled scenario: provisional or not, or its problems."""
+        from .data import load_charts
+        out = []
+        ch = load_charts()
+        for name, t in (("Terrain Effects Chart", ch.tec), ("Combat Results Table", ch.crt), ("Bombardment Table", ch.bombard),
+                        ("Soviet Activation Track", ch.activation), ("Towing Table", ch.towing), ("Breakdown Chart", ch.breakdown)):
+            out.append({"item": name, "status": "provisional" if t.provisional else "ok", "note": t.note})
+        for name in self.scenarios():
+            try:
+                sc = load_scenario(name)
+            except PbemError as e:
+                out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in e.problems] \
+                    or [{"item": f"scenario {name}", "status": "problem", "note": e.message}]
+                continue
+            out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
+            out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
+            out.append({"item": f"scenario {name}", "status": "provisional" if sc.provisional else "ok",
+                        "note": f"{len(sc.units)} units, turns {sc.first_turn}-{sc.last_turn}. {sc.note}"})
+        return out
+
+    # --- the built-in player and `pbem demo` -----------------------------------------------------
+    def propose(self, state: dict[str, Any], side: str) -> str:
+        from . import autoplay
+        return autoplay.propose(state, side)
+
+    def demo_scenario(self) -> str:
+        return "training"
+
+    def demo_options(self, full: bool) -> dict[str, Any]:
+        return {}
+
+    def demo_turn(self, state: dict[str, Any]) -> int:
+        return int(state["clock"]["turn"])
+
+    def demo_example(self, scenario: str, step: str, side: str) -> Path | None:
+        return None
+
+    def demo_standing(self, side: str) -> dict[str, Any] | None:
+        return None
+
+    def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
+        return self.propose(state, side)
+
+    def demo_reply(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        return self.propose(state, side), "a reply: defensive support"
+
+    def demo_unscripted(self, state: dict[str, Any], side: str) -> tuple[str, str]:
+        return self.propose(state, side), "proposed by the built-in player"
+
+    def demo_leave_out(self, orders: dict[str, Any], problems: list[Problem]) -> dict[str, Any] | None:
+        return None
+
+    def demo_summary(self, report: str) -> str:
+        counts = (("move(s)", report.count("\n- Move ")), ("combat(s)", report.count("\n- **Combat ")),
+                  ("bombardment(s)", report.count("\n- Bombardment ")))
+        return ", ".join(f"{n} {what}" for what, n in counts if n)
+
+
+def victory_points(ctx: Ctx) -> dict[str, int]:
+    """Provisional victory points (18.0 and the victory conditions are NOT IN SOURCE; 15.15, 15.4):
+    each side scores the points of the hexes it controls, and one point per three steps of the
+    other side eliminated or removed (15.15); withdrawn units count for nobody (15.4)."""
+    vp = {AXIS: 0, SOVIET: 0}
+    for h, side in ctx.control.items():
+        vp[side] += ctx.sc.map.hex(h).vp
+    lost = {AXIS: 0, SOVIET: 0}
+    for u, s in ctx.units.items():
+        spec = ctx.spec(u)
+        if s["at"] in ("withdrawn", POOL, REINFORCEMENTS):
+            continue
+        lost[spec.side] += int(s.get("lost", 0))
+    vp[AXIS] += lost[SOVIET] // 3
+    vp[SOVIET] += lost[AXIS] // 3
+    return vp
