@@ -19,7 +19,16 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.mechanics.odds import Shift
 
-from .combat import activated, apply_losses, artillery_problem, entrenched, fire, support_value, take_losses, terrain_row
+from .combat import (
+    activated,
+    apply_losses,
+    artillery_problem,
+    entrenched,
+    fire,
+    support_value,
+    take_losses,
+    terrain_row,
+)
 from .context import DEMORALIZED, DISRUPTED, Ctx, other
 from .data import AXIS
 
