@@ -845,7 +845,7 @@ def _combat(e: Event) -> list[str]:
     for s in d["support_skipped"]:
         lines.append(f"  - {s['unit']} gives no support: {s['why']} ({s['rule']}).")
     shifts = "; ".join(f"{'+' if s['columns'] > 0 else ''}{s['columns']} {s['reason']} ({s['rule']})" for s in d["shifts"]) or "none"
-    odds = (f"  - Odds {d['attack_total']}:{d['defense_total']} give the {d['odds']} column (9.14); line {d['line']} "
+    odds = (f"  - Odds {d['attack_total']}:{d['defense_total']} are {d['odds']} (9.14); line {d['line']} "
             f"for {d['line_why']}; shifts: {shifts}; net {d['net_shift']:+d} (9.15) gives {d['final']}")
     if d.get("clamped") == "highest":
         odds += " (the highest column, 9.16)"
