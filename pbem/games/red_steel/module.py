@@ -187,9 +187,9 @@ class RedSteel:
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = []
         if submission.kind == "reply":
-            for key in sorted(set(body) - {"support", "standing"}):
+            for key in sorted(set(body) - {"support", "standing", "reply"}):
                 problems.append(Problem(key, "a support reply holds [[support]] (and [standing]) only", "3.34"))
-            combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), body, submission.side, problems)
+            combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), reply_body(body), submission.side, problems)
             return problems
         if step.endswith("/" + MOVE):
             for key in sorted(set(body) - {*MOVE_KEYS, "standing"}):
@@ -221,7 +221,7 @@ class RedSteel:
         step = str(state["awaits"]["step"])
         if sub.kind == "reply":
             pending = copy.deepcopy(state["pending"])
-            return self._combat_phase(state, ctx, pending["orders"], list(sub.body.get("support", [])))
+            return self._combat_phase(state, ctx, pending["orders"], list(reply_body(sub.body).get("support", [])))
         body = sub.body
         if step.endswith("/" + MOVE):
             ctx.phase = MOVE
@@ -409,6 +409,13 @@ class RedSteel:
         counts = (("move(s)", report.count("\n- Move ")), ("combat(s)", report.count("\n- **Combat ")),
                   ("bombardment(s)", report.count("\n- Bombardment ")))
         return ", ".join(f"{n} {what}" for what, n in counts if n)
+
+
+def reply_body(body: dict[str, Any]) -> dict[str, Any]:
+    """The defender's support reply: its [[support]] at the top of the file, or in a [reply] table
+    (as the rules catalog sends replies); none at all when no reply came by the deadline (9.11)."""
+    inner = body.get("reply")
+    return inner if isinstance(inner, dict) else body
 
 
 def victory_points(ctx: Ctx) -> dict[str, int]:
