@@ -103,7 +103,7 @@ def _attacks(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[st
 
 
 def _support(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str, Any]:
-    body: dict[str, Any] = {"support": []}
+    support: list[dict[str, Any]] = []
     used: set[str] = set()
     for a in state.get("pending", {}).get("attacks", []):
         target = str(a["target"])
@@ -113,8 +113,8 @@ def _support(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[st
             spec = ctx.spec(u)
             if u in used or spec.art is None or ctx.distance(ctx.at(u), target) > spec.art.range:
                 continue
-            trial = {"support": [*body["support"], {"target": target, "units": [u]}]}
+            trial = {"reply": {"support": [*support, {"target": target, "units": [u]}]}}
             if _legal(module, state, side, trial):
-                body["support"].append({"target": target, "units": [u]})
+                support.append({"target": target, "units": [u]})
                 used.add(u)
-    return body if body["support"] else {}
+    return {"reply": {"support": support}} if support else {}

@@ -187,8 +187,8 @@ class RedSteel:
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = []
         if submission.kind == "reply":
-            for key in sorted(set(body) - {"support", "standing", "reply"}):
-                problems.append(Problem(key, "a support reply holds [[support]] (and [standing]) only", "3.34"))
+            for key in sorted(set(body) - {"standing", "reply"}):
+                problems.append(Problem(key, "a support reply holds [reply] (its support) and [standing] only", "3.34"))
             combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), reply_body(body), submission.side, problems)
             return problems
         if step.endswith("/" + MOVE):
@@ -412,10 +412,10 @@ class RedSteel:
 
 
 def reply_body(body: dict[str, Any]) -> dict[str, Any]:
-    """The defender's support reply: its [[support]] at the top of the file, or in a [reply] table
-    (as the rules catalog sends replies); none at all when no reply came by the deadline (9.11)."""
+    """The defender's support reply: its [reply] table (``support``, a list of { target, units });
+    none at all when no reply came by the deadline (9.11)."""
     inner = body.get("reply")
-    return inner if isinstance(inner, dict) else body
+    return inner if isinstance(inner, dict) else {}
 
 
 def victory_points(ctx: Ctx) -> dict[str, int]:

@@ -138,7 +138,7 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     out = [*header, ""]
     if state["awaits"]["kind"] == "reply":
         out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target.",
-                "# [[support]]", '# target = "HEX"', '# units = ["UNIT"]']
+                "# [[reply.support]]", '# target = "HEX"', '# units = ["UNIT"]']
     elif step.endswith("/move"):
         out += ["# Status Phase: ammunition issued (11.51).", "# [[ammo]]", '# unit = "UNIT"', "# volleys = 2", "",
                 "# Engineer Phase (17.2, 17.4).", "# [[entrench]]", '# unit = "UNIT"', "",
