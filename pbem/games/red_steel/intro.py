@@ -116,8 +116,10 @@ def militia(ctx: Ctx) -> int:
             break
         u = pool[0]
         h, passed = _militia_hex(ctx, ranked, u)
+        why += passed
         if not h:
-            why += passed or ["the standing instruction names no town or city (militia)"]
+            if not ranked:
+                why.append("the standing instruction names no town or city (militia)")
             break
         pool.pop(0)
         returned = ctx.units[u]["at"] == ELIMINATED
