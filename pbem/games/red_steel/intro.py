@@ -202,13 +202,12 @@ def check_replacements(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Pr
             problems.append(Problem(where, f"{u} is not a unit of the scenario", "12.21"))
             continue
         spec = ctx.spec(u)
-        bad = []
         if spec.side != AXIS or spec.nat != "romanian":
-            bad.append((f"{u} is not Romanian: Romanian replacement steps rebuild Romanian units only", "A-65"))
-        elif spec.type not in REPLACEABLE:
-            bad.append((f"{u} is {spec.type.replace('-', ' ')}: infantry replacements rebuild only infantry and light infantry", "12.22"))
-        if bad:
-            problems += [Problem(where, t, r) for t, r in bad]
+            problems.append(Problem(where, f"{u} is not Romanian: Romanian replacement steps rebuild Romanian units only", "A-65"))
+            continue
+        if spec.type not in REPLACEABLE:
+            problems.append(Problem(where, f"{u} is {spec.type.replace('-', ' ')}: infantry replacements rebuild only "
+                                    "infantry and light infantry", "12.22"))
             continue
         if not ctx.on_map(u):
             problems.append(Problem(where, f"{u} is not on the map ({ctx.at(u)})", "12.21"))
@@ -217,17 +216,15 @@ def check_replacements(ctx: Ctx, orders: list[dict[str, Any]], problems: list[Pr
             problems.append(Problem(where, f"{u} is named twice: a unit receives one step per Introductory Segment", "12.21"))
             continue
         seen.add(u)
+        before = len(problems)
         if int(ctx.units[u].get("lost", 0)) <= 0:
             problems.append(Problem(where, f"{u} is at its printed maximum of {len(spec.steps)} step(s)", "12.23"))
-            bad.append(("", ""))
         if ctx.status(u) in (DISRUPTED, DEMORALIZED):
             problems.append(Problem(where, f"{u} is {ctx.status(u)}: it may not receive a replacement step", "12.21"))
-            bad.append(("", ""))
         near = ctx.nearest_enemy(ctx.at(u), AXIS)
         if near is not None and near < REPLACE_DISTANCE:
             problems.append(Problem(where, f"{u} is {near} hex(es) from the nearest enemy unit; 3 or more are needed", "12.21"))
-            bad.append(("", ""))
-        if bad:
+        if len(problems) > before:
             continue
         used += 1
         if used > have:
