@@ -138,7 +138,7 @@ def determine_supply(ctx: Ctx) -> None:
     supplied_hqs = sorted(h for h, (line, _) in routes.items() if line is not None)
     step = _unit_cost(ctx, side, blocked)
     counts = {"in": 0, OOS: 0, ISOLATED: 0}
-    for u in ctx.side_units(side):
+    for u in sorted(ctx.side_units(side), key=lambda x: (ctx.spec(x).type != "hq", x)):  # HQs first (7.21, 7.41)
         spec = ctx.spec(u)
         if spec.type == "monitor":
             continue
@@ -274,11 +274,14 @@ def _supply_line(e: Event) -> list[str]:
     else:
         if state == "in":
             return [f"- Supply: {u} traces a line of {d['length']} hex(es) to {d['to']} (at most {d['range']}) and is back "
-                    f"in supply, its {d['was']} marker removed ({e.rule})."]
+                    f"in supply, its {MARKER[d['was']]} marker removed ({e.rule})."]
         head = f"- Supply: {u} has {d['why']}" if d["why"].startswith("no ") else f"- Supply: for {u}, {d['why']}"
     if state == ISOLATED:
         return [f"{head}: it stays isolated (7.72)."]
     return [f"{head}: it is out of supply ({e.rule}; 7.61, 7.62)."]
+
+
+MARKER = {OOS: "out-of-supply", ISOLATED: "isolated"}
 
 
 def _summary(e: Event) -> list[str]:
