@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.engine.model import Event
 from pbem.mechanics.dice import Dice
+from pbem.mechanics.hexgrid import hexside_key
 from pbem.mechanics.odds import halve_round_up
 
 from . import options as opts
@@ -142,6 +143,15 @@ class Ctx:
 
     def features(self, a: str, b: str) -> frozenset[str]:
         return self.sc.map.features(a, b)
+
+    def bridged(self, a: str, b: str) -> bool:
+        """5.5, 5.61, 7.5, 17.41: the hexside between two adjacent hexes has a bridge: a printed one,
+        or one placed by a bridging engineer (``bridges``, state "placed"); a bridge still being
+        built is none."""
+        if "bridge" in self.features(a, b):
+            return True
+        placed = self.pos.get("bridges", {}).get(hexside_key(a, b))
+        return placed is not None and placed.get("state") == "placed"
 
     def nearest_enemy(self, h: str, side: str) -> int | None:
         """The distance from a hex to the nearest unit of the other side on the map, or None."""
