@@ -810,7 +810,7 @@ def end_phase(ctx: Ctx) -> None:
             else:
                 ctx.units[u].pop("status", None)
             ctx.changed()
-        ctx.emit("recovery", "13.31", unit=u, die=die, morale=m, was=was, now=now or "recovered")
+        ctx.emit("recovery-roll", "13.31", unit=u, die=die, morale=m, was=was, now=now or "recovered")
     tanks = [ctx.at(u) for u in ctx.side_units(SOVIET) if ctx.spec(u).type == "tank"]
     for u in ctx.side_units(AXIS):
         if ctx.spec(u).type == "monitor" and any(h == ctx.at(u) or ctx.adjacent(h, ctx.at(u)) for h in tanks):
@@ -931,5 +931,5 @@ def _isolated(e: Event) -> list[str]:
 
 
 RENDER = {"combat": _combat, "losses": _losses, "retreat": _retreat_line, "advance": _advance_line,
-          "isolation-roll": _isolation, "recovery": _recovery, "combat-skipped": _skipped,
+          "isolation-roll": _isolation, "recovery-roll": _recovery, "combat-skipped": _skipped,
           "defensive-support": _dsupport, "support-removed": _removed, "isolated": _isolated}
