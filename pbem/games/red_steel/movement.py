@@ -277,7 +277,7 @@ def _walk(ctx: Ctx, p: Plan, problems: list[Problem]) -> None:
     tec = ctx.sc.charts.tec
     klass = {u: unit_class(ctx, u, p.klass) for u in p.units}
     spent = {u: ctx.sc.charts.towing.to_towed if p.tow else 0 for u in p.units}
-    over: dict[str, int] = {}
+    over: dict[str, tuple[int, int]] = {}  # unit -> (the path index where the MA ran out, MP spent there)
     start_ctl: dict[str, str] = ctx.pos.get(START_CONTROL) or ctx.control
     enemies = [ctx.at(u) for u in ground_units(ctx, other(side))]
     prev = p.start if p.start != REINFORCEMENTS else None
@@ -331,14 +331,14 @@ def _walk(ctx: Ctx, p: Plan, problems: list[Problem]) -> None:
             c += (tec.zoc_enter if enter_z else 0) + (tec.zoc_leave if leave_z else 0)
             spent[u] += c
             if spent[u] > ma[u] and u not in over:
-                over[u] = k
+                over[u] = (k, spent[u])
         prev = h
     end = p.path[-1] if p.path else p.start
     if p.deploy:
         for u in p.units:
             spent[u] += ctx.sc.charts.towing.to_deployed
             if spent[u] > ma[u] and u not in over:
-                over[u] = n
+                over[u] = (n, spent[u])
         if ctx.in_enemy_zoc(end, side):
             problems.append(Problem(f"{w}.deploy", f"{end} is in an enemy ZOC: artillery may not deploy there", "5.64"))
     if p.whole:
@@ -347,9 +347,9 @@ def _walk(ctx: Ctx, p: Plan, problems: list[Problem]) -> None:
     elif over and n == 1 and not p.deploy:
         p.minimum = True  # 5.63, A-22: a unit may always move one hex
         over = {}
-    for u, k in sorted(over.items(), key=lambda kv: (kv[1], kv[0])):
+    for u, (k, mp) in sorted(over.items(), key=lambda kv: (kv[1], kv[0])):
         where = f"{w}.path[{k}]" if k < n else f"{w}.deploy"
-        problems.append(Problem(where, f"{u} would spend {spent[u]} MP with an MA of {ma[u]}"
+        problems.append(Problem(where, f"{u} would spend {mp} MP with an MA of {ma[u]}"
                                        f"{' (strategic)' if p.strategic else ''}", "5.12"))
     p.cost, p.ma = spent, ma
 
