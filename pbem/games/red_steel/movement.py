@@ -434,8 +434,9 @@ def carry_out(ctx: Ctx, p: Plan) -> None:
         if ctx.control.get(h) != side:
             ctx.control[h] = side
         _adjacent_triggers(ctx, h)
-        if side == AXIS and not ctx.pos.get("garrison_released", False) and ctx.sc.garrison \
-                and ctx.distance(h, ctx.sc.map.kishinev) <= GARRISON_RANGE:
+        kishinev = ctx.sc.map.kishinev
+        if side == AXIS and not ctx.pos.get("garrison_released", False) and ctx.sc.garrison and kishinev \
+                and ctx.distance(h, kishinev) <= GARRISON_RANGE:
             ctx.pos["garrison_released"] = True
             ctx.emit("garrison-released", "17.6", unit=p.units[0], hex=h, distance=ctx.distance(h, ctx.sc.map.kishinev))
     if p.deploy:
