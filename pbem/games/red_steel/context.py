@@ -294,8 +294,9 @@ class Ctx:
 
     # --- stacking (6.x) ---------------------------------------------------------------------------
     def stack_value(self, hex_id: str, extra: list[str] | None = None) -> Fraction:
-        """6.1, 6.5, T3: battalion-equivalents in a hex: the first HQ free, each further HQ a company."""
-        us = [*self.units_in(hex_id), *(extra or [])]
+        """6.1, 6.5, T3: battalion-equivalents in a hex: the first HQ free, each further HQ a company;
+        A-85: river monitors count nothing."""
+        us = [u for u in [*self.units_in(hex_id), *(extra or [])] if self.spec(u).type != "monitor"]
         total = sum((self.spec(u).stack_value(int(self.units[u].get("lost", 0))) for u in us), Fraction(0))
         hqs = sum(1 for u in us if self.spec(u).size == "hq")
         return total + Fraction(max(0, hqs - 1), 3)

@@ -313,6 +313,7 @@ class Scenario:
     north_edge_from: int  # 7.21, A-27
     digest: str
     formations: tuple[str, ...] = field(default=())
+    garrison: tuple[str, ...] = field(default=())  # 17.6: the Chisinau garrison (scenario `[garrison] units`)
 
     def turn(self, n: int) -> Turn:
         return self.turns[n]
@@ -631,6 +632,14 @@ def load_scenario(name: str) -> Scenario:
         reinf[uid] = Reinforcement(uid, r.int(x, "turn", f"reinforcement[{i}].", first), entry)
     mob = raw.get("mobilisation", {})
     militia = tuple(str(u) for u in mob.get("militia", []))
+    garrison = tuple(str(u) for u in raw.get("garrison", {}).get("units", []))
+    for uid in garrison:
+        if uid not in units or units[uid].side != SOVIET:
+            r.bad("garrison.units", f"'{uid}' is not a Soviet unit of the counters", "17.6")
+    for uid, spec in company_counters(units, charts.breakdown).items():
+        if uid in units:
+            r.bad(f"unit {uid}", "is the id of a company counter made from the Breakdown Chart", "14.0")
+        units[uid] = spec
     for uid in militia:
         if uid not in units or units[uid].type != "militia" or uid in setup or uid in reinf:
             r.bad("mobilisation.militia", f"'{uid}' is not a militia kept off the map", "17.3")
@@ -654,4 +663,24 @@ def load_scenario(name: str) -> Scenario:
                                                    "charts": charts.digest_data})).hexdigest()
     return Scenario(str(s.get("id", "")), str(s.get("title", "")), str(s.get("note", "")), bool(s.get("provisional", False)),
                     charts, m, units, str(units_raw.get("units", {}).get("note", "")), turns, first, last, setup, reinf,
-                    control, ammo, aircraft, militia, int(victory.get("north_edge_from", 1)), digest, formations)
+                    control, ammo, aircraft, militia, int(victory.get("north_edge_from", 1)), digest, formations, garrison)
+
+
+def company_counters(units: dict[str, UnitSpec], chart: Breakdown) -> dict[str, UnitSpec]:
+    """14.0, A-70: the company counters of the Breakdown Chart, one set per German and Romanian
+    battalion of a type the chart lists: ``BATTALION.c1`` ... ``.cN``, of one step each, with the
+    battalion's type, morale, anti-armor and armor (14.3), a third of its full attack and defense
+    (at least 1) and its MA (the chart's provisional stand-in). They start in the pool."""
+    out: dict[str, UnitSpec] = {}
+    for uid, u in sorted(units.items()):
+        n = chart.companies.get((u.nat, u.type), 0)
+        if u.size != "battalion" or u.nat not in ("german", "romanian") or not n:
+            continue
+        full = u.steps[0]
+        step = StepValues(max(1, full.a // 3), max(1, full.d // 3), full.aa, full.ar, full.m, full.ma)
+        for k in range(1, n + 1):
+            cid = f"{uid}.c{k}"
+            if UNIT_ID.fullmatch(cid):
+                out[cid] = UnitSpec(cid, f"{u.name}, company {k}", u.side, u.nat, u.type, "company", u.move, u.formation,
+                                    u.hq, u.nkvd, (step,))
+    return out
