@@ -74,7 +74,8 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
     first = True
     while left:
         box = len(act["track"]) + 1
-        k = ctx.dice.roll(f"activation T{ctx.turn} box {box}", len(left)) if ctx.dice else 1
+        # one marker left: it is drawn without a die
+        k = ctx.dice.roll(f"activation T{ctx.turn} box {box}", len(left)) if ctx.dice and len(left) > 1 else 1
         drawn = left.pop(k - 1)
         act["track"].append(drawn)
         ctx.emit("activated", "15.1", formation=drawn, box=box, draw=k, of=len(left) + 1)
