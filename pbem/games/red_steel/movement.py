@@ -473,7 +473,8 @@ def _isolation(ctx: Ctx, u: str, p: Plan) -> None:
     if hit and ma > 0:
         ctx.units[u]["supply"] = ISOLATED
         ctx.changed()
-        ctx.emit("isolated", "7.7", unit=u, spent=spent, ma=ma, option=ctx.option("isolation_spend"))
+        ctx.emit("isolated", "7.7", unit=u, spent=spent, ma=ma, option=ctx.option("isolation_spend"),
+                 why=f"out of supply, it spent {spent} of its {ma} MP (A-31)")
 
 
 def _adjacent_triggers(ctx: Ctx, h: str) -> None:
@@ -823,8 +824,6 @@ RENDER = {
     "breakdown-check": _check_line,
     "reinforcement": lambda e: [f"- Reinforcements {', '.join(e.data['units'])} enter at {e.data['hex']}, in supply"
                                 f" (artillery towed, with full ammunition) ({e.rule}, 12.12)."],
-    "isolated": lambda e: [f"- {e.data['unit']} is out of supply and spent {e.data['spent']} of its {e.data['ma']} MP:"
-                           f" it is isolated ({e.rule}, A-31)."],
     "garrison-released": lambda e: [f"- {e.data['unit']} moved to {e.data['hex']}, {e.data['distance']} hexes from"
                                     f" Kishinev: the Chisinau garrison is released ({e.rule})."],
     "entrenchment-removed": lambda e: [f"- The entrenchment in {e.data['hex']} is removed ("
