@@ -18,6 +18,7 @@ import tomli_w
 from pbem.engine.model import Submission
 
 from .context import Ctx, context, other
+from .data import SOVIET
 
 MAX_STEPS = 3  # hexes a unit tries to advance in one movement step
 
@@ -31,6 +32,8 @@ def propose(state: dict[str, Any], side: str) -> str:
     ctx = context(state, side=str(state["clock"]["side"]))
     if aw["kind"] == "reply":
         body = _support(module, state, ctx, side)
+    elif str(aw["step"]).endswith("/intro"):
+        body = _intro(ctx)
     elif str(aw["step"]).endswith("/move"):
         body = _moves(module, state, ctx, side)
     else:
@@ -118,3 +121,11 @@ def _support(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[st
                 support.append({"target": target, "units": [u]})
                 used.add(u)
     return {"reply": {"support": support}} if support else {}
+
+
+def _intro(ctx: Ctx) -> dict[str, Any]:
+    """17.3: always try to mobilise, militia to the Soviet towns and cities farthest from the Axis."""
+    axis = [ctx.at(u) for u in ctx.side_units(other(SOVIET))]
+    towns = [h for h in ctx.sc.map.grid.place_ids() if ctx.sc.map.hex(h).urban and ctx.control.get(h) == SOVIET]
+    towns.sort(key=lambda h: (-min((ctx.distance(h, a) for a in axis), default=99), h))
+    return {"intro": {"mobilise": True, "militia": towns[:6]}}

@@ -45,13 +45,16 @@ REPLACEABLE = ("infantry", "light-infantry")  # 12.22
 STACK_LIMIT = Fraction(3)  # 6.1
 
 
-def segment(ctx: Ctx) -> None:
-    """3.1 a-c and e, automatic, at the start of an AM turn (before the Axis player turn)."""
+def segment(ctx: Ctx, choices: dict[str, Any] | None = None) -> None:
+    """3.1 a-c and e at the start of an AM turn (before the Axis player turn): the Soviet's
+    ``choices`` (its intro file's [intro] table: mobilise, militia, reserve), each one it leaves
+    out from its standing instructions."""
     ctx.emit("segment", "3.1", turn=ctx.turn, date=ctx.time.date)
+    si = {**ctx.standing.get(SOVIET, {}), **(choices or {})}
     air_availability(ctx)
-    bonus = militia(ctx)
+    bonus = militia(ctx, si)
     replacements(ctx, bonus)
-    reserve(ctx)
+    reserve(ctx, si)
 
 
 def air_availability(ctx: Ctx) -> None:
@@ -95,9 +98,9 @@ def _militia_hex(ctx: Ctx, ranked: list[str], u: str) -> tuple[str, list[str]]:
     return "", why
 
 
-def militia(ctx: Ctx) -> int:
-    """17.3, 17.31, 17.33, A-82: the militia roll; the Romanian replacement steps it gives (a 6)."""
-    si = ctx.standing.get(SOVIET, {})
+def militia(ctx: Ctx, si: dict[str, Any]) -> int:
+    """17.3, 17.31, 17.33, A-82: the militia roll (``si``: the Soviet's choices); the Romanian
+    replacement steps it gives (a 6)."""
     if not si.get("mobilise"):
         ctx.emit("militia", "17.33", attempted=False)
         return 0
@@ -160,8 +163,8 @@ def _days_since(ctx: Ctx, since: int) -> int:
     return sum(1 for n, t in ctx.sc.turns.items() if since < n <= ctx.turn and t.tod == "am")
 
 
-def reserve(ctx: Ctx) -> None:
-    """15.14, A-74: the Soviet reserve division, from the standing instruction ``reserve``."""
+def reserve(ctx: Ctx, si: dict[str, Any]) -> None:
+    """15.14, A-74: the Soviet reserve division, from its choice ``reserve`` (``si``)."""
     act = ctx.pos.setdefault("activation", {})
     days = int(ctx.option("reserve_days"))
     cur = str(act.get("reserve", ""))
@@ -173,7 +176,7 @@ def reserve(ctx: Ctx) -> None:
         act["reserve"] = ""
         act.pop("reserve_since", None)
         ctx.emit("reserve", "15.14", formation=cur, state="ended", days=days, since=since)
-    want = str(ctx.standing.get(SOVIET, {}).get("reserve", ""))
+    want = str(si.get("reserve", ""))
     if not want:
         return
     start = _reserve_from(ctx)
@@ -305,3 +308,19 @@ def _reserve(e: Event) -> list[str]:
 
 RENDER = {"segment": _segment, "air-draw": _air, "militia": _militia, "replacements": _replacements,
           "replaced": _replaced, "reserve": _reserve}
+
+
+def check_choices(ctx: Ctx, choices: dict[str, Any], problems: list[Problem]) -> None:
+    """3.1b and e: the Soviet's [intro] table: the towns and cities it names for militia are towns
+    or cities of the map (17.3; whether one may take a militia is seen when it is placed), the
+    reserve one of its formations (15.14)."""
+    for i, h in enumerate(choices.get("militia", [])):
+        place = ctx.sc.map.grid.place(str(h))
+        if place is None:
+            problems.append(Problem(f"intro.militia[{i}]", f"'{h}' is not a hex of the map", "17.3"))
+        elif not ctx.sc.map.hex(str(h)).urban:
+            problems.append(Problem(f"intro.militia[{i}]", f"{h} is not a town or city: militia are placed in one", "17.3"))
+    want = choices.get("reserve")
+    if want and want not in ctx.sc.formations:
+        problems.append(Problem("intro.reserve", f"'{want}' is not a Soviet formation of the scenario "
+                                f"({', '.join(ctx.sc.formations)})", "15.14"))

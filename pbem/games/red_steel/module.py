@@ -37,7 +37,7 @@ from .data import (
 )
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MOVE, COMBAT, SUPPORT = "move", "combat", "combat/support"
+INTRO, MOVE, COMBAT, SUPPORT = "intro", "move", "combat", "combat/support"
 MOVE_KEYS = ("ammo", "replace", *engineer.KEYS, *movement.KEYS)
 COMBAT_KEYS = (*bombard.KEYS, *combat.KEYS)
 REPLY_KEYS = ("support",)
@@ -109,49 +109,54 @@ class RedSteel:
             "garrison_released": False,
             "vp": {AXIS: 0, SOVIET: 0},
         }
-        return {"options": o, "clock": {"turn": sc.first_turn, "side": AXIS, "phase": MOVE}, "position": pos}
+        return {"options": o, "clock": {"turn": sc.first_turn, "side": AXIS, "phase": "movement"}, "position": pos}
 
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
-        """After the joins: the first game turn (3.0)."""
+        """After the joins: the first game turn (3.0); no die is rolled before the first step."""
         ctx = context(state, dice)
-        self._begin_game_turn(ctx)
-        return self._awaiting(state, ctx, MOVE)
+        return self._awaiting(state, ctx, self._begin_game_turn(ctx))
 
     # --- the sequence ----------------------------------------------------------------------------
-    def _begin_game_turn(self, ctx: Ctx) -> None:
-        """3.1: an AM turn opens with the Introductory Segment; then the Axis player turn."""
+    def _begin_game_turn(self, ctx: Ctx) -> str:
+        """3.1: an AM turn opens with the Introductory Segment, the Soviet's step (its choices for
+        17.3 and 15.14; the dice of 16.0, 17.3 and 12.2 are rolled when it is adjudicated); any
+        other turn with the Axis player turn. Returns the step awaited."""
         ctx.side = AXIS
         ctx.emit("turn", "3.0", turn=ctx.turn, date=ctx.time.date, tod=ctx.time.tod)
         if ctx.time.tod == "am":
-            intro.segment(ctx)
+            return INTRO
         self._begin_player_turn(ctx)
+        return MOVE
 
     def _begin_player_turn(self, ctx: Ctx) -> None:
         """3.31: the Status Phase's supply, before the phasing player sends his orders."""
         ctx.emit("player-turn", "3.3" if ctx.side == AXIS else "3.4", side=ctx.side, turn=ctx.turn)
         status.determine_supply(ctx)
 
-    def _end_player_turn(self, ctx: Ctx) -> bool:
-        """13.3, 3.4: the end of the player turn; the Soviet's ends the game turn. False: the game is over."""
+    def _end_player_turn(self, ctx: Ctx) -> str:
+        """13.3, 3.4: the end of the player turn; the Soviet's ends the game turn. Returns the step
+        awaited next, or "" when the game is over."""
         endturn.end_player_turn(ctx)
         if ctx.side == AXIS:
             ctx.side = SOVIET
             self._begin_player_turn(ctx)
-            return True
+            return MOVE
         if ctx.turn >= ctx.last_turn:
-            return False
+            return ""
         ctx.turn += 1
-        self._begin_game_turn(ctx)
-        return True
+        return self._begin_game_turn(ctx)
 
     def _awaiting(self, state: dict[str, Any], ctx: Ctx, phase: str, pending: dict[str, Any] | None = None) -> Transition:
         """The next state: awaiting ``phase`` of the phasing side (or the defender's support reply)."""
         ctx.pos["vp"] = victory_points(ctx)
+        clock = {INTRO: "intro", MOVE: "movement"}.get(phase, "combat")
         out: dict[str, Any] = {"options": copy.deepcopy(state["options"]),
-                               "clock": {"turn": ctx.turn, "side": ctx.side, "phase": "combat" if phase != MOVE else "movement"},
+                               "clock": {"turn": ctx.turn, "side": ctx.side, "phase": clock},
                                "position": position_of(ctx), "standing": ctx.standing}
-        step = step_name(ctx.turn, ctx.side, phase)
-        if phase == SUPPORT:
+        step = step_name(ctx.turn, SOVIET if phase == INTRO else ctx.side, phase)
+        if phase == INTRO:
+            out["awaits"] = {"kind": "orders", "step": step, "from": [SOVIET], "adjudicator": self._adjudicator(state, SOVIET)}
+        elif phase == SUPPORT:
             assert pending is not None
             out["pending"] = pending
             who = other(ctx.side)
@@ -191,6 +196,11 @@ class RedSteel:
                 problems.append(Problem(key, "a support reply holds [reply] (its support) and [standing] only", "3.34"))
             combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), reply_body(body), submission.side, problems)
             return problems
+        if step.endswith("/" + INTRO):
+            for key in sorted(set(body) - {"intro", "standing"}):
+                problems.append(Problem(key, "the Introductory Segment's file holds [intro] (and [standing]) only", "3.1"))
+            intro.check_choices(ctx, dict(body.get("intro", {})), problems)
+            return problems
         if step.endswith("/" + MOVE):
             for key in sorted(set(body) - {*MOVE_KEYS, "standing"}):
                 problems.append(Problem(key, f"the movement step's orders are {', '.join(MOVE_KEYS)}; {key} belongs to another step", "3.3"))
@@ -223,6 +233,10 @@ class RedSteel:
             pending = copy.deepcopy(state["pending"])
             return self._combat_phase(state, ctx, pending["orders"], list(reply_body(sub.body).get("support", [])))
         body = sub.body
+        if step.endswith("/" + INTRO):
+            intro.segment(ctx, dict(body.get("intro", {})))
+            self._begin_player_turn(ctx)
+            return self._awaiting(state, ctx, MOVE)
         if step.endswith("/" + MOVE):
             ctx.phase = MOVE
             ctx.emit("phase", "3.31", phase="status", step=step)
@@ -261,9 +275,10 @@ class RedSteel:
             ctx.emit("phase", "8.0", phase="bombardment", step=step_name(ctx.turn, ctx.side, COMBAT))
             bombard.resolve(ctx, orders)
         combat.end_phase(ctx)
-        if not self._end_player_turn(ctx):
+        nxt = self._end_player_turn(ctx)
+        if not nxt:
             return self._game_over(state, ctx)
-        return self._awaiting(state, ctx, MOVE)
+        return self._awaiting(state, ctx, nxt)
 
     # --- presentation ----------------------------------------------------------------------------
     def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:

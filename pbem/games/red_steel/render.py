@@ -139,6 +139,11 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     if state["awaits"]["kind"] == "reply":
         out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target.",
                 "# [[reply.support]]", '# target = "HEX"', '# units = ["UNIT"]']
+    elif step.endswith("/intro"):
+        out += ["# Introductory Segment (3.1): your choices; what you leave out comes from your standing instructions.",
+                "# [intro]", "# mobilise = true            # 17.3: try to mobilise militia",
+                '# militia = ["HEX"]           # 17.3: towns and cities for them, best first',
+                '# reserve = "FORMATION"       # 15.14: a division in reserve ("" for none)']
     elif step.endswith("/move"):
         out += ["# Status Phase: ammunition issued (11.51).", "# [[ammo]]", '# unit = "UNIT"', "# volleys = 2", "",
                 "# Engineer Phase (17.2, 17.4).", "# [[entrench]]", '# unit = "UNIT"', "",
