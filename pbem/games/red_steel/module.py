@@ -40,7 +40,7 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 INTRO, MOVE, COMBAT, SUPPORT = "intro", "move", "combat", "combat/support"
 MOVE_KEYS = ("ammo", "replace", *engineer.KEYS, *movement.KEYS)
 COMBAT_KEYS = (*bombard.KEYS, *combat.KEYS)
-REPLY_KEYS = ("support",)
+GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, "intro", "reply", "standing"})  # the orders body's keys (the rest is the core's envelope)
 
 
 class RedSteel:
@@ -192,17 +192,17 @@ class RedSteel:
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = []
         if submission.kind == "reply":
-            for key in sorted(set(body) - {"standing", "reply"}):
+            for key in sorted((set(body) & GAME_KEYS) - {"standing", "reply"}):
                 problems.append(Problem(key, "a support reply holds [reply] (its support) and [standing] only", "3.34"))
             combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), reply_body(body), submission.side, problems)
             return problems
         if step.endswith("/" + INTRO):
-            for key in sorted(set(body) - {"intro", "standing"}):
+            for key in sorted((set(body) & GAME_KEYS) - {"intro", "standing"}):
                 problems.append(Problem(key, "the Introductory Segment's file holds [intro] (and [standing]) only", "3.1"))
             intro.check_choices(ctx, dict(body.get("intro", {})), problems)
             return problems
         if step.endswith("/" + MOVE):
-            for key in sorted(set(body) - {*MOVE_KEYS, "standing"}):
+            for key in sorted((set(body) & GAME_KEYS) - {*MOVE_KEYS, "standing"}):
                 problems.append(Problem(key, f"the movement step's orders are {', '.join(MOVE_KEYS)}; {key} belongs to another step", "3.3"))
             status.check_ammo(ctx, list(body.get("ammo", [])), problems)
             if body.get("replace"):
@@ -213,7 +213,7 @@ class RedSteel:
             engineer.check(ctx, body, problems)
             movement.check(ctx, body, problems)
         else:
-            for key in sorted(set(body) - {*COMBAT_KEYS, "standing"}):
+            for key in sorted((set(body) & GAME_KEYS) - {*COMBAT_KEYS, "standing"}):
                 problems.append(Problem(key, f"the combat step's orders are {', '.join(COMBAT_KEYS)}; {key} belongs to another step", "3.3"))
             bombard.check(ctx, body, problems)
             combat.check(ctx, body, problems)

@@ -542,8 +542,8 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
                 last_into[p.path[-1]] = i
     for h in sorted({ctx.at(u) for u in ctx.side_units(ctx.side)}):
         v = ctx.stack_value(h)
-        if v > STACK_LIMIT:
-            where = f"move[{last_into[h]}]" if h in last_into else "move"
+        if v > STACK_LIMIT and h in last_into:  # 6.2: a stack left overstacked (by a retreat, 6.3) is the rule's to settle
+            where = f"move[{last_into[h]}]"
             problems.append(Problem(where, f"{h} would end the Movement Phase with {_fmt(v)} battalions (the limit is"
                                            f" {STACK_LIMIT} and one HQ): the enemy would eliminate the excess", "6.2"))
     used: set[str] = set()
