@@ -700,6 +700,41 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
 
 
 @cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--key", "key_path", required=True, type=click.Path(path_type=Path), help="Your private key: it opens your hidden values.")
+@click.option("--ask", is_flag=True, help="Ask for the key's passphrase.")
+@click.option("--json", "as_json", is_flag=True)
+@guarded
+def hidden(state_path: Path, key_path: Path, ask: bool, as_json: bool) -> None:
+    """Your hidden values in a game without a referee: what you committed, what you drew.
+
+    Only your key opens them (docs/protocol.md, Hidden values). A draw the state asks of you is
+    shown as `pbem sign` will commit it with your next file.
+
+    \b
+    Example:
+      pbem hidden game/0004.state.toml --key axis.key
+    """
+    from pbem.exchange.game import load_state, own_hidden
+
+    st = load_state(state_path)
+    res = own_hidden(st, _key(key_path, ask))
+    if as_json:
+        _echo_json(res)
+        return
+    side = res["side"]
+    if not (res["hidden"] or res["draws"] or res["opened"]):
+        click.echo(f"{side} holds nothing hidden in {state_path}")
+        return
+    for item, value in res["hidden"].items():
+        click.echo(f"{side} {item} (hidden) = {json.dumps(value, sort_keys=True)}")
+    for item, value in res["draws"].items():
+        click.echo(f"{side} {item} (drawn when you sign your next file) = {json.dumps(value, sort_keys=True)}")
+    for item, value in res["opened"].items():
+        click.echo(f"{side} {item} (opened, public) = {json.dumps(value, sort_keys=True)}")
+
+
+@cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @guarded
 def games(as_json: bool) -> None:

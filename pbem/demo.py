@@ -130,7 +130,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         files = []
         for side in aw["from"]:  # one file from each side the step awaits
             ex = module.demo_example(scenario, aw["step"], side)
-            op = game_dir / folder_names.submission(seq, side, "reply" if aw["kind"] == "reply" else "orders")
+            op = game_dir / folder_names.submission(seq, side, aw["kind"] if aw["kind"] in ("reply", "reveal") else "orders")
             if auto:
                 # a scenario's example file, if any, adds the decisions of that step to the built-in
                 # player's proposal (a long game's scripted measures)

@@ -46,6 +46,7 @@ from .hidden import (
     draws_after,
     hidden_step,
     is_sealed_entry,
+    opening,
     openings_for,
     seal_value,
     sides_that_drew,
@@ -576,6 +577,31 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     text += f'attest = "{dice["attest"]}"\n\n'
     text += f'[seal]\nsigner = "{s["signer"]}"\nkey = "{s["key"]}"\nsignature = "{s["signature"]}"\n'
     return text
+
+
+def own_hidden(state: Doc, key: KeyPair) -> dict[str, Any]:
+    """What the side whose key this is holds hidden in ``state``: the value of each of its hidden
+    items (its latest version, from the boxes only its key opens), and the value of each draw the
+    state asks of it, as `pbem sign` will commit it (docs/protocol.md, Hidden values)."""
+    s = state.data
+    side = next((p for p, rec in s["parties"].items() if rec.get("key") == key.public_text), None)
+    if side is None:
+        raise UsageError(f"--key (key id {key.key_id}) is the key of no party of the game of {state.path}")
+    party = s["parties"][side]
+    origin, salt = origin_of(state), str(party.get("salt", ""))
+    items: dict[str, Any] = {}
+    for item in sorted(s.get("hidden", {}).get(side, {})):
+        versions = versions_of(s, side, item)
+        if versions:
+            items[item] = opening(key, origin, salt, side, item, len(versions) - 1, versions[-1])["value"]
+    draws: dict[str, Any] = {}
+    requests = s.get("draws", {}).get(side, [])
+    if requests:
+        module = find_module(str(s["pbem"]["module"]))
+        secret = proto.hidden_dice_secret(key, origin, salt)
+        draws = {str(r["item"]): drawn_value(module, secret, side, r) for r in requests}
+    opened = {item: rec["values"][-1] for item, rec in sorted(s.get("opened", {}).get(side, {}).items())}
+    return {"side": side, "hidden": items, "draws": draws, "opened": opened}
 
 
 def _drew(state: dict[str, Any], side: str) -> bool:

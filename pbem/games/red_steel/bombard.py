@@ -105,7 +105,7 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
             problems.append(Problem(w, "aircraft bombard only in daytime turns", "16.1"))
         if p not in ctx.sc.aircraft:
             problems.append(Problem(f"{w}.aircraft", f"{p} is not an aircraft of the scenario", "16.0"))
-        elif p not in drawn:
+        elif p not in drawn and not ctx.pos.get("aircraft", {}).get("hidden"):  # hidden: a claim, checked when opened (16.0)
             problems.append(Problem(f"{w}.aircraft", f"{p} was not drawn today", "16.0"))
         elif p in spent:
             problems.append(Problem(f"{w}.aircraft", f"{p} has bombarded already today and is back in the cup", "16.1"))
@@ -209,9 +209,12 @@ def resolve(ctx: Ctx, body: dict[str, Any]) -> None:
         extra = []
         if _road_hex(ctx, t) and not ctx.sc.map.hex(t).urban:
             extra.append(Shift(ctx.sc.charts.bombard.air_road_shift, "16.5", "a road hex without a town or city (A-54, A-79)"))
-        used = ctx.pos.setdefault("aircraft", {"drawn": [], "used": []}).setdefault("used", [])
+        air = ctx.pos.setdefault("aircraft", {"drawn": [], "used": []})
+        used = air.setdefault("used", [])
         used.append(p)
         used.sort()
+        if air.get("hidden"):  # 16.0: the draw is the Axis's secret; the aircraft it flies are claims on it
+            ctx.claims.append((AXIS, str(air["item"]), {"flew": p, "turn": ctx.turn}))
         _strike(ctx, "air", t, ctx.sc.aircraft[p], extra, f"air T{ctx.turn} {p}", {"aircraft": p})
 
 

@@ -52,6 +52,9 @@ class Ctx:
     standing: dict[str, dict[str, Any]]
     dice: Dice | None = None
     events: list[Event] = field(default_factory=list)
+    secret: bool = False  # a game without a referee: 16.0's draw, 15.14's reserve are the owner's hidden values
+    claims: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (owner, item, claim) recorded on hidden values
+    draws: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (side, item, request): hidden draws asked
     _where: dict[str, list[str]] | None = None
     _zoc: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -343,7 +346,8 @@ def context(state: dict[str, Any], dice: Dice | None = None, side: str | None = 
     pos = copy.deepcopy(state["position"])
     units = pos.pop("units")
     return Ctx(sc, int(c["turn"]), side or str(c["side"]), str(c.get("phase", "")), units, pos,
-               dict(state.get("options", {})), copy.deepcopy(state.get("standing", {})), dice)
+               dict(state.get("options", {})), copy.deepcopy(state.get("standing", {})), dice,
+               secret="referee" not in state.get("parties", {"referee": {}}))
 
 
 def position_of(ctx: Ctx) -> dict[str, Any]:

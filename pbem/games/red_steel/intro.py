@@ -6,8 +6,8 @@ Automatic (``segment``), at the start of an AM turn, before the Axis player turn
 the Soviet standing instructions (``mobilise``, ``militia``, ``reserve``; adjudication model 6.2):
 
 - a) 16.0, A-77: every aircraft back in the cup; 1d6, max(roll, 3) of the six drawn one at a time
-  from the cup (sorted by id), each draw a die with as many faces as aircraft left. In this
-  version the draw is public: 16.0 lets the Axis keep it secret; hidden draws come later.
+  from the cup (sorted by id), each draw a die with as many faces as aircraft left; in a game
+  without a referee a hidden draw of the Axis (16.0: it need not reveal it).
 - b) 17.3, 17.31, 17.33, A-82: when the Soviet standing instruction ``mobilise`` is true, 1d6:
   1 two militia, 2 one, 6 one more Romanian replacement step, 3-5 nothing. The militia are the
   scenario's mobilisation pool (``mobilisation.militia``) not on the map: in the pool, or
@@ -33,6 +33,7 @@ from typing import Any
 
 from pbem.engine.model import Event
 from pbem.errors import Problem
+from pbem.mechanics.dice import Dice
 from pbem.mechanics.odds import halve_round_up
 
 from .activation import in_play
@@ -58,21 +59,43 @@ def segment(ctx: Ctx, choices: dict[str, Any] | None = None) -> None:
 
 
 def air_availability(ctx: Ctx) -> None:
-    """16.0, A-77, T13: 1d6, draw max(roll, 3) of the six aircraft from the cup."""
-    assert ctx.dice is not None
-    (roll,) = ctx.roll(f"air T{ctx.turn}")
+    """16.0, A-77, T13: 1d6, draw max(roll, 3) of the six aircraft from the cup. In a game without
+    a referee the Axis draws in secret: a hidden draw (docs/protocol.md, Hidden draws) that its
+    next file commits as the hidden item ``air.TN``; the aircraft it flies are claims on it, checked
+    when the game's last step opens it. With a referee the referee draws, and the Soviet's views
+    leave the draw out."""
     cup = sorted(ctx.sc.aircraft)
-    count = min(len(cup), max(roll, 3))
-    drawn = []
-    if count >= len(cup):
-        drawn, cup = cup, []
-    else:
-        for i in range(count):
-            k = ctx.dice.roll(f"air T{ctx.turn} draw {i + 1}", sides=len(cup))
-            drawn.append(cup.pop(k - 1))
+    if ctx.secret:
+        item = air_item(ctx.turn)
+        ctx.pos["aircraft"] = {"used": [], "hidden": True, "item": item}
+        ctx.draws.append((AXIS, item, {"cup": cup}))
+        ctx.emit("air-draw", "16.0", hidden=True, item=item, cup=len(cup))
+        return
+    assert ctx.dice is not None
+    roll, drawn = draw_aircraft(ctx.dice, cup, f"air T{ctx.turn}")
     ctx.pos["aircraft"] = {"drawn": drawn, "used": []}
-    ctx.emit("air-draw", "16.0", roll=roll, count=count, drawn=drawn, strengths=[ctx.sc.aircraft[a] for a in drawn],
+    ctx.emit("air-draw", "16.0", roll=roll, count=len(drawn), drawn=drawn, strengths=[ctx.sc.aircraft[a] for a in drawn],
              hidden=False, provisional=True)
+
+
+def air_item(turn: int) -> str:
+    """16.0: the hidden item of the Axis's air draw of the AM turn ``turn``."""
+    return f"air.T{turn}"
+
+
+def draw_aircraft(dice: Dice, cup: list[str], label: str) -> tuple[int, list[str]]:
+    """16.0, T13: 1d6; max(roll, 3) aircraft drawn one at a time from the cup (sorted by id), each
+    draw a die with as many faces as aircraft left."""
+    cup = sorted(cup)
+    roll = dice.roll(label)
+    count = min(len(cup), max(roll, 3))
+    if count >= len(cup):
+        return roll, cup
+    drawn = []
+    for i in range(count):
+        k = dice.roll(f"{label} draw {i + 1}", len(cup))
+        drawn.append(cup.pop(k - 1))
+    return roll, drawn
 
 
 def _militia_hex(ctx: Ctx, ranked: list[str], u: str) -> tuple[str, list[str]]:
@@ -255,10 +278,14 @@ def _segment(e: Event) -> list[str]:
 
 def _air(e: Event) -> list[str]:
     d = e.data
+    if d["hidden"]:
+        return [f"- Air availability: the Axis draws its aircraft from the cup of {d['cup']} in secret ({e.rule}): its next "
+                f"file commits the draw as its hidden item {d['item']}, made from its hidden-dice secret and this step's seed; "
+                "the aircraft it flies are checked against it when the game's last step opens it (16.1, A-77)."]
     drawn = ", ".join(f"{a} (strength {s})" for a, s in zip(d["drawn"], d["strengths"], strict=True))
     return [f"- Air availability: the Axis rolls {d['roll']} and draws {d['count']} aircraft (at least 3) from the cup of 6: "
-            f"{drawn}; each may bombard once in this day's daytime turns ({e.rule}, 16.1, A-77). The draw is public in this "
-            "version (16.0 lets the Axis keep it secret)."]
+            f"{drawn}; each may bombard once in this day's daytime turns ({e.rule}, 16.1, A-77). With a referee, the "
+            "Soviet's views leave the draw out (16.0)."]
 
 
 def _militia(e: Event) -> list[str]:

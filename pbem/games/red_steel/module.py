@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
+from pbem.exchange.hidden import add_claim, request_draw
 from pbem.games.base import scenario_file_names
 from pbem.mechanics.dice import Dice
 
@@ -164,8 +165,22 @@ class RedSteel:
         else:
             out["awaits"] = {"kind": "orders", "step": step, "from": [ctx.side],
                              "adjudicator": self._adjudicator(state, ctx.side)}
+        self._hidden_bookkeeping(state, ctx, out)
         ctx.emit("awaits", "3.0", **out["awaits"])
         return Transition(out, tuple(ctx.events))
+
+    def _hidden_bookkeeping(self, state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
+        """The hidden draws the step asked for (16.0) and the claims it made on hidden items (the
+        aircraft flown), added to those of the state (docs/protocol.md, Hidden values)."""
+        if ctx.draws or state.get("draws"):
+            out["draws"] = copy.deepcopy(state.get("draws", {}))
+            for side, item, request in ctx.draws:
+                request_draw(out, side, item, request)
+        if ctx.claims:
+            work = {"pbem": state["pbem"], "hidden": copy.deepcopy(state.get("hidden", {}))}
+            for owner, item, claim in ctx.claims:
+                add_claim(work, owner, item, claim)
+            out["hidden"] = work["hidden"]
 
     def _game_over(self, state: dict[str, Any], ctx: Ctx) -> Transition:
         vp = victory_points(ctx)
@@ -174,9 +189,12 @@ class RedSteel:
         result = {"winner": winner, "rule": "18.0", "reason": "the last game turn was played (provisional victory points)",
                   "vp": vp}
         ctx.emit("game-over", "18.0", **result)
+        # with hidden values or draws, the core's last step opens them all, adjudicated by the Soviet (docs/protocol.md)
+        last = bool(state.get("hidden") or state.get("draws") or ctx.claims)
         out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": ctx.turn, "side": ctx.side, "phase": "game-over"},
                "position": position_of(ctx), "standing": ctx.standing, "result": result,
-               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": ""}}
+               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": SOVIET if last else ""}}
+        self._hidden_bookkeeping(state, ctx, out)
         return Transition(out, tuple(ctx.events))
 
     def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
@@ -336,17 +354,32 @@ class RedSteel:
                 problems.append(Problem(f"position.control.{h}", "is not a hex of the map", "2.1"))
         return problems
 
-    hidden_draws = False
+    hidden_draws = True  # 16.0: the Axis's aircraft, drawn in secret in a game without a referee
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
-        raise NotImplementedError("this game asks for no hidden draw")
+        """16.0: the Axis's secret air draw: the roll, and the aircraft drawn from the cup."""
+        roll, drawn = intro.draw_aircraft(dice, [str(a) for a in request["cup"]], "16.0 aircraft")
+        return {"roll": roll, "aircraft": drawn}
 
     def drawn(self, item: str) -> bool:
-        return False
+        return item.startswith("air.")
 
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
-        return []
+        """16.0, 16.1: every aircraft the Axis flew on a day is one its draw of that day gave it."""
+        problems = []
+        for value, version in zip(values, versions, strict=True):
+            if not item.startswith("air."):
+                continue
+            got = value.get("aircraft") if isinstance(value, dict) else None
+            if not isinstance(got, list):
+                problems.append(Problem(f"hidden.{owner}.{item}", f"{value!r} is not an air draw", "16.0"))
+                continue
+            for claim in version["claims"]:
+                if claim.get("flew") not in got:
+                    problems.append(Problem(f"hidden.{owner}.{item}", f"{claim.get('flew')} flew in game turn {claim.get('turn')}, "
+                                            f"but the draw of that day gave {', '.join(got)} only", "16.0"))
+        return problems
 
     def coverage(self) -> list[dict[str, Any]]:
         with COVERAGE_FILE.open("rb") as f:
