@@ -85,6 +85,10 @@ class GameModule(Protocol):
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None: ...
 
+    # Optional: ``side_dice(state, dice, side) -> list`` the dice of a transition that a side of a
+    # refereed game may see in its view and report (a die of a secret draw left out); a module
+    # without it shows every die (pbem.exchange.views.side_dice).
+
     hidden_draws: bool  # whether its joins commit to a hidden-dice secret (docs/protocol.md, Hidden draws)
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:

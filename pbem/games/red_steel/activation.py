@@ -107,6 +107,8 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
 
 def _cup(e: Event) -> list[str]:
     d = e.data
+    if "count" in d:  # a refereed game's Axis report: how many, not which (15.14)
+        return [f"- The referee puts {d['count']} Soviet formation marker(s) in the cup ({e.rule})."]
     held = " (the reserve division's marker is held back on a daytime turn, 15.14)" if d.get("reserve_withheld") else ""
     return [f"- The Soviet formation markers in the cup ({e.rule}): {', '.join(d['formations']) or 'none'}{held}."]
 

@@ -186,8 +186,16 @@ def _days_since(ctx: Ctx, since: int) -> int:
     return sum(1 for n, t in ctx.sc.turns.items() if since < n <= ctx.turn and t.tod == "am")
 
 
+def reserve_item(turn: int) -> str:
+    """15.14: the hidden item of the reserve the Soviet names in the Introductory Segment of the AM
+    turn ``turn`` (a game without a referee)."""
+    return f"reserve.T{turn}"
+
+
 def reserve(ctx: Ctx, si: dict[str, Any]) -> None:
-    """15.14, A-74: the Soviet reserve division, from its choice ``reserve`` (``si``)."""
+    """15.14, A-74: the Soviet reserve division, from its choice ``reserve`` (``si``). In a game
+    without a referee the choice is the Soviet's hidden value ``reserve.TN``, opened by its first
+    movement file of the day (``name_reserve``, when the cup is made)."""
     act = ctx.pos.setdefault("activation", {})
     days = int(ctx.option("reserve_days"))
     cur = str(act.get("reserve", ""))
@@ -199,8 +207,20 @@ def reserve(ctx: Ctx, si: dict[str, Any]) -> None:
         act["reserve"] = ""
         act.pop("reserve_since", None)
         ctx.emit("reserve", "15.14", formation=cur, state="ended", days=days, since=since)
-    want = str(si.get("reserve", ""))
+    if ctx.secret:
+        return
+    name_reserve(ctx, str(si.get("reserve", "")), ctx.turn)
+
+
+def name_reserve(ctx: Ctx, want: str, since: int) -> None:
+    """15.14, A-74: ``want`` put in reserve from the AM turn ``since`` (none for ""), unless a reserve
+    is in force, it is too early, or it is no formation in play."""
+    act = ctx.pos.setdefault("activation", {})
+    days = int(ctx.option("reserve_days"))
     if not want:
+        return
+    if act.get("reserve"):
+        ctx.emit("reserve", "15.14", formation=want, state="refused", why=f"{act['reserve']} is in reserve already")
         return
     start = _reserve_from(ctx)
     if ctx.turn < start:
@@ -210,8 +230,8 @@ def reserve(ctx: Ctx, si: dict[str, Any]) -> None:
         ctx.emit("reserve", "15.14", formation=want, state="refused", why=f"{want} is not a Soviet formation in play")
         return
     act["reserve"] = want
-    act["reserve_since"] = ctx.turn
-    ctx.emit("reserve", "15.14", formation=want, state="named", days=days, since=ctx.turn, from_turn=start, hidden=False)
+    act["reserve_since"] = since
+    ctx.emit("reserve", "15.14", formation=want, state="named", days=days, since=since, from_turn=start, hidden=ctx.secret)
 
 
 # --- 3.1d: replacements applied ---------------------------------------------------------------------
@@ -325,7 +345,8 @@ def _reserve(e: Event) -> list[str]:
     if d["state"] == "named":
         start = f"the 4 July turn is turn {d['from_turn']}" if d["from_turn"] else "the scenario has no 4 July turn: a reserve may be named from its first turn"
         return [f"- Reserve: the Soviet puts {f} in reserve for {d['days']} day(s): its marker stays out of the cup on daytime "
-                f"turns ({e.rule}, A-74; {start}). Public in this version (15.14 lets the Soviet keep it secret)."]
+                f"turns ({e.rule}, A-74; {start})." + (f" The Soviet named it in secret in the Introductory Segment of turn "
+                f"{d['since']} and opens it now that the cup is made (15.14)." if d.get("hidden") else "")]
     if d["state"] == "kept":
         return [f"- Reserve: {f} stays in reserve (named on turn {d['since']}, for {d['days']} day(s); {e.rule}, A-74)."]
     if d["state"] == "ended":
@@ -333,7 +354,11 @@ def _reserve(e: Event) -> list[str]:
     return [f"- Reserve: {f} cannot be put in reserve: {d['why']} ({e.rule}, A-74)."]
 
 
-RENDER = {"segment": _segment, "air-draw": _air, "militia": _militia, "replacements": _replacements,
+def _air_unseen(e: Event) -> list[str]:
+    return [f"- Air availability: the referee draws the Axis's aircraft; the Axis need not reveal them ({e.rule})."]
+
+
+RENDER = {"segment": _segment, "air-draw": _air, "air-draw-unseen": _air_unseen, "militia": _militia, "replacements": _replacements,
           "replaced": _replaced, "reserve": _reserve}
 
 
@@ -347,6 +372,9 @@ def check_choices(ctx: Ctx, choices: dict[str, Any], problems: list[Problem]) ->
             problems.append(Problem(f"intro.militia[{i}]", f"'{h}' is not a hex of the map", "17.3"))
         elif not ctx.sc.map.hex(str(h)).urban:
             problems.append(Problem(f"intro.militia[{i}]", f"{h} is not a town or city: militia are placed in one", "17.3"))
+    if ctx.secret and "reserve" in choices:
+        problems.append(Problem("intro.reserve", "in a game without a referee the reserve is the Soviet's secret: name it as "
+                                f'[hidden] "{reserve_item(ctx.turn)}" = "FORMATION" (pbem sign seals it)', "15.14"))
     want = choices.get("reserve")
     if want and want not in ctx.sc.formations:
         problems.append(Problem("intro.reserve", f"'{want}' is not a Soviet formation of the scenario "

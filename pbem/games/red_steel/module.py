@@ -165,6 +165,9 @@ class RedSteel:
         else:
             out["awaits"] = {"kind": "orders", "step": step, "from": [ctx.side],
                              "adjudicator": self._adjudicator(state, ctx.side)}
+            item = self._reserve_to_open(state, ctx) if phase == MOVE else ""
+            if item:  # 15.14: the reserve named in secret is opened when the cup is made
+                out["awaits"]["open"] = {SOVIET: [item]}
         self._hidden_bookkeeping(state, ctx, out)
         ctx.emit("awaits", "3.0", **out["awaits"])
         return Transition(out, tuple(ctx.events))
@@ -181,6 +184,14 @@ class RedSteel:
             for owner, item, claim in ctx.claims:
                 add_claim(work, owner, item, claim)
             out["hidden"] = work["hidden"]
+
+    def _reserve_to_open(self, state: dict[str, Any], ctx: Ctx) -> str:
+        """15.14: the Soviet's hidden reserve of this day, when its movement step comes."""
+        if ctx.side != SOVIET or not ctx.secret:
+            return ""
+        am = max((n for n, t in ctx.sc.turns.items() if n <= ctx.turn and t.tod == "am"), default=0)
+        item = intro.reserve_item(am)
+        return item if item in state.get("hidden", {}).get(SOVIET, {}) else ""
 
     def _game_over(self, state: dict[str, Any], ctx: Ctx) -> Transition:
         vp = victory_points(ctx)
@@ -208,7 +219,7 @@ class RedSteel:
         body = submission.body
         step = str(state["awaits"]["step"])
         ctx = context(state, side=str(state["clock"]["side"]))
-        problems: list[Problem] = []
+        problems: list[Problem] = self._hidden_problems(state, ctx, submission)
         if submission.kind == "reply":
             for key in sorted((set(body) & GAME_KEYS) - {"standing", "reply"}):
                 problems.append(Problem(key, "a support reply holds [reply] (its support) and [standing] only", "3.34"))
@@ -266,6 +277,9 @@ class RedSteel:
             ctx.emit("phase", "3.33", phase="movement", step=step)
             movement.start_phase(ctx, body)
             if ctx.side == SOVIET:
+                for item in state["awaits"].get("open", {}).get(SOVIET, []):  # 15.14: the reserve, opened now
+                    value = state.get("opened", {}).get(SOVIET, {}).get(item, {}).get("values", [""])[-1]
+                    intro.name_reserve(ctx, str(value), int(item.split(".T")[1]))
                 activation.phase(ctx, body)
             else:
                 moves = list(enumerate(body.get("move", [])))
@@ -319,11 +333,48 @@ class RedSteel:
         return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
 
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
-        """Nothing is hidden from a side in this version: every side sees the whole position."""
-        return copy.deepcopy(state["position"])
+        """A refereed game's view for ``side``: the whole position but the other side's secrets:
+        the Soviet does not see which aircraft the Axis drew (16.0), the Axis not which division is
+        in reserve (15.14)."""
+        pos: dict[str, Any] = copy.deepcopy(state["position"])
+        if side == SOVIET:
+            pos.get("aircraft", {}).pop("drawn", None)
+        if side == AXIS and pos.get("activation", {}).get("reserve"):
+            pos["activation"]["reserve"] = ""
+            pos["activation"].pop("reserve_since", None)
+        return pos
 
     def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
-        return list(events)
+        """A refereed game's report for ``side``: the events less what ``view_position`` keeps from
+        it: the Axis's air draw for the Soviet (it learns that the Axis drew), the reserve for the
+        Axis, and the formations in the cup (they would name the reserve by its absence)."""
+        out = []
+        for e in events:
+            if side == SOVIET and e.kind == "air-draw" and not e.data.get("hidden"):
+                out.append(Event("air-draw-unseen", e.rule, {}))
+            elif side == AXIS and e.kind == "reserve":
+                continue
+            elif side == AXIS and e.kind == "activation-cup":
+                out.append(Event("activation-cup", e.rule, {"formations": [], "count": len(e.data["formations"])}))
+            else:
+                out.append(e)
+        return out
+
+    def side_dice(self, state: dict[str, Any], dice: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
+        """A refereed game's dice as ``side`` sees them: the Soviet not the dice of the Axis's air
+        draw (16.0: the Axis need not reveal how many aircraft it drew, nor which), the Axis not the
+        draws of Soviet markers while a division is in reserve (15.14: the draws would tell which
+        marker is missing from the cup)."""
+        reserve = bool(state["position"].get("activation", {}).get("reserve"))
+        out = []
+        for d in dice:
+            label = str(d["label"])
+            if side == SOVIET and label.startswith("air T"):
+                continue
+            if side == AXIS and reserve and label.startswith("activation T") and " box " in label:
+                continue
+            out.append(d)
+        return out
 
     def check_state(self, state: dict[str, Any]) -> list[Problem]:
         """What the schema cannot say: every unit one of the scenario's, on a hex of the map or off
@@ -354,6 +405,29 @@ class RedSteel:
                 problems.append(Problem(f"position.control.{h}", "is not a hex of the map", "2.1"))
         return problems
 
+    def _hidden_problems(self, state: dict[str, Any], ctx: Ctx, submission: Submission) -> list[Problem]:
+        """What a file may hold hidden (docs/red-steel.md, Secrets): in the Soviet's Introductory
+        Segment the reserve of that turn (15.14), a formation or "" (its sender's own check sees the
+        value; the adjudicator sees a commitment); the draws the core lets in; nothing else."""
+        hidden = dict(submission.body.get("hidden", {}))
+        if not hidden:
+            return []
+        if not ctx.secret:
+            return [Problem("hidden", "a game with a referee has no hidden values: the referee keeps the secrets", "15.14")]
+        allowed: set[str] = set()
+        if str(state["awaits"]["step"]).endswith("/" + INTRO):
+            allowed.add(intro.reserve_item(ctx.turn))
+        out = []
+        for item, value in sorted(hidden.items()):
+            if self.drawn(item):  # a draw: the core takes it only when one is asked (docs/protocol.md, Hidden draws)
+                continue
+            if item not in allowed:
+                out.append(Problem(f"hidden.{item}", f"{submission.side} may not hide '{item}' in this file"
+                                   + (f" (its reserve is {intro.reserve_item(ctx.turn)})" if item.startswith("reserve.") else ""), "15.14"))
+            elif item.startswith("reserve.") and isinstance(value, str) and value and value not in ctx.sc.formations:
+                out.append(Problem(f"hidden.{item}", f"'{value}' is not a Soviet formation of the scenario", "15.14"))
+        return out
+
     hidden_draws = True  # 16.0: the Axis's aircraft, drawn in secret in a game without a referee
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
@@ -366,9 +440,15 @@ class RedSteel:
 
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
-        """16.0, 16.1: every aircraft the Axis flew on a day is one its draw of that day gave it."""
+        """16.0, 16.1: every aircraft the Axis flew on a day is one its draw of that day gave it;
+        15.14: a reserve is one of the Soviet's formations, or none."""
         problems = []
+        sc = load_scenario(str(state["pbem"]["scenario"]))
         for value, version in zip(values, versions, strict=True):
+            if item.startswith("reserve."):
+                if value and value not in sc.formations:
+                    problems.append(Problem(f"hidden.{owner}.{item}", f"'{value}' is not a Soviet formation of the scenario", "15.14"))
+                continue
             if not item.startswith("air."):
                 continue
             got = value.get("aircraft") if isinstance(value, dict) else None

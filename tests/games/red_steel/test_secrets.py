@@ -17,7 +17,7 @@ from pbem.cli import cli
 from pbem.errors import IllegalOrdersError, TamperError
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_new
-from pbem.exchange.game import load_doc, make_join, new_game, own_hidden, sign_orders
+from pbem.exchange.game import check_orders, load_doc, load_state, make_join, new_game, own_hidden, sign_orders
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.exchange.ledger import join_salt
 from pbem.games.red_steel.module import RedSteel
@@ -141,3 +141,90 @@ def load_aircraft() -> set[str]:
     from pbem.games.red_steel.data import load_scenario
 
     return set(load_scenario("training").aircraft)
+
+
+def test_the_reserve_is_named_in_secret_and_opened_when_the_cup_is_made(tmp_path: Path) -> None:
+    g = start(tmp_path / "game")
+    said = checked(g, '\n[intro]\nreserve = "11TD"\n')  # 15.14: named in the open, it would tell the Axis
+    assert "[hidden]" in said
+    formation = sorted(load_formations())[0]
+    g.play(f'\n[hidden]\n"reserve.T1" = "{formation}"\n')
+    st = g.state().data
+    assert "reserve.T1" in st["hidden"]["soviet"] and st["position"]["activation"]["reserve"] == ""
+    assert own_hidden(g.state(), g.keys["soviet"])["hidden"] == {"reserve.T1": formation}
+    while not str(g.state().data["awaits"]["step"]).endswith("soviet/move"):
+        auto(g)
+    assert g.state().data["awaits"]["open"] == {"soviet": ["reserve.T1"]}
+    auto(g)  # the Soviet's movement file opens it; the cup is made without its marker
+    st = g.state().data
+    assert st["opened"]["soviet"]["reserve.T1"]["values"] == [formation]
+    assert st["position"]["activation"]["reserve"] == formation and formation not in st["position"]["activation"]["track"]
+    play_out(g)
+    assert verify([g.folder]).transitions > 10
+
+
+def test_a_reserve_that_is_no_formation_is_refused_by_its_sender(tmp_path: Path) -> None:
+    g = start(tmp_path / "game")
+    assert "'99XX' is not a Soviet formation of the scenario" in checked(g, '\n[hidden]\n"reserve.T1" = "99XX"\n')
+    assert "may not hide 'reserve.T5'" in checked(g, '\n[hidden]\n"reserve.T5" = ""\n')
+
+
+def load_formations() -> tuple[str, ...]:
+    from pbem.games.red_steel.data import load_scenario
+
+    return load_scenario("training").formations
+
+
+def checked(g: SkGame, body: str) -> str:
+    """`pbem check` of a draft for the awaited step: its problems, as text (the draft is removed)."""
+    p = g.write(body, sign=False)
+    try:
+        return " ".join(x.render() for x in check_orders(load_state(g.state_path), load_doc(p, "orders")).problems)
+    finally:
+        p.unlink()
+
+
+def test_a_refereed_game_keeps_each_side_s_secret_out_of_the_other_s_views_and_reports(tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    folder.mkdir()
+    parties = (*SIDES, "referee")
+    keys = {p: KeyPair.from_seed(f"rs referee {p}".encode()) for p in parties}
+    st0 = new_game("red-steel", "training", {s: keys[s].public_text for s in SIDES}, keys["referee"].public_text,
+                   keys["referee"], "rs-ref", {})
+    write_new(folder / "0000.state.toml", dumps(st0))
+    g = SkGame(folder, keys, referee=True)
+    st = g.state()
+    joins = []
+    for p in parties:
+        j = folder / f"0000-{p}.join.toml"
+        write_new(j, dumps(make_join(st, p, keys[p], None, salt=join_salt(keys[p], st.digest, salt_of(p, "ref")))))
+        joins.append(j)
+    g.adjudicate(*joins)
+    formation = sorted(load_formations())[0]
+    g.play(f'\n[intro]\nreserve = "{formation}"\n')  # with a referee the reserve is named in the open, to the referee
+    full = g.state().data
+    drawn = full["position"]["aircraft"]["drawn"]
+    assert drawn and full["position"]["activation"]["reserve"] == formation
+    seq = int(full["pbem"]["sequence"])
+    views = {s: folder / f"{seq:04d}-{s}.view.toml" for s in SIDES}
+    axis, soviet = (views[s].read_text(encoding="utf-8") for s in SIDES)
+    assert not any(f'"{a}"' in soviet for a in drawn) and all(f'"{a}"' in axis for a in drawn)
+    assert f'reserve = "{formation}"' in soviet and f'reserve = "{formation}"' not in axis
+    reports = {s: (folder / f"{seq:04d}-{s}.report.md").read_text(encoding="utf-8") for s in SIDES}
+    assert reports and not any(a in reports["soviet"] for a in drawn) and "the referee draws the Axis's aircraft" in reports["soviet"]
+    assert formation not in reports["axis"].split("## Dice")[0]
+
+
+def test_a_refereed_game_s_dice_of_a_secret_draw_stay_out_of_the_other_side_s_view(tmp_path: Path) -> None:
+    """16.0: the faces of the draw would name the aircraft (the cup is sorted by id): the Soviet's
+    view and report leave the air dice out; the Axis's keep them; the full state keeps every die."""
+    from pbem.exchange.views import side_dice
+    from pbem.games.red_steel.module import RedSteel as Module
+
+    dice = [{"label": "air T1", "sides": 6, "face": 4}, {"label": "air T1 draw 1", "sides": 6, "face": 2},
+            {"label": "militia T1", "sides": 6, "face": 3}, {"label": "activation T2 box 1", "sides": 3, "face": 1}]
+    state = {"transition": {"dice": dice}, "position": {"activation": {"reserve": "44TD"}}}
+    assert [d["label"] for d in side_dice(Module(), state, "soviet")] == ["militia T1", "activation T2 box 1"]
+    assert [d["label"] for d in side_dice(Module(), state, "axis")] == ["air T1", "air T1 draw 1", "militia T1"]
+    state["position"]["activation"]["reserve"] = ""
+    assert len(side_dice(Module(), state, "axis")) == 4 and state["transition"]["dice"] == dice
