@@ -384,8 +384,8 @@ class Picture:
                            el("text", letter, x=7, y=0.5, font_size=8, font_weight="bold", fill="#fff", text_anchor="middle")],
                           name))
         for text, colour, name in (("OOS", "#c0262d", "out of supply (7.6)"), ("ISO", "#6d28d9", "isolated (7.8)")):
-            items.append(([el("rect", x=0, y=-8, width=18, height=9, rx=2, fill=colour),
-                           el("text", text, x=9, y=-1.5, font_size=6.5, font_weight="bold", fill="#fff", text_anchor="middle")],
+            items.append(([el("rect", x=0, y=-8, width=20, height=9, rx=2, fill=colour),
+                           el("text", text, x=10, y=-1.5, font_size=6.5, font_weight="bold", fill="#fff", text_anchor="middle")],
                           name))
         items.append(([el("text", "T/D", x=0, y=0, font_size=8, font_weight="bold", fill="#333")], "towed/deployed (11.1)"))
         items.append(([el("circle", cx=4, cy=-3, r=2.2, fill="#333"), el("circle", cx=10, cy=-3, r=2.2, fill="#fff", stroke="#333")],
