@@ -327,7 +327,7 @@ class RedSteel:
         return picture.position_svg(state)
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
-        if not any(e.kind in ("move", "combat", "advance", "bombardment") for e in events):
+        if not any(e.kind in ("move", "combat", "advance", "bombardment", "air") for e in events):
             return None
         from . import picture
         return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
