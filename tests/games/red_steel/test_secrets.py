@@ -17,7 +17,15 @@ from pbem.cli import cli
 from pbem.errors import IllegalOrdersError, TamperError
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_new
-from pbem.exchange.game import check_orders, load_doc, load_state, make_join, new_game, own_hidden, sign_orders
+from pbem.exchange.game import (
+    check_orders,
+    load_doc,
+    load_state,
+    make_join,
+    new_game,
+    own_hidden,
+    sign_orders,
+)
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.exchange.ledger import join_salt
 from pbem.games.red_steel.module import RedSteel
