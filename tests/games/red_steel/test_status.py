@@ -70,13 +70,11 @@ def _with_turns(ctx: Ctx, turns: dict[int, Turn]) -> Ctx:
 def test_the_reserve_is_named_from_the_4_july_turn_on() -> None:
     turns = {1: Turn(1, "3 July", "am"), 2: Turn(2, "3 July", "midday"), 3: Turn(3, "4 July", "am")}
     early = _with_turns(lab_ctx({"S-HQ95": "0905"}, side="axis", turn=1), turns)
-    early.standing = {"soviet": {"reserve": "95RD"}}
-    intro.reserve(early)
+    intro.reserve(early, {"reserve": "95RD"})
     assert early.pos["activation"]["reserve"] == ""
     assert early.events[-1].data["state"] == "refused"
     later = _with_turns(lab_ctx({"S-HQ95": "0905"}, side="axis", turn=3), turns)
-    later.standing = {"soviet": {"reserve": "95RD"}}
-    intro.reserve(later)
+    intro.reserve(later, {"reserve": "95RD"})
     assert later.pos["activation"]["reserve"] == "95RD"
     assert later.events[-1].data["from_turn"] == 3
 
