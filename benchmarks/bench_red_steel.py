@@ -15,13 +15,13 @@ Medians of N runs. Not a test: record the figures where they are needed (release
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from bench import median_time  # type: ignore[import-not-found]  # benchmarks/bench.py, beside this script
 
 from pbem.demo import run_demo
 from pbem.exchange.canonical import check_seal, digest
@@ -29,15 +29,6 @@ from pbem.exchange.chain import verify
 from pbem.exchange.files import read_toml
 from pbem.exchange.game import adjudicate, load_doc, load_state
 from pbem.exchange.keys import KeyPair
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def floor(paths: list[Path]) -> None:

@@ -22,10 +22,11 @@ from typing import Any
 from pbem.errors import ModuleDataError, PbemError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path
 from pbem.mechanics.hexgrid import Numbering, hexside_key
 from pbem.mechanics.odds import Odds
 from pbem.mechanics.places import HexGrid, Place
-from pbem.mechanics.tables import Result
+from pbem.mechanics.tables import OddsColumns, Result
 from pbem.resources import scenarios_dir
 
 GAME_DIR = "red-steel"
@@ -93,21 +94,13 @@ class Tec:
 
 
 @dataclass(frozen=True)
-class Crt:
+class Crt(OddsColumns):
     """The Combat Results Table (NOT IN SOURCE): odds columns, terrain lines, 2d6 rows (A-41)."""
 
     columns: tuple[str, ...]
     lines: dict[str, dict[int, tuple[Result, ...]]]  # terrain line -> 2d6 total -> one result per column
     provisional: bool
     note: str
-
-    @property
-    def first(self) -> Odds:
-        return Odds.parse(self.columns[0])
-
-    @property
-    def last(self) -> Odds:
-        return Odds.parse(self.columns[-1])
 
     def lookup(self, line: str, odds: Odds, total: int) -> Result:
         return self.lines[line][total][self.columns.index(odds.label)]
@@ -326,13 +319,12 @@ def charts_path() -> Path:
 
 
 def scenario_path(name: str) -> Path:
-    if name.endswith(".toml"):
-        return Path(name)
-    return scenarios_dir() / GAME_DIR / name / "scenario.toml"
+    """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
+    return bundled_scenario_path(GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    return sorted(p.parent.name for p in (scenarios_dir() / GAME_DIR).glob("*/scenario.toml"))
+    return bundled_scenario_names(GAME_DIR)
 
 
 def _read(path: Path, problems: list[Problem]) -> dict[str, Any]:

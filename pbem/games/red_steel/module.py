@@ -12,14 +12,13 @@ a step is the other side, or the referee.
 from __future__ import annotations
 
 import copy
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.exchange.hidden import add_claim, request_draw
-from pbem.games.base import scenario_file_names
+from pbem.games.base import BundledGame, problem_rows, scenario_file_names
 from pbem.mechanics.dice import Dice
 
 from . import activation, bombard, combat, endturn, engineer, intro, movement, render, status
@@ -44,7 +43,7 @@ COMBAT_KEYS = (*bombard.KEYS, *combat.KEYS)
 GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, "intro", "reply", "standing"})  # the orders body's keys (the rest is the core's envelope)
 
 
-class RedSteel:
+class RedSteel(BundledGame):
     name = "red-steel"
     aliases: tuple[str, ...] = ("rs", "redsteel", "red_steel")
     title = "Red Steel"
@@ -55,6 +54,7 @@ class RedSteel:
     schema_dir = "red-steel"
     step_rule = "3.0"
     report_details: tuple[str, ...] = ("Attack ", "Defense ", "Odds ")
+    coverage_file = COVERAGE_FILE
     case_prefix = "RS"
 
     # --- data ------------------------------------------------------------------------------------
@@ -461,24 +461,13 @@ class RedSteel:
                                             f"but the draw of that day gave {', '.join(got)} only", "16.0"))
         return problems
 
-    def coverage(self) -> list[dict[str, Any]]:
-        with COVERAGE_FILE.open("rb") as f:
-            rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
-        return rows
 
     # --- the rules catalog -----------------------------------------------------------------------
-    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+    def catalog_module(self) -> Any:
+        """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
         from . import catalog
-        return catalog.KEYS
 
-    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
-        from . import catalog
-        return catalog.case_state(self.new_game, case, folder)
-
-    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
-                       events: list[Event]) -> list[str]:
-        from . import catalog
-        return catalog.case_failures(case, problems, state, events)
+        return catalog
 
     def data_report(self) -> list[dict[str, Any]]:
         """Every chart and bundled scenario: provisional or not, or its problems."""
@@ -492,8 +481,7 @@ class RedSteel:
             try:
                 sc = load_scenario(name)
             except PbemError as e:
-                out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in e.problems] \
-                    or [{"item": f"scenario {name}", "status": "problem", "note": e.message}]
+                out += problem_rows(f"scenario {name}", e)
                 continue
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
             out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})

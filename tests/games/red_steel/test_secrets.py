@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
+from pbem.demo import order_text
 from pbem.errors import IllegalOrdersError, TamperError
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_new
@@ -64,7 +65,11 @@ def auto(g: SkGame) -> None:
             files.append(p)
         g.adjudicate(*files)
         return
-    g.play("\n" + RedSteel().propose(st.data, str(aw["from"][0])))
+    side = str(aw["from"][0])
+    p = g.folder / f"{int(st.data['pbem']['sequence']):04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
+    write_new(p, order_text(st.data, side, RedSteel().propose(st.data, side)))  # the game's part before the [pbem] table
+    p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p, "orders").data, g.keys[side], st), encoding="utf-8")
+    g.adjudicate(p)
 
 
 def to_axis_combat(g: SkGame) -> dict[str, Any]:
