@@ -265,7 +265,7 @@ def _seal_first(data: dict[str, Any], path: Path) -> None:
 
 
 def load_state(path: Path, check: bool = True, views: bool = True) -> Doc:
-    """A state file, or (where ``views``) a side's view of one (README: Referee)."""
+    """A state file, or (where ``views``) a side's view of one (docs/referee.md)."""
     try:
         data = read_toml(path)
     except PbemError:
@@ -663,7 +663,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     """The unsealed next state and its events: the deterministic core shared by adjudicate and verify.
 
     ``defaulted`` names awaited sides that sent nothing by the deadline; only a referee may
-    adjudicate without them, and they are treated as having sent empty orders (README: Referee).
+    adjudicate without them, and they are treated as having sent empty orders (docs/referee.md).
     ``adj_openings``: the hidden items the step asks the adjudicator itself to open, opened (from
     its key when adjudicating, from ``transition.openings`` when verifying). ``names``: each
     input's file, by side, for messages.
@@ -812,7 +812,7 @@ class Adjudication:
 
 
 def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> dict[str, str]:
-    """A refereed game's report for each side: the events it may see (README: Referee)."""
+    """A refereed game's report for each side: the events it may see (docs/referee.md)."""
     if "referee" not in cur["parties"]:
         return {}
     module = find_module(cur["pbem"]["module"])

@@ -1,5 +1,5 @@
 """Refereed games: the referee adjudicates every step, sends each side a signed view, and may
-adjudicate without a side whose deadline passed (README: Referee)."""
+adjudicate without a side whose deadline passed (docs/referee.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A refereed Skirmish game (README: Referee), three players, Proud Monster out of the registry: the
+"""A refereed Skirmish game (docs/referee.md), three players, Proud Monster out of the registry: the
 referee adjudicates every step and writes a signed view and a report for each side; each player
 writes, checks and signs its orders or reply from its own views, verifies them from the game's
 first state, and receives them by mail; a side whose deadline passed is adjudicated without its
