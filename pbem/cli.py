@@ -113,6 +113,11 @@ def _wrote(paths: list[Path], written: list[Path]) -> str:
     return f"wrote {', '.join(str(p) for p in written)} ({same})"
 
 
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the word, singular or plural: 1 picture, 2 pictures, 0 pictures."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def _public_key(arg: str) -> str:
     """A public key given on the command line: ``ed25519:...`` text or a .pub file (read as any
     file pbem reads: a regular file, bounded)."""
@@ -266,6 +271,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
         make_join,
         new_salt,
         origin_of,
+        wrong_key,
     )
     from pbem.exchange.ledger import join_salt
 
@@ -284,9 +290,33 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
             remove_leftovers(path.parent)  # of the run that wrote it, if it was interrupted
             click.echo(f"{path}: already joined with this key; nothing to do")
             return
+    if side in st.data["parties"] and st.data["parties"][side].get("key") != key.public_text:
+        raise wrong_key(key, side, st, key_path)
     salt = join_salt(key, origin_of(st), new_salt())
     doc = make_join(st, side, key, salt=salt, used=commitments_in(state_path.parent, origin_of(st)))
     click.echo(_wrote([path], [path] if write_new(path, dumps(doc)) else []))
+
+
+def _state_or_latest(path: Path) -> Path:
+    """STATE as given, or in a game folder its latest state (a player's folder of views: the
+    latest view), as `check` and `verify` take a folder."""
+    from pbem.errors import MalformedFileError
+    from pbem.exchange import names
+
+    if not path.is_dir():
+        return path
+    found = [(n.sequence, p) for p in path.iterdir() if (n := names.parse(p.name)) is not None and n.kind == "state"]
+    if not found:
+        found = [(n.sequence, p) for p in path.iterdir() if (n := names.parse(p.name)) is not None and n.kind == "view"]
+    if not found:
+        raise MalformedFileError(f"{path}: a folder with no state file (NNNN.state.toml) nor view in it",
+                                 hint="Give the state file, or the game's folder.")
+    latest = max(s for s, _ in found)
+    views = sorted(p for s, p in found if s == latest)
+    if len(views) > 1:
+        raise UsageError(f"{path}: the latest views, {', '.join(p.name for p in views)}, are of several sides",
+                         hint="Give the view file itself.")
+    return views[0]
 
 
 @cli.command()
@@ -295,15 +325,18 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
 @guarded
 def status(state_path: Path, as_json: bool) -> None:
     """Whose move, which step, what is awaited; a position summary.
+    STATE may be the game folder: its latest state.
 
     \b
     Example:
       pbem status game/0003.state.toml --json
+      pbem status game/
     """
     from pbem.engine.registry import find_module
     from pbem.exchange import names
     from pbem.exchange.game import load_state
 
+    state_path = _state_or_latest(state_path)
     st = load_state(state_path)
     s = st.data
     module = find_module(s["pbem"]["module"])
@@ -390,9 +423,9 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         _echo_json({"file": str(orders), "ok": not c.problems, "exit": EXIT_ILLEGAL if c.problems else 0, "sealed": c.sealed,
                     "problems": [p.as_json() for p in c.problems]})
         if c.problems:  # as every --json failure: the data on standard output, the paragraph on standard error
-            click.echo(f"pbem: {orders}: {len(c.problems)} problem(s)", err=True)
+            click.echo(f"pbem: {orders}: {_count(len(c.problems), 'problem')}", err=True)
     elif c.problems:
-        click.echo(f"{orders}: {len(c.problems)} problem(s):")
+        click.echo(f"{orders}: {_count(len(c.problems), 'problem')}:")
         for p in c.problems:
             click.echo(f"  - {p.render()}")
     else:
@@ -401,19 +434,33 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         sys.exit(EXIT_ILLEGAL)
 
 
+def _load_orders(orders: Path) -> Any:
+    """An order file to check: one its author changed after sealing it is tampering (exit 3), and
+    the error says how its author seals it again."""
+    from pbem.errors import TamperError
+    from pbem.exchange.game import load_doc
+
+    try:
+        return load_doc(orders, "orders")
+    except TamperError as e:
+        if "changed after it was signed" in e.message:
+            e.hint = (e.hint + " " if e.hint else "") + "If it is your own file, `pbem sign` with your key seals it again."
+        raise
+
+
 def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
     """`pbem check`: the state (given, or found in a folder by the digest the file answers) and
     the checked file."""
     from pbem.errors import MalformedFileError, TamperError
     from pbem.exchange import names
-    from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_doc, load_state
+    from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_state
 
     if not state_path.is_dir():
         st = load_state(state_path)
-        return st, check_orders(st, load_doc(orders, "orders"))
+        return st, check_orders(st, _load_orders(orders))
     if not any(state_path.glob(names.STATE_GLOB)):
         raise MalformedFileError(f"{state_path}: no state files found", hint="Give the state file, or the game folder.")
-    doc = load_doc(orders, "orders")
+    doc = _load_orders(orders)
     name = names.parse(orders.name)  # NNNN-SIDE.orders.toml answers NNNN.state.toml
     named = state_path / names.state(name.sequence) if name is not None else None
     found = load_state(named) if named is not None and named.is_file() else None
@@ -442,7 +489,7 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     Example:
       pbem sign game/0001-SIDE.orders.toml --key alice.key --state game/0001.state.toml
     """
-    from pbem.errors import IllegalOrdersError
+    from pbem.errors import IllegalOrdersError, TamperError
     from pbem.exchange.chain import check_before_reveal
     from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import (
@@ -455,12 +502,31 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         origin_of,
         parse_doc,
         sign_orders,
+        without_seal_text,
+        wrong_key,
     )
     from pbem.exchange.ledger import record_reveal
 
     raw = read_bytes(orders)  # read once: what is sealed is what was checked
-    doc = parse_doc(parse_toml(raw, str(orders)), orders, "orders")
-    key = _key(key_path, ask)
+    data = parse_toml(raw, str(orders))
+    source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    edited = False
+    try:
+        doc = parse_doc(data, orders, "orders")
+        key = _key(key_path, ask)
+    except TamperError:
+        # a file its author changed after sealing it: his key seals it again (its comments kept);
+        # anyone else's changed file stays tampering
+        seal = data.get("seal")
+        if not isinstance(seal, dict) or not isinstance(seal.get("key"), str):
+            raise
+        key = _key(key_path, ask)
+        if seal["key"] != key.public_text:
+            raise
+        bare = {k: v for k, v in data.items() if k not in ("seal", "dice")}
+        doc = parse_doc(bare, orders, "orders")
+        source = without_seal_text(source, bare)
+        edited = True
     if state_path:
         st = load_state(state_path)
     else:
@@ -470,14 +536,12 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
                              hint="Give it with --state STATE: your dice secret for this game is derived from it.")
         check_state_seal(found)
         st = found
-    source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     side = str(doc.data["pbem"]["side"])
     sealed_already = out is None and not force and ("seal" in doc.data or "dice" in doc.data)
     if sealed_already:
         if side not in st.data["parties"] or st.data["parties"][side]["key"] != key.public_text:
-            raise UsageError(f"--key is not {side}'s key in this game")
+            raise wrong_key(key, side, st, key_path)
         check_before_reveal(st, side, key)  # before anything is made with the key from this state
-    if sealed_already:
         # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
         # wrote), there is nothing to do; anything else needs --force
         again = parse_toml(sign_orders(orders, source, doc.data, key, st, True).encode("utf-8"), str(orders))
@@ -489,9 +553,9 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         unsealed_doc = Doc(doc.path, {k: v for k, v in doc.data.items() if k not in ("seal", "dice")})
     c = check_orders(st, unsealed_doc)
     if c.problems:
-        raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
+        raise IllegalOrdersError(f"{orders}: not signed: {_count(len(c.problems), 'problem')}", c.problems)
     if st.data["parties"][side]["key"] != key.public_text:
-        raise UsageError(f"--key is not {side}'s key in this game")
+        raise wrong_key(key, side, st, key_path)
     if not sealed_already:
         check_before_reveal(st, side, key)
     party = st.data["parties"][side]
@@ -502,7 +566,11 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         click.echo(_wrote([out], [out] if write_new(out, text) else []))
         return
     replace_file(orders, text, "the sealed file", before=raw)
-    click.echo(f"sealed {orders}")
+    if edited:
+        click.echo(f"sealed {orders} again: it was changed after its seal (its comments are kept). If you sent the "
+                   "earlier version, that one counts: a second file for one step is an equivocation.")
+    else:
+        click.echo(f"sealed {orders}")
 
 
 @cli.command()
@@ -528,7 +596,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     from pbem.exchange.chain import Chain, check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import load_doc, load_state, origin_of
+    from pbem.exchange.game import load_doc, load_state, origin_of, wrong_key
     from pbem.exchange.ledger import record_reveal
 
     st = load_state(state_path, views=False)
@@ -538,8 +606,8 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
         adj = str(st.data["awaits"]["adjudicator"])
         if st.data["parties"].get(adj, {}).get("key") != key.public_text:
-            raise UsageError(f"this step is adjudicated by '{adj}', and --key is not {adj}'s key (key id {key.key_id})",
-                             hint="The other player (or the referee) adjudicates your orders: send them the file.")
+            raise wrong_key(key, adj, st, key_path, hint=f"This step is adjudicated by '{adj}': the other player (or the "
+                                                          "referee) adjudicates your orders; send them the file.")
         check_before_reveal(st, adj, key)
         party = st.data["parties"][adj]
         record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), st.digest)
@@ -556,7 +624,15 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     files = res.outputs(out, report)
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]
-    click.echo(_wrote([p for p, _ in files], written))
+    if not written:
+        click.echo(f"{out}: this adjudication is made already: the state exists, and so do its other files, with exactly "
+                   f"the bytes these inputs give (the same inputs always give the same bytes); nothing was written")
+    elif len(written) < len(files):
+        rest = len(files) - len(written)
+        click.echo(f"wrote {', '.join(str(p) for p in written)}; {_count(rest, 'other file')} of this adjudication "
+                   f"{'was' if rest == 1 else 'were'} there already, from an earlier run, with exactly the bytes these inputs give")
+    else:
+        click.echo(_wrote([p for p, _ in files], written))
     if nxt.get("result") and aw["kind"] == "none":
         click.echo(result_text(nxt["result"], reason=False))
     else:
@@ -626,13 +702,13 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
         for note in res.notes:
             click.echo(note_line("pbem verify", note) if github else f"note: {note}")
         if res.states == 0:
-            click.echo(f"ok: {res.views} views of the referee's states: seals, chain and commitments hold, {res.dice} dice "
+            click.echo(f"ok: {_count(res.views, 'view')} of the referee's states: seals, chain and commitments hold, {_count(res.dice, 'die', 'dice')} "
                        f"re-derived; last {res.last}")
             click.echo(f"trusted from {res.anchor} ({res.anchor_how}; {res.anchor_digest})")
         else:
-            views = f", {res.views} views" if res.views else ""
-            click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "
-                       f"{res.pictures} pictures match{views}; last {res.last}")
+            views = f", {_count(res.views, 'view')}" if res.views else ""
+            click.echo(f"ok: {_count(res.states, 'state')}, {_count(res.transitions, 'transition')} replayed, "
+                       f"{_count(res.reports, 'report')} and {_count(res.pictures, 'picture')} match{views}; last {res.last}")
             click.echo(f"trusted from {res.anchor} ({res.anchor_how}; {res.anchor_digest})")
 
 
@@ -674,7 +750,8 @@ def audit(state_path: Path, as_json: bool) -> None:
 @click.option("--svg", type=click.Path(path_type=Path), help="Draw the map with the position as an SVG picture into this file.")
 @guarded
 def show(state_path: Path, side: str | None, svg: Path | None) -> None:
-    """The position, as text or as a map picture (as SIDE may see it).
+    """The position, as text or as a map picture (as SIDE may see it). STATE may be the game
+    folder: its latest state.
 
     \b
     Example:
@@ -684,7 +761,7 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
     from pbem.engine.registry import find_module
     from pbem.exchange.game import load_state
 
-    st = load_state(state_path)
+    st = load_state(_state_or_latest(state_path))
     if side is not None and side not in st.data["parties"]:
         raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
     module = find_module(st.data["pbem"]["module"])
@@ -819,7 +896,7 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
             elif r.status == "malformed":
                 click.echo(f"MALFORMED {r.path}")
                 click.echo("\n".join("  " + line for f in r.malformed for line in f.splitlines()))
-        click.echo(f"{len(results)} case(s): {counts['pass']} passed, {counts['fail']} failed, {counts['malformed']} malformed")
+        click.echo(f"{_count(len(results), 'case')}: {counts['pass']} passed, {counts['fail']} failed, {counts['malformed']} malformed")
     if counts["malformed"]:
         sys.exit(EXIT_MALFORMED)
     if counts["fail"]:
