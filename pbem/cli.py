@@ -67,7 +67,130 @@ def result_text(r: dict[str, Any], reason: bool = True) -> str:
     return f"game over: the {r.get('winner', 'nobody')} wins{rule}{why}"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+ORDER = ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "status", "show", "verify", "audit", "mail",
+         "games", "rules", "demo", "catalog", "module"]
+
+
+class _Ordered(click.Group):
+    """The commands in the order of a game: keygen, new, join, ... then the others."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its whole first sentence, wrapped, never cut off."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class _WithScenarios(click.Command):
+    """A command whose help ends with the bundled scenarios of each game."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        try:
+            from pbem.engine.registry import modules
+
+            rows = [(m.name, ", ".join(m.scenarios()) or "(none bundled yet)") for m in modules()]
+        except Exception:  # a help text never fails
+            return
+        with formatter.section("Scenarios of each game (`pbem games`)"):
+            formatter.write_dl(rows)
+
+
+def _first_argument(ctx: click.Context, name: str) -> Any:
+    """A command's first argument as completion sees it: parsed, or (when the word being completed
+    is an option's value) still among the words left over."""
+    value = ctx.params.get(name)
+    if value is None:
+        value = next((a for a in ctx.args if not a.startswith("-")), None)
+    return value
+
+
+def _complete_scenario(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    try:
+        from pbem.engine.registry import modules
+
+        game = ctx.params.get("game_name") or ctx.params.get("game")
+        return sorted({s for m in modules() if not game or m.name == game for s in m.scenarios() if s.startswith(incomplete)})
+    except Exception:
+        return []
+
+
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    try:
+        from pbem.engine.registry import modules
+
+        return [m.name for m in modules() if m.name.startswith(incomplete)]
+    except Exception:
+        return []
+
+
+def _complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The sides of the game of the state already on the command line (or of every game)."""
+    try:
+        sides: list[str] = []
+        state = _first_argument(ctx, "state_path")
+        if state is not None and Path(state).is_file():
+            from pbem.exchange.files import read_toml
+
+            sides = list(read_toml(Path(state)).get("parties", {}))
+        else:
+            from pbem.engine.registry import modules
+
+            sides = list(dict.fromkeys(s for m in modules() for s in m.sides))
+        return [s for s in sides if s.startswith(incomplete)]
+    except Exception:
+        return []
+
+
+def _complete_side_key(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """`new --side`: SIDE= for the sides of the scenario's game."""
+    try:
+        from pbem.engine.registry import modules
+
+        scenario = _first_argument(ctx, "scenario")
+        mods = [m for m in modules() if not scenario or m.owns_scenario(scenario)]
+        return [f"{s}=" for s in dict.fromkeys(s for m in mods for s in m.sides) if f"{s}=".startswith(incomplete)]
+    except Exception:
+        return []
+
+
+def _complete_files(pattern: str, folders: bool = True) -> Callable[[click.Context, click.Parameter, str], list[Any]]:
+    """Files whose names match ``pattern`` (and folders, to go into), in the folder typed so far."""
+    from click.shell_completion import CompletionItem
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        try:
+            folder = Path(incomplete).parent if incomplete and not incomplete.endswith("/") else Path(incomplete or ".")
+            out: list[Any] = []
+            for p in sorted(folder.iterdir()):
+                name = str(p) if str(folder) != "." or incomplete.startswith("./") else p.name
+                if not name.startswith(incomplete) or p.name.startswith("."):
+                    continue
+                if p.is_dir() and folders:
+                    out.append(CompletionItem(name + "/", type="plain"))
+                elif p.is_file() and p.match(pattern):
+                    out.append(CompletionItem(name, type="plain"))
+            return out
+        except OSError:
+            return []
+
+    return complete
+
+
+_STATES = _complete_files("*.toml")
+_KEYS = _complete_files("*.key")
+
+
+@click.group(cls=_Ordered, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(__version__, prog_name="pbem")
 @click.pass_context
@@ -171,12 +294,12 @@ def keygen(name: str, ask: bool, passphrase_env: str | None) -> None:
     click.echo(f"wrote {key_path} (private, keep it) and {pub_path} (public: {pair.public_text}, key id {pair.key_id})")
 
 
-@cli.command()
-@click.argument("scenario")
-@click.option("--game", "game_name", help="The game (default: the one game that has SCENARIO; `pbem games` lists them).")
-@click.option("--side", "sides", multiple=True, required=True, metavar="SIDE=PUBKEY", help="A side and its public key (text or .pub file).")
+@cli.command(cls=_WithScenarios)
+@click.argument("scenario", shell_complete=_complete_scenario)
+@click.option("--game", "game_name", shell_complete=_complete_game, help="The game (default: the one game that has SCENARIO; `pbem games` lists them).")
+@click.option("--side", "sides", multiple=True, required=True, metavar="SIDE=PUBKEY", shell_complete=_complete_side_key, help="A side and its public key (text or .pub file).")
 @click.option("--referee", metavar="PUBKEY", help="The referee's public key, for a refereed game.")
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="Your private key (you are a party).")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="Your private key (you are a party).")
 @click.option("--game-id", help="The game id (default: derived from the keys, scenario and the time).")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE", help="A rules option (see `pbem rules GAME`).")
 @click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True, help="The game folder to create.")
@@ -248,11 +371,12 @@ def _game_of(scenario: str, game_name: str | None) -> Any:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--side", required=True, help="Your side (or 'referee').")
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", required=True, shell_complete=_complete_side, help="Your side (or 'referee').")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS,
+              help="Your private key (NAME.key from `pbem keygen`).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output file (default: NNNN-SIDE.join.toml beside STATE).")
-@click.option("--passphrase", "ask", is_flag=True)
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
 @guarded
 def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: bool) -> None:
     """Join a new game: your signed key and first dice commitment.
@@ -320,7 +444,7 @@ def _state_or_latest(path: Path) -> Path:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @guarded
 def status(state_path: Path, as_json: bool) -> None:
@@ -362,8 +486,8 @@ def status(state_path: Path, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--side", required=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", required=True, shell_complete=_complete_side, help="The side whose file to write (the awaited one).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Write to a file instead of standard output.")
 @guarded
 def template(state_path: Path, side: str, out: Path | None) -> None:
@@ -390,9 +514,9 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.argument("orders", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.argument("orders", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @click.option("--github", is_flag=True, help="Problems as GitHub Actions annotations (docs/git.md).")
 @guarded
 def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
@@ -474,13 +598,14 @@ def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
 
 
 @cli.command()
-@click.argument("orders", type=click.Path(path_type=Path))
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
-@click.option("--state", "state_path", type=click.Path(path_type=Path),
+@click.argument("orders", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS,
+              help="Your private key (NAME.key from `pbem keygen`).")
+@click.option("--state", "state_path", type=click.Path(path_type=Path), shell_complete=_STATES,
               help="The state (or view) the file answers (default: found in the file's folder).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Write the sealed file here (default: seal ORDERS in place).")
 @click.option("--force", is_flag=True, help="Seal again a file that already has a seal.")
-@click.option("--passphrase", "ask", is_flag=True)
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
 @guarded
 def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None, force: bool, ask: bool) -> None:
     """Seal an order or reply file: dice reveal, next commitment, signature.
@@ -574,18 +699,22 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.argument("orders", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="The adjudicator's private key.")
-@click.option("--no-orders", "defaulted", multiple=True, metavar="SIDE",
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.argument("orders", nargs=-1, type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="The adjudicator's private key.")
+@click.option("--no-orders", "defaulted", multiple=True, metavar="SIDE", shell_complete=_complete_side,
               help="Referee only: adjudicate without SIDE's file, its deadline having passed (empty orders).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Next state (default NNNN.state.toml beside STATE).")
 @click.option("--report", type=click.Path(path_type=Path), help="Report (default NNNN.report.md beside the next state).")
-@click.option("--passphrase", "ask", is_flag=True)
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
 @guarded
 def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defaulted: tuple[str, ...], out: Path | None,
                report: Path | None, ask: bool) -> None:
-    """Resolve the awaited step: write the next signed state and the turn report.
+    """Resolve the awaited step: the next signed state, its report and the picture of the turn.
+
+    Beside the next state (NNNN.state.toml) it writes the turn report (NNNN.report.md) and the
+    picture of the turn (NNNN.turn.svg: the map with its moves and attacks); in a refereed game
+    also each side's view and report.
 
     \b
     Example:
@@ -642,7 +771,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @click.option("--github", is_flag=True, help="A failure as GitHub Actions annotations (docs/git.md).")
 @click.option("--from", "anchor", metavar="DIGEST",
@@ -713,8 +842,8 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def audit(state_path: Path, as_json: bool) -> None:
     """Every die of the transition that produced STATE, re-derived from the reveals.
@@ -745,8 +874,8 @@ def audit(state_path: Path, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--side", help="Show what this side may see.")
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", shell_complete=_complete_side, help="Show what this side may see.")
 @click.option("--svg", type=click.Path(path_type=Path), help="Draw the map with the position as an SVG picture into this file.")
 @guarded
 def show(state_path: Path, side: str | None, svg: Path | None) -> None:
@@ -777,7 +906,7 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def games(as_json: bool) -> None:
     """The games pbem adjudicates: each with its sides and bundled scenarios.
@@ -797,8 +926,8 @@ def games(as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("game")
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("game", shell_complete=_complete_game)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def rules(game: str, as_json: bool) -> None:
     """The rule coverage table of GAME: each rule's status and the catalog cases that test it.
@@ -830,8 +959,8 @@ def module() -> None:
 
 
 @module.command("check")
-@click.argument("game")
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("game", shell_complete=_complete_game)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def module_check(game: str, as_json: bool) -> None:
     """Load and validate every bundled scenario of GAME; list what is provisional or missing and
@@ -903,13 +1032,13 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(EXIT_ILLEGAL)
 
 
-@cli.command()
+@cli.command(cls=_WithScenarios)
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")
 @click.option("--full", is_flag=True, help="Play under the game's full rules (every advanced rule implemented so far).")
-@click.option("--scenario", default=None, help="The bundled scenario to play (default: the game's demo scenario).")
+@click.option("--scenario", default=None, shell_complete=_complete_scenario, help="The bundled scenario to play (default: the game's demo scenario).")
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
-@click.option("--game", default=None, help="The game to play (default: the first that `pbem games` lists).")
+@click.option("--game", default=None, shell_complete=_complete_game, help="The game to play (default: the first that `pbem games` lists).")
 @guarded
 def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None) -> None:
     """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.
