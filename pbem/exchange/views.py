@@ -1,4 +1,4 @@
-"""Views: what one side may see of a state, signed by the referee (README: Referee).
+"""Views: what one side may see of a state, signed by the referee (docs/referee.md).
 
 In a refereed game the referee holds the full states. After each step it sends every side a view:
 the clock, what is awaited, the public keys and dice commitments, the side's own standing
