@@ -14,7 +14,8 @@ It plays simply, but through every phase:
   with every adjacent unit that may attack, supported by its deployed artillery in range, advancing
   into the hex (9.5); its other artillery bombards the enemy hexes it spots (8.0); with a referee,
   the Axis flies each aircraft it drew today against the largest enemy stack (16.1) — in a game
-  without a referee its draw is its secret, which the built-in player does not hold;
+  without a referee its draw is its secret, which the built-in player does not hold, and its
+  attack support is committed hidden (3.34c);
 - defensive support reply: each attacked hex gets the artillery in range that may support.
 
 Every order is checked with the module's own check before it is kept, so what it proposes is legal
@@ -29,6 +30,7 @@ import tomli_w
 
 from pbem.engine.model import Submission
 
+from .combat import support_item
 from .context import DEPLOYED, FULL_AMMO, TOWED, Ctx, context, other
 from .data import REINFORCEMENTS, SOVIET
 
@@ -191,9 +193,13 @@ def _combat(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str
             trial["support"] = [*trial.get("support", []), art]
             attacks = list(b.body["attack"])
             attacks[k] = trial
-            if b.legal({**b.body, "attack": attacks}):
+            if b.legal(_as_sent(ctx, {**b.body, "attack": attacks})):
                 b.body["attack"] = attacks
                 used.add(art)
+    if ctx.secret and b.body.get("attack"):  # 3.34c: without a referee the support is committed hidden
+        support = {str(a["target"]): a.pop("support") for a in b.body["attack"] if a.get("support")}
+        if support:
+            b.body["hidden"] = {support_item(ctx.turn): support}
     for art in artillery:  # 8.0: the rest bombard the nearest enemy hex they may
         if art in used:
             continue
@@ -209,6 +215,19 @@ def _combat(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str
             if b.add("air", {"aircraft": a, "target": target}):
                 break
     return b.body
+
+
+def _as_sent(ctx: Ctx, body: dict[str, Any]) -> dict[str, Any]:
+    """Combat orders as they are sent: without a referee the attack support is the hidden value
+    ``support.TN`` (3.34c), by target."""
+    if not ctx.secret:
+        return body
+    attacks = [{k: v for k, v in a.items() if k != "support"} for a in body.get("attack", [])]
+    support = {str(a["target"]): list(a["support"]) for a in body.get("attack", []) if a.get("support")}
+    out = {**body, "attack": attacks}
+    if support:
+        out["hidden"] = {support_item(ctx.turn): support}
+    return out
 
 
 def _support(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str, Any]:

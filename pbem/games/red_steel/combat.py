@@ -288,6 +288,12 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
                 problems.append(Problem(f"{w}.exclude", why, "6.3"))
 
 
+def support_item(turn: int) -> str:
+    """3.34c: the hidden item of the attack support the phasing side commits in game turn ``turn``
+    (a game without a referee): the artillery by target hex, opened when the combats are resolved."""
+    return f"support.T{turn}"
+
+
 def declared(ctx: Ctx, body: dict[str, Any]) -> list[str]:
     """9.0, 3.34a: the hexes attacked, in the order given."""
     return [str(a["target"]) for a in body.get("attack", [])]
@@ -930,6 +936,12 @@ def _isolated(e: Event) -> list[str]:
     return [f"- {e.data['unit']} is isolated: {e.data['why']} ({e.rule})."]
 
 
-RENDER = {"combat": _combat, "losses": _losses, "retreat": _retreat_line, "advance": _advance_line,
+def _support_opened(e: Event) -> list[str]:
+    given = "; ".join(f"{t}: {', '.join(us) or 'none'}" for t, us in e.data["support"].items()) or "none"
+    return [f"- {str(e.data['side']).capitalize()}'s attack support, committed in secret with its attacks and opened now "
+            f"that the defender has allocated his ({e.rule}, 9.11, A-12): {given}."]
+
+
+RENDER = {"support-opened": _support_opened, "combat": _combat, "losses": _losses, "retreat": _retreat_line, "advance": _advance_line,
           "isolation-roll": _isolation, "recovery-roll": _recovery, "combat-skipped": _skipped,
           "defensive-support": _dsupport, "support-removed": _removed, "isolated": _isolated}

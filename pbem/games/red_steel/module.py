@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
-from pbem.exchange.hidden import add_claim, request_draw
+from pbem.exchange.hidden import add_claim, is_sealed_entry, request_draw
 from pbem.games.base import BundledGame, problem_rows, scenario_file_names
 from pbem.mechanics.dice import Dice
 
@@ -245,7 +245,45 @@ class RedSteel(BundledGame):
             for key in sorted((set(body) & GAME_KEYS) - {*COMBAT_KEYS, "standing"}):
                 problems.append(Problem(key, f"the combat step's orders are {', '.join(COMBAT_KEYS)}; {key} belongs to another step", "3.3"))
             bombard.check(ctx, body, problems)
-            combat.check(ctx, body, problems)
+            if ctx.secret:
+                problems += self._secret_support_problems(ctx, body)
+            else:
+                combat.check(ctx, body, problems)
+        return problems
+
+    def _secret_support_problems(self, ctx: Ctx, body: dict[str, Any]) -> list[Problem]:
+        """3.34c without a referee: the attack support is the attacker's hidden value
+        ``support.TN`` (target hex -> artillery), which the defender must not read before he
+        allocates his own (3.34b); its sender's own check sees it and checks it as support, the
+        adjudicator sees a commitment (it is opened when the combats are resolved)."""
+        problems: list[Problem] = []
+        attacks = [dict(a) for a in body.get("attack", [])]
+        for i, a in enumerate(attacks):
+            if "support" in a:
+                problems.append(Problem(f"attack[{i}].support", "in a game without a referee the attack support is hidden until the "
+                                        f'combats: write it as [hidden] "{combat.support_item(ctx.turn)}" = {{ HEX = ["UNIT"] }} '
+                                        "(pbem sign seals it)", "3.34"))
+        item = combat.support_item(ctx.turn)
+        draft = body.get("hidden", {}).get(item)
+        targets = [str(a["target"]) for a in attacks]
+        if draft is not None and not targets:
+            problems.append(Problem(f"hidden.{item}", "support for no attack: the orders declare none", "9.0"))
+        if isinstance(draft, dict) and not is_sealed_entry(draft):  # the sender's own draft: checked as the support it will be
+            for t in sorted(draft):
+                if t not in targets:
+                    problems.append(Problem(f"hidden.{item}.{t}", f"{t} is not a target of these attacks ({', '.join(targets) or 'none'})", "9.11"))
+            for a in attacks:
+                a["support"] = list(draft.get(str(a["target"]), []))
+        found: list[Problem] = []
+        ctx.secret = False
+        combat.check(ctx, {**body, "attack": attacks}, found)
+        ctx.secret = True
+        for p in found:
+            where = p.where
+            if ".support[" in where:
+                i, k = int(where.split("[")[1].split("]")[0]), where.rsplit("[", 1)[1].rstrip("]")
+                where = f"hidden.{item}.{targets[i]}[{k}]"
+            problems.append(Problem(where, p.message, p.rule))
         return problems
 
     # --- resolving -------------------------------------------------------------------------------
@@ -260,7 +298,14 @@ class RedSteel(BundledGame):
         step = str(state["awaits"]["step"])
         if sub.kind == "reply":
             pending = copy.deepcopy(state["pending"])
-            return self._combat_phase(state, ctx, pending["orders"], list(reply_body(sub.body).get("support", [])))
+            orders = pending["orders"]
+            for owner, items in state["awaits"].get("open", {}).items():  # 3.34c: the attacker's support, opened now
+                for item in items:
+                    opened = state.get("opened", {}).get(owner, {}).get(item, {}).get("values", [{}])[-1]
+                    ctx.emit("support-opened", "3.34", side=owner, support={t: list(us) for t, us in sorted(opened.items())})
+                    for a in orders.get("attack", []):
+                        a["support"] = list(opened.get(str(a["target"]), []))
+            return self._combat_phase(state, ctx, orders, list(reply_body(sub.body).get("support", [])))
         body = sub.body
         if step.endswith("/" + INTRO):
             intro.segment(ctx, dict(body.get("intro", {})))
@@ -296,7 +341,11 @@ class RedSteel(BundledGame):
         orders = {k: copy.deepcopy(body[k]) for k in COMBAT_KEYS if k in body}
         if targets:
             ctx.emit("declared", "9.0", side=ctx.side, targets=targets)
-            return self._awaiting(state, ctx, SUPPORT, {"orders": orders, "attacks": copy.deepcopy(list(body.get("attack", [])))})
+            pending = {"orders": orders, "attacks": copy.deepcopy(list(body.get("attack", [])))}
+            t = self._awaiting(state, ctx, SUPPORT, pending)
+            if combat.support_item(ctx.turn) in body.get("hidden", {}):  # 3.34c: opened by the attacker when it adjudicates the reply
+                t.state["awaits"]["open"] = {ctx.side: [combat.support_item(ctx.turn)]}
+            return t
         return self._combat_phase(state, ctx, orders, [])
 
     def _combat_phase(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], support: list[dict[str, Any]]) -> Transition:
@@ -417,6 +466,8 @@ class RedSteel(BundledGame):
         allowed: set[str] = set()
         if str(state["awaits"]["step"]).endswith("/" + INTRO):
             allowed.add(intro.reserve_item(ctx.turn))
+        if str(state["awaits"]["step"]).endswith("/" + COMBAT) and submission.side == ctx.side:
+            allowed.add(combat.support_item(ctx.turn))
         out = []
         for item, value in sorted(hidden.items()):
             if self.drawn(item):  # a draw: the core takes it only when one is asked (docs/protocol.md, Hidden draws)
@@ -424,7 +475,7 @@ class RedSteel(BundledGame):
             if item not in allowed:
                 out.append(Problem(f"hidden.{item}", f"{submission.side} may not hide '{item}' in this file"
                                    + (f" (its reserve is {intro.reserve_item(ctx.turn)})" if item.startswith("reserve.") else ""), "15.14"))
-            elif item.startswith("reserve.") and isinstance(value, str) and value and value not in ctx.sc.formations:
+            elif item.startswith("reserve.") and isinstance(value, str) and value and value not in ctx.sc.formations:  # a draft
                 out.append(Problem(f"hidden.{item}", f"'{value}' is not a Soviet formation of the scenario", "15.14"))
         return out
 

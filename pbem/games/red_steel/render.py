@@ -149,6 +149,12 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
                 "# Engineer Phase (17.2, 17.4).", "# [[entrench]]", '# unit = "UNIT"', "",
                 "# Movement Phase (5.x): a unit or stack along a path of adjacent hexes.", "# [[move]]",
                 '# units = ["UNIT"]', '# path = ["HEX", "HEX"]', "# strategic = false"]
+    elif "referee" not in state.get("parties", {}):
+        out += ["# Combat Phase (9.x): a target hex and the attacking units.", "# [[attack]]",
+                '# target = "HEX"', '# units = ["UNIT"]', "",
+                "# The artillery supporting each attack, hidden until the defender has allocated his (3.34c);",
+                "# pbem sign seals it:", "# [hidden]", f'# "support.T{state["clock"]["turn"]}" = {{ HEX = ["UNIT"] }}', "",
+                "# Bombardment (8.x).", "# [[bombard]]", '# target = "HEX"', '# units = ["UNIT"]']
     else:
         out += ["# Combat Phase (9.x): a target hex, the attacking units, the artillery supporting.", "# [[attack]]",
                 '# target = "HEX"', '# units = ["UNIT"]', "# support = []", "",

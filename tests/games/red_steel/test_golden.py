@@ -43,7 +43,8 @@ def test_the_golden_game_goes_through_every_part_of_the_sequence_of_play() -> No
     assert any(s.endswith("/combat/support") for s in steps)
     for words in ("Introductory Segment", "Air availability", "Militia", "Romanian replacements", "Status Phase supply",
                   "#### Engineer phase", "#### Movement phase", "Activation roll", "#### Combat phase", "Bombardment",
-                  "defensive support", "Game turn 4: 11 July Night", "opens its hidden item `air.T1`", "Game over"):
+                  "defensive support", "attack support, committed in secret", "Game turn 4: 11 July Night",
+                  "opens its hidden item `air.T1`", "Game over"):
         assert words in text, words
 
 

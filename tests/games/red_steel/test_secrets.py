@@ -241,3 +241,45 @@ def test_a_refereed_game_s_dice_of_a_secret_draw_stay_out_of_the_other_side_s_vi
     assert [d["label"] for d in side_dice(Module(), state, "axis")] == ["air T1", "air T1 draw 1", "militia T1"]
     state["position"]["activation"]["reserve"] = ""
     assert len(side_dice(Module(), state, "axis")) == 4 and state["transition"]["dice"] == dice
+
+
+def test_the_attack_support_stays_hidden_until_the_defender_has_allocated_his(tmp_path: Path) -> None:
+    """3.34b-c, A-12: the defender allocates in secret, the attacker places its support: without a
+    referee the attacker commits its support hidden with its attacks, the defender replies without
+    reading it, and the attacker opens it as it adjudicates the reply."""
+    g = start(tmp_path / "game")
+    while True:  # to an Axis combat step whose built-in orders attack with support
+        st = g.state()
+        if str(st.data["awaits"]["step"]).endswith("axis/combat"):
+            body = RedSteel().propose(st.data, "axis")
+            if "support.T" in body:
+                break
+        auto(g)
+        assert st.data["awaits"]["kind"] != "none", "no supported attack in the whole game"
+    auto(g)  # the combat file: the support is a commitment in it
+    sent = sorted(g.folder.glob("*-axis.orders.toml"))[-1].read_text(encoding="utf-8")
+    assert "support = [" not in sent and "[hidden" in sent and '"support.T' in sent
+    st = g.state().data
+    item = next(iter(st["awaits"]["open"]["axis"]))
+    assert st["awaits"]["kind"] == "reply" and st["awaits"]["adjudicator"] == "axis" and item.startswith("support.T")
+    assert all("support" not in a for a in st["pending"]["attacks"])  # the defender sees the targets and attackers only
+    auto(g)  # the Soviet's reply; the Axis adjudicates it and opens its support
+    st = g.state().data
+    opened = st["opened"]["axis"][item]["values"][-1]
+    report = sorted(g.folder.glob("*.report.md"))[-1].read_text(encoding="utf-8")
+    assert opened and "attack support, committed in secret with its attacks and opened now" in report
+    assert all(u in report for units in opened.values() for u in units)
+    play_out(g)
+    assert verify([g.folder]).transitions > 10
+
+
+def test_support_given_in_the_open_without_a_referee_is_refused(tmp_path: Path) -> None:
+    g = start(tmp_path / "game")
+    while not str(g.state().data["awaits"]["step"]).endswith("axis/combat"):
+        auto(g)
+    st = g.state().data
+    target = enemy_hex(g)
+    said = checked(g, f'\n[[attack]]\ntarget = "{target}"\nunits = ["G-I/IR47"]\nsupport = ["G-AR/1"]\n')
+    assert "attack[0].support: in a game without a referee the attack support is hidden" in said
+    said = checked(g, f'\n[hidden]\n"support.T{st["clock"]["turn"]}" = {{ "{target}" = ["G-AR/1"] }}\n')
+    assert "support for no attack" in said
