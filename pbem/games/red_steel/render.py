@@ -16,7 +16,7 @@ from pbem.engine.model import Event
 
 from . import activation, bombard, combat, endturn, engineer, intro, movement, status
 from .context import context
-from .data import OFF_MAP, SIDES, load_scenario
+from .data import OFF_MAP, POOL, SIDES, load_scenario
 
 PROVISIONAL = " (provisional chart)"
 
@@ -115,7 +115,10 @@ def position_text(state: dict[str, Any], side: str | None) -> str:
         for h in sorted(k for k in by_hex if k not in OFF_MAP):
             lines.append(f"- {h}{_hex_name(sc, h)}: " + "; ".join(by_hex[h]))
         for h in sorted(k for k in by_hex if k in OFF_MAP):
-            lines.append(f"- {h}: " + "; ".join(by_hex[h]))
+            if h == POOL:  # companies and militia not in play (14.1, 17.3): a count
+                lines.append(f"- {h}: {len(by_hex[h])} counter(s) not in play (companies 14.1, militia 17.3)")
+            else:
+                lines.append(f"- {h}: " + "; ".join(by_hex[h]))
         lines.append("")
     return "\n".join(lines)
 
@@ -137,8 +140,10 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     step = str(state["awaits"]["step"])
     out = [*header, ""]
     if state["awaits"]["kind"] == "reply":
-        out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target.",
-                "# [[reply.support]]", '# target = "HEX"', '# units = ["UNIT"]']
+        attacks = state.get("pending", {}).get("attacks", []) or state.get("question", {}).get("attacks", [])
+        out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target."]
+        out += [f"# Declared: {a['target']}, attacked by {', '.join(a['units'])}" for a in attacks]
+        out += ["# [[reply.support]]", '# target = "HEX"', '# units = ["UNIT"]']
     elif step.endswith("/intro"):
         out += ["# Introductory Segment (3.1): your choices; what you leave out comes from your standing instructions.",
                 "# [intro]", "# mobilise = true            # 17.3: try to mobilise militia",
