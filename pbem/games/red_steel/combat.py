@@ -796,7 +796,9 @@ def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> Non
 
 
 def _after(ctx: Ctx, c: Combat, iso_rolls: list[dict[str, Any]]) -> None:
-    """7.7: attackers out of supply become isolated; 7.71: the defenders' rolls take effect (A-32)."""
+    """7.7: attackers out of supply become isolated; 7.71: the defenders' rolls take effect (A-32);
+    2.1: control of the hexes the ZOCs now reach (A-2)."""
+    ctx.zoc_control("2.1")
     for u in c.attackers:
         if ctx.on_map(u) and ctx.supply(u) == OOS:
             ctx.units[u]["supply"] = ISOLATED
