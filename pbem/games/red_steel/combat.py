@@ -25,7 +25,8 @@ Readings of the rules (each an option where the digest names an ambiguity, optio
 - 6.3, A-25: excess units of an overstacked defending hex (the attacker's ``exclude``; by default
   the strongest defenders) add nothing and take no losses, but retreat with the hex and then lose
   one step more; d and Z reach every unit of the defending hex.
-- 9.5: the units that attacked and did not retreat advance along the attacker's ``advance`` hexes,
+- 9.5, 9.52: the units that attacked and did not retreat, and the units stacked with them that the
+  order names (``advance_with``), advance along the attacker's ``advance`` hexes,
   each as far as its own distance allows (9.51, 9.55, 9.56), stopping after a river or the Prut
   (9.57) and short of a hex that would overstack (9.53).
 """
