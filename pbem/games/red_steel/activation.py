@@ -101,7 +101,8 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
         ctx.emit("activation-end", "15.1", box=len(act["track"]), why="the cup is empty (A-71)")
     for f, ms in sorted(by_formation.items()):
         for i, m in ms:
-            ctx.emit("move-skipped", "15.12" if f == "" else "15.1", index=i, units=list(m.get("units", [])),
+            independent = not {ctx.spec(u).formation for u in m.get("units", []) if u in ctx.sc.units} - {""}
+            ctx.emit("move-skipped", "15.12" if independent else "15.1", index=i, units=list(m.get("units", [])),
                      why=f"{f or 'the formation named'} was not activated this turn" if f else "no formation was activated")
 
 

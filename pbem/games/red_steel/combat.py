@@ -25,7 +25,8 @@ Readings of the rules (each an option where the digest names an ambiguity, optio
 - 6.3, A-25: excess units of an overstacked defending hex (the attacker's ``exclude``; by default
   the strongest defenders) add nothing and take no losses, but retreat with the hex and then lose
   one step more; d and Z reach every unit of the defending hex.
-- 9.5: the units that attacked and did not retreat advance along the attacker's ``advance`` hexes,
+- 9.5, 9.52: the units that attacked and did not retreat, and the units stacked with them that the
+  order names (``advance_with``), advance along the attacker's ``advance`` hexes,
   each as far as its own distance allows (9.51, 9.55, 9.56), stopping after a river or the Prut
   (9.57) and short of a hex that would overstack (9.53).
 """
@@ -272,6 +273,8 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
             if not activated(ctx, u):
                 problems.append(Problem(sw, f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"))
         adv = [str(h) for h in a.get("advance", [])]
+        for k, u in enumerate(a.get("advance_with", [])):
+            _with_problem(ctx, a, str(u), adv, f"{w}.advance_with[{k}]", problems)
         if adv:
             if adv[0] != t:
                 problems.append(Problem(f"{w}.advance[0]", f"the first hex of an advance is the hex attacked, {t}", "9.54"))
@@ -292,6 +295,27 @@ def support_item(turn: int) -> str:
     """3.34c: the hidden item of the attack support the phasing side commits in game turn ``turn``
     (a game without a referee): the artillery by target hex, opened when the combats are resolved."""
     return f"support.T{turn}"
+
+
+def _with_problem(ctx: Ctx, a: dict[str, Any], u: str, adv: list[str], where: str, problems: list[Problem]) -> None:
+    """9.52: a unit that advances with the attackers: a unit of the phasing side stacked with one of
+    them, not attacking in this combat itself, that may advance (9.56: never artillery), along an
+    advance the order gives (9.5)."""
+    why = unit_problem(ctx, u, ctx.side)
+    if why:
+        problems.append(Problem(where, why, "9.52"))
+        return
+    if u in a["units"]:
+        problems.append(Problem(where, f"{u} attacks in this combat: it advances as an attacker", "9.52"))
+        return
+    hexes = {ctx.at(v) for v in a["units"] if v in ctx.units and ctx.on_map(v)}
+    if ctx.at(u) not in hexes:
+        problems.append(Problem(where, f"{u} at {ctx.at(u)} is not stacked with a unit of this attack "
+                                       f"({', '.join(sorted(hexes)) or 'none on the map'})", "9.52"))
+    if ctx.spec(u).artillery:
+        problems.append(Problem(where, f"{u} is artillery (or a monitor): it never advances", "9.56"))
+    if not adv:
+        problems.append(Problem(where, "no advance is given (advance = [...]) for the units to follow", "9.5"))
 
 
 def declared(ctx: Ctx, body: dict[str, Any]) -> list[str]:
@@ -721,13 +745,18 @@ def max_advance(ctx: Ctx, u: str) -> int:
 
 
 def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> None:
-    """9.5-9.57, 11.4: the attackers that did not retreat follow the ``advance`` hexes."""
+    """9.5-9.57, 11.4: the attackers that did not retreat, and the units stacked with them that
+    the order names (9.52), follow the ``advance`` hexes."""
     path = [str(h) for h in c.order.get("advance", [])]
     if not path:
         return
     side = ctx.side
     moved: list[dict[str, Any]] = []
-    for u in c.attackers:
+    # 9.52: every attacker, and the units stacked with them that the order names (advance_with)
+    start = {ctx.at(u) for u in c.attackers if ctx.on_map(u)}
+    stacked = [str(u) for u in c.order.get("advance_with", [])
+               if str(u) not in c.attackers and ctx.on_map(str(u)) and ctx.at(str(u)) in start]
+    for u in [*c.attackers, *stacked]:
         if not ctx.on_map(u):
             continue
         limit = min(max_advance(ctx, u), dist)
@@ -774,7 +803,9 @@ def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> Non
 
 
 def _after(ctx: Ctx, c: Combat, iso_rolls: list[dict[str, Any]]) -> None:
-    """7.7: attackers out of supply become isolated; 7.71: the defenders' rolls take effect (A-32)."""
+    """7.7: attackers out of supply become isolated; 7.71: the defenders' rolls take effect (A-32);
+    2.1: control of the hexes the ZOCs now reach (A-2)."""
+    ctx.zoc_control("2.1")
     for u in c.attackers:
         if ctx.on_map(u) and ctx.supply(u) == OOS:
             ctx.units[u]["supply"] = ISOLATED

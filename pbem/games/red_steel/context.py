@@ -295,6 +295,19 @@ class Ctx:
     def in_enemy_zoc(self, h: str, side: str) -> bool:
         return h in self.zoc_of(other(side))
 
+    def zoc_control(self, rule: str) -> None:
+        """2.1, A-2: an empty hex that only one side's ZOC reaches becomes that side's (a contested
+        hex keeps its controller; an occupied one is its occupant's, 5.1); one ``control`` event
+        lists the hexes that changed hands."""
+        gained: dict[str, list[str]] = {}
+        for side in (AXIS, SOVIET):
+            for h in sorted(self.zoc_of(side) - self.zoc_of(other(side))):
+                if self.control.get(h) != side and not self.units_in(h):
+                    self.control[h] = side
+                    gained.setdefault(side, []).append(h)
+        if gained:
+            self.emit("control", rule, gained=gained)
+
     # --- stacking (6.x) ---------------------------------------------------------------------------
     def stack_value(self, hex_id: str, extra: list[str] | None = None) -> Fraction:
         """6.1, 6.5, T3: battalion-equivalents in a hex: the first HQ free, each further HQ a company;

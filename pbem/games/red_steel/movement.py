@@ -731,6 +731,7 @@ def make_moves(ctx: Ctx, moves: list[tuple[int, dict[str, Any]]]) -> None:
             ctx.emit("move-skipped", first.rule, index=i, units=list(m.get("units", [])), why=first.message, where=first.where)
             continue
         carry_out(ctx, p)
+        ctx.zoc_control("2.1")
 
 
 def overstack_order(ctx: Ctx, units: list[str]) -> list[str]:
@@ -818,7 +819,13 @@ def _check_line(e: Event) -> list[str]:
     return [f"- Tank breakdown check for {d['unit']}: die {d['die']}{mod} against morale {d['morale']}, {res} ({e.rule})."]
 
 
+def _control_line(e: Event) -> list[str]:
+    return [f"- Control ({e.rule}, A-2): {', '.join(hs)} become{'s' if len(hs) == 1 else ''} {side.capitalize()}:"
+            f" only its zone of control reaches {'it' if len(hs) == 1 else 'them'}." for side, hs in sorted(e.data["gained"].items())]
+
+
 RENDER = {
+    "control": _control_line,
     "move": _move_line,
     "move-skipped": _skipped,
     "breakdown-check": _check_line,
