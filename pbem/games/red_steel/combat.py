@@ -395,12 +395,22 @@ def _defaults_excluded(ctx: Ctx, t: str, defenders: list[str]) -> list[str]:
 
 def _valid_support(ctx: Ctx, units: list[str], side: str, t: str, attack: bool,
                    skipped: list[dict[str, str]]) -> list[tuple[str, int]]:
+    """The support that may be given, as the orders' check would allow it (the attack support of a
+    game without a referee is checked here only, once opened: 3.34c): each unit once (A-60: one
+    mission a phase; attack support flags the unit as it fires), of an activated Soviet formation or
+    independent for attack support (15.11, A-72)."""
     out = []
+    seen: set[str] = set()
     for u in units:
         why, rule = artillery_problem(ctx, u, side, t, "support")
+        if not why and (u in seen or (attack and ctx.flagged(u, "fired"))):
+            why, rule = f"{u} fires once a phase (A-60)", "11.1"
+        if not why and attack and not activated(ctx, u):
+            why, rule = f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"
         if why:
             skipped.append({"unit": u, "why": why, "rule": rule})
             continue
+        seen.add(u)
         out.append((u, support_value(ctx, u, attack)))
     return out
 

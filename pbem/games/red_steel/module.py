@@ -268,6 +268,9 @@ class RedSteel(BundledGame):
         targets = [str(a["target"]) for a in attacks]
         if draft is not None and not targets:
             problems.append(Problem(f"hidden.{item}", "support for no attack: the orders declare none", "9.0"))
+        if draft is None and targets:
+            problems.append(Problem("hidden", f'attacks commit their support, given or not: [hidden] "{item}" = {{ HEX = ["UNIT"] }}, '
+                                    "or {} for none (3.34c: even whether there is support stays secret until the combats)", "3.34"))
         if isinstance(draft, dict) and not is_sealed_entry(draft):  # the sender's own draft: checked as the support it will be
             for t in sorted(draft):
                 if t not in targets:
@@ -459,8 +462,14 @@ class RedSteel(BundledGame):
         Segment the reserve of that turn (15.14), a formation or "" (its sender's own check sees the
         value; the adjudicator sees a commitment); the draws the core lets in; nothing else."""
         hidden = dict(submission.body.get("hidden", {}))
+        step = str(state["awaits"]["step"])
+        out = []
+        if ctx.secret and step.endswith("/" + INTRO) and intro.reserve_item(ctx.turn) not in hidden:
+            out.append(Problem("hidden", "the Introductory Segment's file commits the reserve, named or not: "
+                               f'[hidden] "{intro.reserve_item(ctx.turn)}" = "FORMATION", or "" for none (15.14: even whether '
+                               "one is named stays secret; pbem sign seals it)", "15.14"))
         if not hidden:
-            return []
+            return out
         if not ctx.secret:
             return [Problem("hidden", "a game with a referee has no hidden values: the referee keeps the secrets", "15.14")]
         allowed: set[str] = set()
@@ -468,7 +477,6 @@ class RedSteel(BundledGame):
             allowed.add(intro.reserve_item(ctx.turn))
         if str(state["awaits"]["step"]).endswith("/" + COMBAT) and submission.side == ctx.side:
             allowed.add(combat.support_item(ctx.turn))
-        out = []
         for item, value in sorted(hidden.items()):
             if self.drawn(item):  # a draw: the core takes it only when one is asked (docs/protocol.md, Hidden draws)
                 continue

@@ -147,7 +147,7 @@ def test_pbem_hidden_shows_a_side_its_own_secrets_only(tmp_path: Path) -> None:
     got = json.loads(r.output)
     assert got["side"] == "axis" and set(got["draws"]) == {"air.T1"}
     r = CliRunner().invoke(cli, ["hidden", str(g.state_path), "--key", str(keys["soviet"])])
-    assert r.exit_code == 0 and "soviet holds nothing hidden" in r.output
+    assert r.exit_code == 0 and r.output == 'soviet reserve.T1 (hidden) = ""\n'  # no reserve, committed as such (15.14)
 
 
 def load_aircraft() -> set[str]:
@@ -179,7 +179,8 @@ def test_the_reserve_is_named_in_secret_and_opened_when_the_cup_is_made(tmp_path
 def test_a_reserve_that_is_no_formation_is_refused_by_its_sender(tmp_path: Path) -> None:
     g = start(tmp_path / "game")
     assert "'99XX' is not a Soviet formation of the scenario" in checked(g, '\n[hidden]\n"reserve.T1" = "99XX"\n')
-    assert "may not hide 'reserve.T5'" in checked(g, '\n[hidden]\n"reserve.T5" = ""\n')
+    said = checked(g, '\n[hidden]\n"reserve.T5" = ""\n')
+    assert "may not hide 'reserve.T5'" in said and 'commits the reserve, named or not: [hidden] "reserve.T1"' in said
 
 
 def load_formations() -> tuple[str, ...]:
