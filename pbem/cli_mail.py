@@ -135,27 +135,37 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
 
 @mail.command("send")
 @click.argument("eml", metavar="MESSAGE.eml", type=click.Path(path_type=Path))
-@click.option("--smtp", required=True, metavar="HOST[:PORT]", help="The SMTP server (port 587 by default, 25 with --no-starttls).")
+@click.option("--smtp", required=True, metavar="HOST[:PORT]",
+              help="The SMTP server (port 587 by default, 465 with --ssl, 25 with --no-starttls).")
 @click.option("--user", help="Log in as USER (password from $PBEM_SMTP_PASSWORD, or asked for; never stored).")
+@click.option("--ssl", "implicit_tls", is_flag=True,
+              help="Implicit TLS (SMTPS): encrypted from the first byte; the default on port 465.")
 @click.option("--no-starttls", is_flag=True, help="Do not encrypt: only for a test server on this machine.")
 @click.option("--cafile", type=click.Path(path_type=Path), help="Trust the server certificate(s) in this PEM file.")
 @guarded
-def mail_send(eml: Path, smtp: str, user: str | None, no_starttls: bool, cafile: Path | None) -> None:
+def mail_send(eml: Path, smtp: str, user: str | None, implicit_tls: bool, no_starttls: bool, cafile: Path | None) -> None:
     """Send an .eml file over SMTP, to its To and Cc addresses.
 
-    The file is sent as it is, over STARTTLS unless --no-starttls.
+    The file is sent as it is: over implicit TLS with --ssl or on port 465, else over STARTTLS
+    unless --no-starttls.
 
     \b
     Example:
       pbem mail send 0002.eml --smtp smtp.example.org --user bob
+      pbem mail send 0002.eml --smtp smtp.example.org:465 --user bob
       PBEM_SMTP_PASSWORD=... pbem mail send 0002.eml --smtp smtp.example.org:587 --user bob
     """
-    from pbem.exchange.mail import MAX_MESSAGE_BYTES, parse_server, read_message_file, send
+    from pbem.exchange.mail import MAX_MESSAGE_BYTES, SMTPS_PORT, parse_server, read_message_file, send
 
+    if implicit_tls and no_starttls:
+        raise UsageError("--ssl and --no-starttls contradict each other",
+                         hint="--ssl encrypts from the first byte (port 465); --no-starttls is for a test server on this machine.")
     raw = read_message_file(eml)
     if len(raw) > MAX_MESSAGE_BYTES:
         raise UsageError(f"{eml}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have")
-    host, port = parse_server(smtp, not no_starttls)
+    host, port = parse_server(smtp, not no_starttls, implicit_tls)
+    if port == SMTPS_PORT and not no_starttls:
+        implicit_tls = True  # port 465 speaks TLS from the first byte (RFC 8314)
 
     def password() -> str:
         if os.environ.get(PASSWORD_ENV):
@@ -166,6 +176,6 @@ def mail_send(eml: Path, smtp: str, user: str | None, no_starttls: bool, cafile:
             raise UsageError(f"no SMTP password: set ${PASSWORD_ENV} or run pbem in a terminal to be asked") from e
 
     frm, rcpts = send(raw, str(eml), host, port, user=user, password=password if user else None,
-                      starttls=not no_starttls, cafile=cafile)
-    click.echo(f"sent {eml} from {frm} to {', '.join(rcpts)} through {host}:{port}"
-               + (" (not encrypted)" if no_starttls else " (STARTTLS)"))
+                      starttls=not no_starttls, cafile=cafile, implicit_tls=implicit_tls)
+    how = " (implicit TLS)" if implicit_tls else " (not encrypted)" if no_starttls else " (STARTTLS)"
+    click.echo(f"sent {eml} from {frm} to {', '.join(rcpts)} through {host}:{port}{how}")

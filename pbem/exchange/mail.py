@@ -1449,14 +1449,18 @@ def parse_date(text: str) -> _dt.datetime:
 
 # --- sending -------------------------------------------------------------------------------------
 
-def parse_server(text: str, starttls: bool) -> tuple[str, int]:
-    """HOST, HOST:PORT or [IPv6]:PORT; the port defaults to 587 (submission with STARTTLS), or 25."""
+SMTPS_PORT = 465  # submission over implicit TLS (RFC 8314): TLS from the first byte
+
+
+def parse_server(text: str, starttls: bool, implicit_tls: bool = False) -> tuple[str, int]:
+    """HOST, HOST:PORT or [IPv6]:PORT; the port defaults to 465 with implicit TLS, else to 587
+    (submission with STARTTLS), or 25."""
     m = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?|([A-Za-z0-9.-]+)(?::(\d{1,5}))?", text.strip())
     if m is None:
         raise UsageError(f"--smtp {display(text)}: write HOST or HOST:PORT")
     host = m.group(1) or m.group(3)
     port_text = m.group(2) or m.group(4)
-    port = int(port_text) if port_text else (587 if starttls else 25)
+    port = int(port_text) if port_text else (SMTPS_PORT if implicit_tls else 587 if starttls else 25)
     if not 0 < port < 65536:
         raise UsageError(f"--smtp {display(text)}: no such port")
     return host, port
@@ -1490,21 +1494,26 @@ def is_loopback(host: str) -> bool:
 
 
 def send(raw: bytes, where: str, host: str, port: int, *, user: str | None, password: Callable[[], str] | None,
-         starttls: bool = True, cafile: Path | None = None, timeout: float = 60.0) -> tuple[str, list[str]]:
+         starttls: bool = True, cafile: Path | None = None, timeout: float = 60.0,
+         implicit_tls: bool = False) -> tuple[str, list[str]]:
     """Send an .eml file as it is (CRLF line endings) over SMTP; the password is asked for only when
-    needed and is never stored. Returns the envelope sender and the recipients."""
+    needed and is never stored. With ``implicit_tls`` the connection is TLS from its first byte
+    (SMTPS, port 465); else STARTTLS upgrades it (unless ``starttls`` is False: a test server on
+    this machine). Returns the envelope sender and the recipients."""
     sender, rcpts = envelope_addresses(raw, where)
     data = re.sub(rb"\r?\n", b"\r\n", raw)
-    if user and not starttls and not is_loopback(host):
+    if user and not starttls and not implicit_tls and not is_loopback(host):
         raise UsageError(f"--user without STARTTLS would send the password to {host} in clear text",
                          hint="Leave out --no-starttls (it is meant for a test server on this machine).")
     try:
-        with smtplib.SMTP(host, port, timeout=timeout) as smtp:
+        ctx = ssl.create_default_context(cafile=str(cafile) if cafile else None) if starttls or implicit_tls else None
+        connect: smtplib.SMTP = (smtplib.SMTP_SSL(host, port, timeout=timeout, context=ctx) if implicit_tls
+                                 else smtplib.SMTP(host, port, timeout=timeout))
+        with connect as smtp:
             smtp.ehlo()
-            if starttls:
+            if starttls and not implicit_tls:
                 if not smtp.has_extn("starttls"):
                     raise UsageError(f"{host}:{port} does not offer STARTTLS", hint="Use the server's submission port (587), or --no-starttls for a test server on this machine.")
-                ctx = ssl.create_default_context(cafile=str(cafile) if cafile else None)
                 smtp.starttls(context=ctx)
                 smtp.ehlo()
             if user:

@@ -10,6 +10,7 @@ server (aiosmtpd) on 127.0.0.1 inside the test and compare what it received byte
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import email
 import email.policy
@@ -585,10 +586,29 @@ def test_mail_write_bad_input(ex: Exchange) -> None:
 # --- sending -----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
+@contextlib.contextmanager
+def closed_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that refuses connections: bound (so no other test can take it) but not listening."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        yield int(s.getsockname()[1])
+
+
+def bound_controller(handler: Any, **kwargs: Any) -> Any:
+    """An aiosmtpd server on a port the system chose: its socket is bound to port 0 and listening
+    before the server starts, and the port is read back from it, so no other process (or pytest-xdist
+    worker) can take the port between choosing it and using it."""
+    from aiosmtpd.controller import Controller
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+
+    class Bound(Controller):  # type: ignore[misc]
+        def _create_server(self) -> Any:
+            return self.loop.create_server(self._factory_invoker, sock=sock, ssl=self.ssl_context)
+
+    return Bound(handler, hostname="127.0.0.1", port=int(sock.getsockname()[1]), **kwargs)
 
 
 class Inbox:
@@ -604,16 +624,14 @@ class Inbox:
 
 @pytest.fixture
 def smtpd() -> Iterator[Any]:
-    from aiosmtpd.controller import Controller
-
     started: list[Any] = []
 
     def start(**kwargs: Any) -> tuple[Inbox, int]:
-        inbox, port = Inbox(), free_port()
-        c = Controller(inbox, hostname="127.0.0.1", port=port, **kwargs)
+        inbox = Inbox()
+        c = bound_controller(inbox, **kwargs)
         c.start()
         started.append(c)
-        return inbox, port
+        return inbox, int(c.port)
 
     yield start
     for c in started:
@@ -714,11 +732,66 @@ def test_send_with_starttls_and_login(ex: Exchange, smtpd: Any, tmp_path: Path) 
     assert len(inbox.got) == 2
 
 
+def test_send_over_implicit_tls_by_option_and_by_port_465(ex: Exchange, smtpd: Any, tmp_path: Path) -> None:
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        assert isinstance(data, LoginPassword)
+        logins.append((data.login, data.password))
+        return AuthResult(success=data.password == b"s3cret", handled=False)
+
+    eml = ex.root / "out.eml"
+    write(ex, eml, "--date", DATE)
+    ctx, cert = self_signed(tmp_path)
+    # an SMTPS server: TLS from the first byte, no STARTTLS offered
+    inbox, port = smtpd(ssl_context=ctx, authenticator=authenticator, auth_require_tls=False)
+    server = f"127.0.0.1:{port}"
+    r = run(["mail", "send", eml, "--smtp", server, "--ssl", "--user", "alice", "--cafile", cert],
+            env={"PBEM_SMTP_PASSWORD": "s3cret"})
+    assert f"through {server} (implicit TLS)" in r.output
+    assert inbox.got[-1][2] == eml.read_bytes() and logins == [(b"alice", b"s3cret")]
+    # an untrusted certificate: exit 2, nothing sent
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", server, "--ssl"], "TLS failed", "--cafile")
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", server, "--ssl", "--no-starttls"], "contradict")
+    assert len(inbox.got) == 1
+
+
+def test_port_465_chooses_implicit_tls(monkeypatch: pytest.MonkeyPatch, ex: Exchange) -> None:
+    import smtplib
+
+    from pbem.exchange.mail import parse_server
+
+    assert parse_server("smtp.example.org", True, True) == ("smtp.example.org", 465)
+    assert parse_server("smtp.example.org", True) == ("smtp.example.org", 587)
+    used: list[tuple[str, str, int]] = []
+
+    class Refuse(smtplib.SMTP_SSL):
+        def __init__(self, host: str, port: int, **kw: Any) -> None:
+            used.append(("SMTP_SSL", host, port))
+            raise ConnectionRefusedError("refused")
+
+    class RefusePlain(smtplib.SMTP):
+        def __init__(self, host: str, port: int, **kw: Any) -> None:
+            used.append(("SMTP", host, port))
+            raise ConnectionRefusedError("refused")
+
+    monkeypatch.setattr(smtplib, "SMTP_SSL", Refuse)
+    monkeypatch.setattr(smtplib, "SMTP", RefusePlain)
+    eml = ex.root / "out.eml"
+    write(ex, eml, "--date", DATE)
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org:465"], "cannot send through smtp.example.org:465")
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org", "--ssl"], "cannot send through smtp.example.org:465")
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org"], "cannot send through smtp.example.org:587")
+    assert used == [("SMTP_SSL", "smtp.example.org", 465)] * 2 + [("SMTP", "smtp.example.org", 587)]
+
+
 def test_send_bad_input_and_unreachable_server(ex: Exchange) -> None:
     eml = ex.root / "out.eml"
     write(ex, eml, "--date", DATE)
-    port = free_port()
-    fails(ex.root, 2, ["mail", "send", eml, "--smtp", f"127.0.0.1:{port}", "--no-starttls"], f"cannot send through 127.0.0.1:{port}")
+    with closed_port() as port:
+        fails(ex.root, 2, ["mail", "send", eml, "--smtp", f"127.0.0.1:{port}", "--no-starttls"], f"cannot send through 127.0.0.1:{port}")
     fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org", "--user", "alice", "--no-starttls"],
           "in clear text")
     fails(ex.root, 2, ["mail", "send", eml, "--smtp", "bad host!"], "write HOST or HOST:PORT")
