@@ -104,7 +104,8 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
 @click.option("--to", "to", multiple=True, required=True, metavar="ADDR", help="A recipient (repeat for more).")
 @click.option("--from", "sender", required=True, metavar="ADDR", help="Your address.")
 @click.option("--date", metavar="RFC2822", help="The Date header (default: now), e.g. 'Mon, 07 Jul 2025 10:00:00 +0000'.")
-@click.option("-o", "--out", type=click.Path(path_type=Path), required=True, help="The .eml file to write (a new file).")
+@click.option("-o", "--out", type=click.Path(path_type=Path), required=True,
+              help="The .eml file to write (a new file); '-' writes the message to standard output.")
 @guarded
 def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sender: str, date: str | None, out: Path) -> None:
     """Write the message for a state just adjudicated, as an .eml file.
@@ -113,12 +114,14 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
 
     The body is the turn summary; attached are the state, its report and picture (when they are
     beside it) and, with --orders, your own next orders. The same files, addresses and --date give
-    the same bytes.
+    the same bytes. The Message-ID derives from the game, the state and --from; In-Reply-To names
+    the message of the previous state, so a game's turns make one thread in a mail program.
 
     \b
     Example:
       pbem mail write game/0002.state.toml --orders game/0002-SIDE.orders.toml \\
           --from bob@example.org --to alice@example.org -o 0002.eml
+      pbem mail write game/0002.state.toml --from bob@example.org --to alice@example.org -o - | sendmail -t
     """
     from pbem.exchange.files import check_folder_files, write_new
     from pbem.exchange.mail import compose, gather, message_bytes, parse_date
@@ -127,8 +130,15 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
     check_folder_files(state_path.parent)  # the report and picture beside the state are read too
     outgoing = gather(state_path, orders)
     msg = compose(outgoing, sender, list(to), when)
-    written = write_new(out, message_bytes(msg))
     names = [str(p.get_filename()) for p in msg.iter_attachments()]
+    if str(out) == "-":  # the message on standard output; what was done on standard error
+        stdout = sys.stdout.buffer
+        stdout.write(message_bytes(msg))
+        stdout.flush()
+        click.echo(f"wrote the message to standard output: {msg['Subject']}", err=True)
+        click.echo(f"attached: {', '.join(names)}", err=True)
+        return
+    written = write_new(out, message_bytes(msg))
     click.echo(f"{'wrote' if written else 'already there with exactly this content:'} {out}: {msg['Subject']}")
     click.echo(f"attached: {', '.join(names)}")
 

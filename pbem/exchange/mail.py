@@ -1251,6 +1251,7 @@ class Outgoing:
     orders: Doc | None = None
     orders_bytes: bytes = b""
     previous_step: str | None = None
+    previous: Doc | None = None  # the previous state (or view of the side) beside it: what the last message carried
 
     @property
     def sequence(self) -> int:
@@ -1280,6 +1281,13 @@ def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
         out.report = side_report.read_bytes().decode("utf-8", errors="replace")
         m = re.search(r"^- Step adjudicated: `([^`]+)`", out.report, re.M)
         out.previous_step = m.group(1) if m else None
+    if state.kind == "view" and seq > 0:
+        prev_view = state_path.parent / names.view(seq - 1, str(state.data["pbem"]["side"]))
+        if prev_view.exists():
+            try:
+                out.previous = load_doc(prev_view, "view")
+            except PbemError:
+                pass
     if state.kind != "view":
         rp = state_path.parent / names.report(seq)
         pp = state_path.parent / names.picture(seq)
@@ -1293,6 +1301,7 @@ def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
                 p = load_doc(prev, "state")
                 if p.digest == state.data["pbem"]["previous"]:
                     out.previous_step = str(p.data["awaits"]["step"])
+                    out.previous = p
             except PbemError:
                 pass
         if out.previous_step is None and out.report:
@@ -1396,24 +1405,54 @@ def _address_list(values: list[str], option: str) -> list[str]:
     return out
 
 
+def message_id(game: str, sequence: int, file_digest: str, sender: str) -> str:
+    """The Message-ID of the message that carries a state (or view) of a game from a sender: derived
+    from the game id, the file's digest and the sender's address (its addr-spec, in lower case), so
+    the same message written twice has the same id, and the next turn's message can name this one
+    (In-Reply-To) knowing only the file and who sent it. Never random: outputs are byte-identical."""
+    addr = email.utils.parseaddr(sender)[1].strip().lower()
+    h = hashlib.sha256(f"pbem message-id\n{game}\n{file_digest}\n{addr}".encode()).hexdigest()
+    domain = addr.rsplit("@", 1)[-1]
+    domain = domain if re.fullmatch(r"[a-z0-9.-]{1,200}", domain) and "." in domain.strip(".") else "pbem.invalid"
+    return f"<pbem.{names.number(sequence)}.{h[:32]}@{domain}>"
+
+
+def previous_message_id(out: Outgoing, sender: str, to: list[str]) -> str | None:
+    """The Message-ID of the message that carried the previous state (or the side's previous view),
+    when it is known: the previous file is beside the state, and its sender is known: this sender
+    when the same party sealed both, else the one recipient (the other player of a two-player game)."""
+    prev = out.previous
+    if prev is None:
+        return None
+    same = str(prev.data["seal"]["signer"]) == str(out.state.data["seal"]["signer"])
+    if not same and len(to) != 1:
+        return None
+    return message_id(str(prev.data["pbem"]["game"]), int(prev.data["pbem"]["sequence"]), prev.digest, sender if same else to[0])
+
+
 def compose(out: Outgoing, sender: str, to: list[str], date: _dt.datetime) -> EmailMessage:
     """The outgoing message, deterministically: the same files, addresses and date give the same
-    bytes. The Message-ID and the MIME boundary derive from the digests of the attached files."""
+    bytes. The Message-ID derives from the game, the state's digest and the sender (``message_id``);
+    In-Reply-To and References name the message of the previous state when it is known, so a game's
+    turns make one thread; the MIME boundary derives from the digests of the attached files."""
     frm = _address_list([sender], "--from")[0]
     rcpts = _address_list(to, "--to")
     if not rcpts:
         raise UsageError("--to: at least one recipient is needed")
     seed = out.state.digest + "\n" + (out.orders.digest if out.orders is not None else "")
     h = hashlib.sha256(seed.encode("ascii")).hexdigest()
-    domain = email.utils.parseaddr(frm)[1].rsplit("@", 1)[-1]
-    domain = domain if re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain) else "pbem.invalid"
+    game = str(out.state.data["pbem"]["game"])
+    parent = previous_message_id(out, frm, rcpts)
     pol = email.policy.SMTP
     msg = EmailMessage(policy=pol)
     msg["From"] = frm
     msg["To"] = ", ".join(rcpts)
     msg["Subject"] = subject(out)
     msg["Date"] = email.utils.format_datetime(date)
-    msg["Message-ID"] = f"<pbem.{names.number(out.sequence)}.{h[:32]}@{domain}>"
+    msg["Message-ID"] = message_id(game, out.sequence, out.state.digest, frm)
+    if parent is not None:
+        msg["In-Reply-To"] = parent
+        msg["References"] = parent
     msg["MIME-Version"] = "1.0"
     msg.make_mixed()
     body = MIMEPart(policy=pol)

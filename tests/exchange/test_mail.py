@@ -537,13 +537,69 @@ def test_mail_write_is_deterministic_and_reads_back_into_the_same_files(ex: Exch
     assert "Awaited next: orders for step GT2/1/german from german; adjudicated by soviet." in text
     assert "- 0003-german.orders.toml: german's orders for GT2/1/german" in text
     assert "`" not in text and "**" not in text
-    # another date, another message; other orders, another Message-ID
+    # another date, another message; but the same Message-ID: it carries the same state from the same sender
     c = ex.root / "c.eml"
     write(ex, c, "--date", "Tue, 08 Jul 2025 10:00:00 +0000")
     assert c.read_bytes() != a.read_bytes()
+    assert email.message_from_bytes(c.read_bytes(), policy=email.policy.default)["Message-ID"] == msg["Message-ID"]
     # read back: the same files, byte for byte
     read(ex, a, 0, "new    0003.state.toml", "new    0003.report.md", "new    0003-german.orders.toml")
     assert_received(ex, ex.sent)
+
+
+def parsed(path: Path) -> EmailMessage:
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def test_mail_write_threads_the_turns_of_a_game(ex: Exchange) -> None:
+    # Bob (soviet) adjudicated state 0002 and mailed it to Alice; Alice adjudicated 0003 and mails it to Bob
+    two, three = ex.root / "2.eml", ex.root / "3.eml"
+    run(["mail", "write", ex.file("0002.state.toml"), "--from", "Bob <bob@example.org>", "--to", "alice@example.org",
+         "--date", DATE, "-o", two])
+    write(ex, three, "--date", DATE)
+    m2, m3 = parsed(two), parsed(three)
+    from pbem.exchange.mail import message_id
+
+    digest2 = load_doc(ex.file("0002.state.toml")).digest
+    assert m2["Message-ID"] == message_id("pm-test", 2, digest2, "bob@example.org")
+    assert m2["Message-ID"].startswith("<pbem.0002.") and m2["Message-ID"].endswith("@example.org>")
+    # the reply names the message of the previous state: the one recipient sent it
+    assert m3["In-Reply-To"] == m2["Message-ID"] and m3["References"] == m2["Message-ID"]
+    assert m3["Message-ID"] != m2["Message-ID"]
+    # the previous message is derived from the address only: its display name and case do not matter
+    assert message_id("pm-test", 2, digest2, "BOB@Example.ORG") == m2["Message-ID"]
+    # another sender of the same state: another Message-ID
+    assert message_id("pm-test", 2, digest2, "carol@example.org") != m2["Message-ID"]
+    # which of two recipients sent the previous state is not known: no In-Reply-To rather than a guess
+    four = ex.root / "4.eml"
+    write(ex, four, "--date", DATE, "--to", "carol@example.org")
+    assert parsed(four)["In-Reply-To"] is None and parsed(four)["References"] is None
+    # without the previous state beside it, nothing to name either
+    alone = ex.root / "alone"
+    alone.mkdir()
+    shutil.copy(ex.file("0003.state.toml"), alone / "0003.state.toml")
+    five = ex.root / "5.eml"
+    run(["mail", "write", alone / "0003.state.toml", "--from", "alice@example.org", "--to", "bob@example.org",
+         "--date", DATE, "-o", five])
+    assert parsed(five)["In-Reply-To"] is None and parsed(five)["Message-ID"] == m3["Message-ID"]
+    # state 0000 starts the thread
+    zero = ex.root / "0.eml"
+    run(["mail", "write", ex.file("0000.state.toml"), "--from", "alice@example.org", "--to", "bob@example.org",
+         "--date", DATE, "-o", zero])
+    assert parsed(zero)["In-Reply-To"] is None
+
+
+def test_mail_write_to_standard_output(ex: Exchange) -> None:
+    a = ex.root / "a.eml"
+    write(ex, a, "--date", DATE)
+    r = CliRunner().invoke(cli, ["mail", "write", str(ex.file("0003.state.toml")), "--from", "Alice <alice@example.org>",
+                                 "--to", "bob@example.org", "--orders", str(ex.file("0003-german.orders.toml")),
+                                 "--date", DATE, "-o", "-"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout_bytes == a.read_bytes()  # byte for byte the .eml file; the messages go to standard error
+    assert "wrote the message to standard output" in r.stderr and not (ex.root / "-").exists()
 
 
 def test_mail_write_attaches_the_picture_and_summarises_the_attacks(ex: Exchange) -> None:
