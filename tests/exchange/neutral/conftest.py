@@ -32,7 +32,7 @@ from pbem.exchange.game import (
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.exchange.ledger import join_salt
 
-HIDDEN = "proud-monster"
+HIDDEN = ("proud-monster", "red-steel")  # every bundled game but Skirmish
 SCENARIO = str(Path(__file__).parent / "data" / "exchange-scenario.toml")
 SIDES = ("red", "blue", "green")
 
@@ -54,9 +54,15 @@ BLUE_STANDING = {"loss_policy": "strongest-first", "loss_order": ["B4"]}
 
 @pytest.fixture(autouse=True)
 def proud_monster_unregistered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Proud Monster out of the registry: in this process and in any `pbem` a test spawns."""
-    registry.unregister(HIDDEN)
-    monkeypatch.setenv(registry.HIDE_ENV, HIDDEN)
+    """Every game but Skirmish out of the registry: in this process and in any `pbem` a test spawns."""
+    yield from only_skirmish(monkeypatch)
+
+
+def only_skirmish(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The registry with Skirmish alone (the other bundled games hidden), until the generator ends."""
+    for name in HIDDEN:
+        registry.unregister(name)
+    monkeypatch.setenv(registry.HIDE_ENV, ",".join(HIDDEN))
     assert registry.names() == ["skirmish"]
     yield
     registry.restore()

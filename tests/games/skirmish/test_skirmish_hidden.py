@@ -16,7 +16,6 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.engine import registry
 from pbem.errors import IllegalOrdersError, TamperError, UsageError
 from pbem.exchange.canonical import seal
 from pbem.exchange.chain import verify
@@ -27,7 +26,14 @@ from pbem.games.skirmish import autoplay
 from pbem.games.skirmish.data import TYPES
 from pbem.games.skirmish.module import Skirmish
 from tests.clihelpers import fails, run
-from tests.exchange.neutral.conftest import HIDDEN, SkGame, body_text, key_files, reply_body, start_game
+from tests.exchange.neutral.conftest import (
+    SkGame,
+    body_text,
+    key_files,
+    only_skirmish,
+    reply_body,
+    start_game,
+)
 
 TYPE_NAMES = tuple(TYPES)
 RED_TYPES = {"R1": "infantry", "R2": "infantry", "R3": "infantry", "R4": "cavalry", "R5": "artillery"}
@@ -51,11 +57,7 @@ advance = ["R1", "R2"]
 
 @pytest.fixture(autouse=True)
 def proud_monster_unregistered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    registry.unregister(HIDDEN)
-    monkeypatch.setenv(registry.HIDE_ENV, HIDDEN)
-    assert registry.names() == ["skirmish"]
-    yield
-    registry.restore()
+    yield from only_skirmish(monkeypatch)
 
 
 def hidden(values: dict[str, Any]) -> str:
