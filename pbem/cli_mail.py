@@ -35,28 +35,40 @@ from pbem.cli import _echo_json, guarded  # noqa: E402
 @click.argument("message", type=click.Path(path_type=Path))
 @click.option("--folder", type=click.Path(path_type=Path), metavar="GAME",
               help="Check the files against this game folder and file the new ones into it.")
+@click.option("--ok-if-none", is_flag=True, help="A message without any game file is no error (exit 0).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @guarded
-def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
-    """Check the game files in an e-mail or mbox; with --folder, file the new ones.
+def mail_read(message: Path, folder: Path | None, ok_if_none: bool, as_json: bool) -> None:
+    """Check the game files in an e-mail, an mbox or a Maildir; with --folder, file the new ones.
 
-    Files are found by their content, attached or pasted into the text (quoted or not), and are
-    filed under the game folder's names for their content, never under an attachment's name. If
-    anything is wrong with any of them, nothing is written.
+    MESSAGE is an .eml file, an mbox file, a Maildir folder, or - for a message on standard input
+    (a mail filter's pipe). Files are found by their content, attached or pasted into the text
+    (quoted or not, wrapped or not, in an HTML-only message too), and are filed under the game
+    folder's names for their content, never under an attachment's name. If anything is wrong with
+    any of them, nothing is written; a damaged message of an mbox or Maildir is reported and
+    skipped, and the others are read.
 
     \b
     Example:
       pbem mail read reply.eml --folder game
       pbem mail read ~/Mail/pbem.mbox --json
+      pbem mail read ~/Maildir/.pbem --folder game --ok-if-none
+      pbem mail read - --folder game < reply.eml
     """
     from pbem.exchange import names
     from pbem.exchange.files import check_folder_files, remove_leftovers, write_all_new
-    from pbem.exchange.mail import display, read_mail, read_message_file
+    from pbem.exchange.mail import Mailbox, display, read_mail, read_maildir, read_message_file, read_stdin
 
-    raw = read_message_file(message)
+    raw: bytes | Mailbox
+    if str(message) == "-":
+        raw, where = read_stdin(sys.stdin.buffer), "standard input"
+    elif message.is_dir():
+        raw, where = read_maildir(message), str(message)
+    else:
+        raw, where = read_message_file(message), str(message)
     if folder is not None:
         check_folder_files(folder)  # a FIFO or device under a game file's name is refused, never read
-    res = read_mail(raw, str(message), folder)
+    res = read_mail(raw, where, folder, ok_if_none)
     err = res.error()
     writes = res.writes()
     if err is None and writes:
@@ -65,6 +77,7 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
         remove_leftovers(folder)  # all there already: what a run killed after its last name left
     if as_json:
         _echo_json({"ok": err is None, "exit": res.exit_code, "message": str(message), "messages": res.messages,
+                    "skipped": [{"message": e.message, "hint": e.hint} for e in res.skipped],
                     "folder": str(folder) if folder else None, "files": [e.as_json() for e in res.entries],
                     "written": [str(p) for p, _ in writes] if err is None else [],
                     "error": None if err is None else {"message": err.message, "hint": err.hint,
@@ -73,7 +86,9 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
             sys.exit(err.exit_code)
         return
     n = len(res.entries)
-    click.echo(f"{message}: {res.messages} message{'s' if res.messages != 1 else ''}, {n} file{'s' if n != 1 else ''} found")
+    click.echo(f"{where}: {res.messages} message{'s' if res.messages != 1 else ''}, {n} file{'s' if n != 1 else ''} found")
+    for skip in res.skipped:
+        click.echo(f"  skipped (damaged, not read): {skip.message.removeprefix(f'{where}, ')}")
     for e in res.entries:
         h = e.data.get("pbem", {}) if isinstance(e.data.get("pbem"), dict) else {}
         what = e.kind
@@ -83,7 +98,7 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
             what += f" {names.number(e.sequence)} of {display(str(h.get('game')))}" if e.sequence is not None else ""
         click.echo(f"  {e.status:<6} {e.name or '?':<26} {what}")
         for s in e.sources:
-            click.echo(f"         from {s.removeprefix(f'{message}: ').removeprefix(f'{message}, ')}")
+            click.echo(f"         from {s.removeprefix(f'{where}: ').removeprefix(f'{where}, ')}")
         for note in e.notes:
             click.echo(f"         {note}")
         if e.error is not None:
@@ -92,6 +107,8 @@ def mail_read(message: Path, folder: Path | None, as_json: bool) -> None:
         raise err
     if writes:
         click.echo("wrote " + ", ".join(str(p) for p, _ in writes))
+    elif not res.entries:
+        click.echo("no pbem game file found: nothing to do")
     elif folder is None:
         click.echo("nothing written (give --folder GAME to check them against the game and file them)")
     else:

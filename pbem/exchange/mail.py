@@ -140,6 +140,7 @@ class Extracted:
     messages: int
     files: list[Found]
     others: list[tuple[str, str]]  # (source, text) of the other text-like parts: reports, pictures
+    skipped: list[PbemError] = field(default_factory=list)  # damaged messages of an mbox or Maildir, not read
 
 
 # A message starts at a "From " line at the top of an mbox or after an empty line ("\n" or "\r\n";
@@ -378,6 +379,11 @@ def layout(raw: bytes, parts: int = MAX_PARTS, in_mbox: bool = False) -> list[tu
     return lay.parts
 
 
+class _Damaged(MalformedFileError):
+    """A message that is damaged (cut off, mangled, not a message): of a mailbox's messages, it is
+    skipped and reported. A message over a bound is not: it may be built to exhaust the reader."""
+
+
 def _over(where: str, e: _Over) -> MalformedFileError:
     return MalformedFileError(f"{where}: {e.place}: {e.what}", hint=_BOUND_HINT)
 
@@ -390,10 +396,10 @@ def parse_message(raw: bytes, where: str, mbox_parts: int | None = None) -> Mess
         raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have",
                                  hint="Send the game files in a message of their own.")
     if b"\x00" in raw:
-        raise MalformedFileError(f"{where}: contains NUL bytes: not an e-mail message",
+        raise _Damaged(f"{where}: contains NUL bytes: not an e-mail message",
                                  hint="Give the message as saved by your mail program (.eml) or an mbox file.")
     if not raw.strip():
-        raise MalformedFileError(f"{where}: the message is empty")
+        raise _Damaged(f"{where}: the message is empty")
     lines = count_lines(raw)
     if lines > MAX_LINES:
         raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_LINES} lines a message may have", hint=_BOUND_HINT)
@@ -404,11 +410,11 @@ def parse_message(raw: bytes, where: str, mbox_parts: int | None = None) -> Mess
     except _Over as e:
         raise _over(where, e) from e
     except Exception as e:  # the parser is lenient; anything it still cannot take is malformed input
-        raise MalformedFileError(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {display(str(e))})") from e
+        raise _Damaged(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {display(str(e))})") from e
     if len(parts) > MAX_PARTS:
         raise MalformedFileError(f"{where}: {len(parts)} MIME parts is more than the {MAX_PARTS} a message may have")
     if not msg.keys():
-        raise MalformedFileError(f"{where}: not an e-mail message: it has no header lines",
+        raise _Damaged(f"{where}: not an e-mail message: it has no header lines",
                                  hint="Give the message as saved by your mail program (.eml), or a game file directly to `pbem check`.")
     for part in parts:
         _fatal(part, where)
@@ -419,15 +425,23 @@ def _fatal(part: Message, where: str) -> None:
     for d in part.defects:
         for cls, text in _FATAL_DEFECTS.items():
             if isinstance(d, cls):
-                raise MalformedFileError(f"{where}: malformed message: {text}",
+                raise _Damaged(f"{where}: malformed message: {text}",
                                          hint="Ask the sender to send it again, or save it again from your mail program.")
 
 
-def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
-    """The messages of an .eml file or an mbox, each with its label for error messages."""
-    if len(raw) > MAX_MAILBOX_BYTES:
-        raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
-    if raw.startswith(b"From "):
+Mailbox = list[tuple[str, bytes]]  # the raw messages of an mbox or a Maildir, each with its label
+
+
+def read_messages(raw: bytes | Mailbox, where: str, skipped: list[PbemError] | None = None) -> list[tuple[str, Message]]:
+    """The messages of an .eml file, an mbox or (given as its messages) a Maildir, each with its
+    label for error messages. Of several messages, one that cannot be read (damaged, truncated,
+    over a message's bounds) is added to ``skipped`` and the others are read; a bound of the whole
+    mailbox stops it all."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_MAILBOX_BYTES:
+            raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
+        if not raw.startswith(b"From "):
+            return [(where, parse_message(raw, where))]
         lines = count_lines(raw)
         if lines > MAX_MAILBOX_LINES:
             raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_MAILBOX_LINES} lines pbem reads from one mbox",
@@ -435,22 +449,75 @@ def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
         chunks = split_mbox(raw, MAX_MESSAGES)
         if len(chunks) > MAX_MESSAGES:
             raise MalformedFileError(f"{where}: more than {MAX_MESSAGES} messages; pbem reads at most {MAX_MESSAGES} from one mbox")
-        labels = [f"{where}, message {i}" if len(chunks) > 1 else where for i in range(1, len(chunks) + 1)]
-        out: list[tuple[str, Message]] = []
-        left = MAX_MAILBOX_PARTS
-        for label, chunk in zip(labels, chunks, strict=True):
+        box = [(f"{where}, message {i}" if len(chunks) > 1 else where, chunk) for i, chunk in enumerate(chunks, 1)]
+    else:
+        box = raw
+    out: list[tuple[str, Message]] = []
+    left = MAX_MAILBOX_PARTS
+    for label, chunk in box:
+        try:
             msg = parse_message(chunk, label, left)
-            left -= sum(1 for _ in msg.walk())
-            out.append((label, msg))
-        return out
-    return [(where, parse_message(raw, where))]
+        except _Damaged as e:
+            if len(box) == 1 or skipped is None:
+                raise
+            skipped.append(e)  # one damaged message does not stop the others
+            continue
+        left -= sum(1 for _ in msg.walk())
+        out.append((label, msg))
+    return out
+
+
+def is_maildir(path: Path) -> bool:
+    return path.is_dir() and (path / "cur").is_dir() and (path / "new").is_dir()
+
+
+def read_maildir(path: Path) -> Mailbox:
+    """The messages of a Maildir (its new/ and cur/ folders, read through the ``mailbox`` module),
+    in the order of their unique names (the order they were delivered in), each a regular file read
+    within bounds: a FIFO or device under a message's name is refused, never waited for."""
+    import mailbox
+
+    from .files import read_bytes
+
+    if not is_maildir(path):
+        raise UsageError(f"{path}: cannot read the message file: it is a directory, not a regular file, and not a Maildir "
+                         "(it has no cur/ and new/ folders)",
+                         hint="Give an .eml file, an mbox file, a Maildir folder, or - for standard input.")
+    try:
+        box = mailbox.Maildir(str(path), factory=None, create=False)
+        keys = sorted(box.keys())
+        files = [path / box._lookup(k) for k in keys]  # type: ignore[attr-defined]  # the file of each message
+    except (OSError, mailbox.Error) as e:
+        raise MalformedFileError(f"{path}: cannot read the Maildir ({e})") from e
+    if len(files) > MAX_MESSAGES:
+        raise MalformedFileError(f"{path}: more than {MAX_MESSAGES} messages; pbem reads at most {MAX_MESSAGES} from one Maildir",
+                                 hint="Read it in parts, or move the messages already read to another folder.")
+    out: Mailbox = []
+    total = lines = 0
+    for f in files:
+        raw = read_bytes(f, MAX_MESSAGE_BYTES, "message file")
+        total += len(raw)
+        lines += count_lines(raw)
+        if total > MAX_MAILBOX_BYTES or lines > MAX_MAILBOX_LINES:
+            raise MalformedFileError(f"{path}: its messages come to more than the {MAX_MAILBOX_BYTES} bytes or "
+                                     f"{MAX_MAILBOX_LINES} lines pbem reads from one mailbox", hint=_BOUND_HINT)
+        out.append((f"{path}, message {f.name}" if len(files) > 1 else f"{path}, {f.name}", raw))
+    return out
+
+
+def read_stdin(stream: Any) -> bytes:
+    """A message (or an mbox) from standard input, read up to the bound of an mbox."""
+    data = stream.read(MAX_MAILBOX_BYTES + 1)
+    if len(data) > MAX_MAILBOX_BYTES:
+        raise MalformedFileError(f"standard input: more than the {MAX_MAILBOX_BYTES} bytes pbem reads")
+    return bytes(data)
 
 
 def _payload(part: Message, where: str) -> bytes:
     try:
         data = part.get_payload(decode=True)
     except Exception as e:
-        raise MalformedFileError(f"{where}: a part cannot be decoded ({type(e).__name__}: {e})") from e
+        raise _Damaged(f"{where}: a part cannot be decoded ({type(e).__name__}: {e})") from e
     _fatal(part, where)
     return data if isinstance(data, bytes) else b""
 
@@ -693,24 +760,45 @@ class _Gather:
         return list(files.values())
 
 
-def extract(raw: bytes, where: str) -> Extracted:
-    """Every game file in a message or an mbox (deduplicated by content), and the other text parts."""
-    messages = read_messages(raw, where)
+_Leaf = tuple[int, Message, str, str | None, str | None, dict[str, str], str, bytes]
+
+
+def _leaves(msg: Message, label: str) -> list[_Leaf]:
+    """The leaf parts of a message, each with its number, type, file name, disposition, parameters,
+    name for messages and decoded content: all decoded before any is looked at, so that a damaged
+    part stops its message before anything of it is taken."""
+    out: list[_Leaf] = []
+    for n, part in enumerate((p for p in msg.walk() if not p.is_multipart()), 1):
+        ctype = part.get_content_type()
+        try:
+            filename = _name_of(part)
+            disposition = part.get_content_disposition()
+            params = {str(k): str(v) for k, v in (part.get_params() or [])}
+        except Exception as e:
+            raise _Damaged(f"{label}: part {n}: unreadable MIME headers ({type(e).__name__})") from e
+        name = f"attachment '{display(filename)}'" if filename else f"part {n} ({display(ctype)})"
+        out.append((n, part, ctype, filename, disposition, params, name, _payload(part, f"{label}: {name}")))
+    return out
+
+
+def extract(raw: bytes | Mailbox, where: str) -> Extracted:
+    """Every game file in a message, an mbox or a Maildir (deduplicated by content), and the other
+    text parts; of several messages, the damaged ones are skipped (``Extracted.skipped``)."""
+    skipped: list[PbemError] = []
+    messages = read_messages(raw, where, skipped)
+    total = len(messages) + len(skipped)
     got = _Gather(where)
     others: list[tuple[str, str]] = []
     for label, msg in messages:
         got.message()
-        leaves = [p for p in msg.walk() if not p.is_multipart()]
-        for n, part in enumerate(leaves, 1):
-            ctype = part.get_content_type()
-            try:
-                filename = _name_of(part)
-                disposition = part.get_content_disposition()
-                params = dict(part.get_params() or [])
-            except Exception as e:
-                raise MalformedFileError(f"{label}: part {n}: unreadable MIME headers ({type(e).__name__})") from e
-            name = f"attachment '{display(filename)}'" if filename else f"part {n} ({display(ctype)})"
-            data = _payload(part, f"{label}: {name}")
+        try:
+            leaves = _leaves(msg, label)
+        except _Damaged as e:
+            if total == 1:
+                raise
+            skipped.append(e)  # one damaged message of a mailbox does not stop the others
+            continue
+        for n, part, ctype, filename, disposition, params, name, data in leaves:
             body = ctype == "text/plain" and not filename and disposition != "attachment"
             if body:
                 text = _text_of(part, data)
@@ -734,7 +822,7 @@ def extract(raw: bytes, where: str) -> Extracted:
                     others.append((f"{label}: {name}", lf(data.decode("utf-8"))))
                 except UnicodeDecodeError:
                     pass
-    return Extracted(len(messages), got.read(), others)
+    return Extracted(total, got.read(), others, skipped)
 
 
 def _jsonable(data: Any) -> bool:
@@ -786,6 +874,7 @@ class MailRead:
     messages: int
     folder: Path | None
     entries: list[Entry]
+    skipped: list[PbemError] = field(default_factory=list)  # damaged messages of a mailbox, not read
 
     @property
     def errors(self) -> list[Entry]:
@@ -936,7 +1025,7 @@ class _Reader:
                 if e.status == "new":
                     e.status = "held"
                     e.notes.append("not filed: another file of this mail is not accepted")
-        return MailRead(self.where, self.ex.messages, self.folder, self.entries)
+        return MailRead(self.where, self.ex.messages, self.folder, self.entries, self.ex.skipped)
 
     def _state(self, e: Entry, doc: Doc) -> None:
         h = doc.data["pbem"]
@@ -1221,13 +1310,20 @@ class _Reader:
         self._claim(e)
 
 
-def read_mail(raw: bytes, where: str, folder: Path | None = None) -> MailRead:
-    """`pbem mail read`: the game files in a message or mbox, each checked (against ``folder``)."""
+def read_mail(raw: bytes | Mailbox, where: str, folder: Path | None = None, ok_if_none: bool = False) -> MailRead:
+    """`pbem mail read`: the game files in a message, an mbox or a Maildir, each checked (against
+    ``folder``). No game file is an error (exit 2) unless ``ok_if_none``."""
     ex = extract(raw, where)
     if not ex.files:
+        if ok_if_none:
+            if folder is not None:
+                _folder_chain(folder)  # the folder is still checked
+            return MailRead(where, ex.messages, folder, [], ex.skipped)
         n = f"{ex.messages} messages" if ex.messages > 1 else "the message"
-        raise MalformedFileError(f"{where}: no pbem game file found in {n}",
-                                 hint="Game files are attached, or pasted into a plain-text message from their [pbem] line on.")
+        skipped = f" ({len(ex.skipped)} of them damaged, not read)" if ex.skipped else ""
+        raise MalformedFileError(f"{where}: no pbem game file found in {n}{skipped}",
+                                 hint="Game files are attached, or pasted into a plain-text message from their [pbem] line on. "
+                                      "--ok-if-none makes a message without one no error.")
     return _Reader(where, folder, ex).run()
 
 

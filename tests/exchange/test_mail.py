@@ -235,6 +235,78 @@ def test_an_mbox_with_several_messages(ex: Exchange) -> None:
     assert_received(ex, ex.sent)
 
 
+def damaged(ex: Exchange) -> bytes:
+    """An unrelated message whose base64 attachment was damaged on the way."""
+    photo = b"\xff\xd8" + b"\x00pixels" * 40
+    raw = message(("holiday.jpg", photo), body="Photos from the lake.\n").as_bytes()
+    encoded = base64.b64encode(photo)[:76]
+    assert encoded in raw
+    return raw.replace(encoded, encoded[:-3] + b"!!=", 1)
+
+
+def test_a_damaged_unrelated_message_in_an_mbox_does_not_stop_the_others(ex: Exchange) -> None:
+    box = mailbox.mbox(ex.root / "game.mbox")
+    box.add(message(*attachments_of(ex)))
+    box.add(damaged(ex))
+    box.add(message(body="See you next week.\n"))
+    box.flush()
+    box.close()
+    r = read(ex, ex.root / "game.mbox", 0, "3 messages", "skipped (damaged, not read): message 2: attachment 'holiday.jpg': malformed message",
+             "new    0003.state.toml", "wrote ")
+    assert_received(ex, ex.sent)
+    r = run(["mail", "read", ex.root / "game.mbox", "--folder", ex.receiver, "--json"])
+    out = json.loads(r.output)
+    assert out["ok"] and out["exit"] == 0 and len(out["skipped"]) == 1 and "message 2" in out["skipped"][0]["message"]
+    # alone, the damaged message is an error as before
+    read(ex, save(ex.root, "bad.eml", damaged(ex)), 2, "bad.eml: attachment 'holiday.jpg': malformed message")
+
+
+def test_a_maildir_is_read_through_the_mailbox_module(ex: Exchange) -> None:
+    md = mailbox.Maildir(ex.root / "Maildir", create=True)
+    md.add(message(body="Hello, are you in for a game?\n"))  # unrelated
+    md.add(damaged(ex))  # unrelated and damaged: reported, the others are read
+    md.add(message(*attachments_of(ex)))
+    md.close()
+    r = read(ex, ex.root / "Maildir", 0, "3 messages", "skipped (damaged, not read)", "new    0003.state.toml",
+             "new    0003-german.orders.toml")
+    assert "malformed message" in r.output
+    assert_received(ex, ex.sent)
+    # read again: all known already
+    read(ex, ex.root / "Maildir", 0, "known  0003.state.toml", "nothing new")
+    # a folder that is not a Maildir; a FIFO in place of a message: refused, nothing written
+    (ex.root / "plain").mkdir()
+    read(ex, ex.root / "plain", 2, "not a Maildir")
+    md2 = mailbox.Maildir(ex.root / "Fifo", create=True)
+    md2.close()
+    import os
+
+    os.mkfifo(ex.root / "Fifo" / "new" / "1700000000.M1P1.host")
+    fails(ex.root, 2, ["mail", "read", ex.root / "Fifo", "--folder", ex.receiver], "not a regular file")
+
+
+def test_a_message_from_standard_input(ex: Exchange) -> None:
+    raw = message(*attachments_of(ex)).as_bytes()
+    r = CliRunner().invoke(cli, ["mail", "read", "-", "--folder", str(ex.receiver)], input=raw)
+    assert r.exit_code == 0, r.output
+    assert "standard input: 1 message, 3 files found" in r.output and "new    0003.state.toml" in r.output
+    assert_received(ex, ex.sent)
+    r = CliRunner().invoke(cli, ["mail", "read", "-"], input=b"not a message at all")
+    assert r.exit_code == 2 and "standard input: not an e-mail message" in r.output and "Traceback" not in r.output
+
+
+def test_ok_if_none_makes_a_message_without_game_files_no_error(ex: Exchange) -> None:
+    p = save(ex.root, "chat.eml", message(body="See you next week.\n"))
+    read(ex, p, 2, "no pbem game file found", "--ok-if-none")
+    r = run(["mail", "read", p, "--folder", ex.receiver, "--ok-if-none"])
+    assert "0 files found" in r.output and "nothing to do" in r.output
+    r = run(["mail", "read", p, "--ok-if-none", "--json"])
+    assert json.loads(r.output)["files"] == [] and json.loads(r.output)["exit"] == 0
+    # it is no licence for bad files: a forged one still fails
+    forged = ex.text("0003-german.orders.toml").replace('loss_policy = "fewest-steps-first"', 'loss_policy = "strongest-first"')
+    fails(ex.root, 3, ["mail", "read", save(ex.root, "f.eml", message(("o.toml", forged))), "--folder", ex.receiver,
+                       "--ok-if-none"], "seal")
+
+
 def test_the_same_file_twice_is_listed_once_with_both_places(ex: Exchange) -> None:
     orders = ex.text("0003-german.orders.toml")
     p = save(ex.root, "in.eml", message(("0003.state.toml", ex.text("0003.state.toml")), ("orders.toml", orders),
