@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message, MIMEPart
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, cast
 
@@ -133,6 +134,7 @@ class Found:
     data: dict[str, Any] | None
     sources: list[str]
     error: PbemError | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -622,6 +624,173 @@ def _scan(s: str, depth: int, ml: str | None) -> tuple[int, str | None]:
     return depth, ml
 
 
+# --- what mail programs do to a pasted file, undone ----------------------------------------------
+
+# Characters mail programs put in place of a space, or add where there was nothing; TOML has none of
+# them outside its strings.
+_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " "}
+_INVISIBLE = ("\ufeff", "\u200b", "\u2060")
+
+
+def _normal(line: str) -> str:
+    """A line with non-breaking spaces as spaces and byte-order marks and zero-width spaces taken
+    out: how it is read to find where a pasted file starts and ends."""
+    for c in _INVISIBLE:
+        line = line.replace(c, "")
+    for c, r in _SPACES.items():
+        line = line.replace(c, r)
+    return line
+
+
+_EMPTY_VALUE = re.compile(rf"^[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*=[ \t]*$")
+
+
+def _open_string(line: str) -> bool:
+    """Whether a line ends inside a one-line TOML string (a string wrapped onto the next line).
+    A multi-line string (three quotes) is legitimately open: False."""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if line.startswith('"""', i) or line.startswith("'''", i):
+            return False
+        if c == "#":
+            return False
+        if c == '"':
+            i += 1
+            while i < len(line) and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+            if i >= len(line):
+                return True
+        elif c == "'":
+            j = line.find("'", i + 1)
+            if j < 0:
+                return True
+            i = j
+        i += 1
+    return False
+
+
+def _wrapped(line: str) -> bool:
+    """Whether a line of a pasted file was cut by a mail program: a key without its value, or a
+    one-line string left open."""
+    n = _normal(line)
+    return bool(_EMPTY_VALUE.match(n)) or _open_string(n)
+
+
+@dataclass
+class Repair:
+    """A pasted file's text as the mail program should have left it, and what was undone."""
+
+    text: str
+    joined: int = 0  # lines re-joined
+    width: int | None = None  # the column at which words were cut, when they were
+    spaces: bool = False  # non-breaking spaces made spaces
+    marks: bool = False  # byte-order marks or zero-width spaces taken out
+
+    def what(self) -> str:
+        did = []
+        if self.joined:
+            at = f" at {self.width} columns" if self.width else ""
+            did.append(f"wrapped the lines of the signed file{at}")
+        if self.spaces:
+            did.append("turned spaces into non-breaking spaces")
+        if self.marks:
+            did.append("added byte-order marks or zero-width spaces")
+        return " and ".join(did)
+
+
+def repair(text: str) -> Repair:
+    """Undo what mail programs do to a file pasted into a message: non-breaking spaces, byte-order
+    marks, zero-width spaces, and lines wrapped at 72-78 columns (a line cut after a key's ``=`` or
+    inside a one-line string is joined with the next: with nothing between them when it was cut
+    inside a word, at the width of the block's longest line, or when it ends in a space (a soft
+    break); else with the space the break took). A deterministic function of the text: the result
+    is used only if its seal verifies."""
+    out = Repair(text)
+    lines = lf(text).split("\n")
+    width = max((len(x) for x in lines), default=0)
+    joined: list[str] = []
+    cut_widths: set[int] = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        while _wrapped(line) and i < len(lines) and lines[i].strip() and lines[i] != "-- ":
+            nxt = lines[i]
+            i += 1
+            out.joined += 1
+            if _EMPTY_VALUE.match(_normal(line)):
+                line = line.rstrip() + " " + nxt.lstrip()
+            elif line.endswith((" ", "\t")):
+                line += nxt
+            elif len(line) >= width:
+                cut_widths.add(len(line))
+                line += nxt
+            else:
+                line += " " + nxt
+        joined.append(line)
+    fixed = "\n".join(joined)
+    norm = "\n".join(_normal(x) for x in fixed.split("\n"))
+    out.spaces = any(c in fixed for c in _SPACES)
+    out.marks = any(c in fixed for c in _INVISIBLE)
+    out.text = norm
+    out.width = max(cut_widths) if cut_widths else None
+    return out
+
+
+class _HtmlText(HTMLParser):
+    """The text of an HTML part as a mail program shows it: line breaks at <br>, <p>, <div> and the
+    other blocks, whitespace collapsed except inside <pre>, entities decoded; no scripts or styles."""
+
+    _BLOCKS = frozenset({"p", "div", "pre", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+                         "blockquote", "ul", "ol", "hr", "body"})
+    _HIDDEN = frozenset({"head", "style", "script", "title"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.pre = 0
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._HIDDEN:
+            self.hidden += 1
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag in self._BLOCKS:
+            self.out.append("\n")
+        if tag == "pre":
+            self.pre += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br" or tag in self._BLOCKS:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._HIDDEN:
+            self.hidden = max(self.hidden - 1, 0)
+        elif tag in self._BLOCKS:
+            self.out.append("\n")
+        if tag == "pre":
+            self.pre = max(self.pre - 1, 0)
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        self.out.append(lf(data) if self.pre else re.sub(r"[ \t\r\n]+", " ", data))
+
+
+def html_text(html: str) -> str:
+    """The text of an HTML part (see ``_HtmlText``); lines stripped of the spaces HTML layout adds."""
+    p = _HtmlText()
+    try:
+        p.feed(html)
+        p.close()
+    except Exception:  # the parser is lenient; anything it cannot take leaves what it read
+        pass
+    return "\n".join(line.rstrip(" ") if line.strip() else "" for line in "".join(p.out).split("\n"))
+
+
 def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
     """Game files pasted into a plain-text body: ``(line, text)`` for each block (with ``limit``,
     at most ``limit + 1`` blocks: the caller refuses more than it reads).
@@ -636,15 +805,24 @@ def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     i = 0
     while i < len(lines) and (limit is None or len(out) <= limit):
-        qdepth, content = _unquote(lines[i])
+        qdepth, content = _unquote(_normal(lines[i]))
         if not _PBEM_LINE.match(content):
             i += 1
             continue
-        start, body = i, [content]
+        start, body = i, [_unquote(lines[i])[1]]
         depth, ml = 0, None
         i += 1
+        cut = False  # the last line was cut by a mail program: the next one continues it, whatever it looks like
         while i < len(lines):
-            d, c = _unquote(lines[i])
+            d, c = _unquote(_normal(lines[i]))
+            raw = _unquote(lines[i])[1]
+            if cut:
+                if d not in (qdepth, 0) or not c.strip() or lines[i] in ("-- ", "--"):
+                    break
+                body[-1] += "\n" + raw  # (repair() joins them, if the file is to verify)
+                i += 1
+                cut = _wrapped(body[-1].replace("\n", ""))
+                continue
             if d != qdepth:
                 break
             if ml is not None or depth > 0:
@@ -658,8 +836,9 @@ def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
                     if m is None or not _VALUE_START.match(m.group("value")):
                         break
                     depth, ml = _scan(m.group("value"), depth, ml)
-            body.append(c)
+            body.append(raw)
             i += 1
+            cut = ml is None and _wrapped(c)
         while body and not body[-1].strip():
             body.pop()
         out.append((start + 1, "\n".join(body) + "\n"))
@@ -710,12 +889,14 @@ class _Gather:
         self.where = where
         self.found: dict[str, Found] = {}  # by text, unread (data None, no error) until read()
         self.lines: dict[str, int] = {}
+        self.pasted: dict[str, bool] = {}  # the texts pasted into a body: True for those taken out of HTML
         self.count = self.total = self.size = self.message_size = 0
 
     def message(self) -> None:
         self.count = self.message_size = 0
 
-    def add(self, label: str, text: str, source: str, first_line: int = 0, error: PbemError | None = None) -> None:
+    def add(self, label: str, text: str, source: str, first_line: int = 0, error: PbemError | None = None,
+            pasted: bool = False, html: bool = False) -> None:
         """A game file found at ``source`` (or, with ``error``, a file that cannot be one)."""
         self.count += 1
         self.total += 1
@@ -744,6 +925,8 @@ class _Gather:
                                          "pbem reads from one mbox", hint="Read it in parts: one message, or a smaller mbox, at a time.")
         self.found[text] = Found(text, None, [source])
         self.lines[text] = first_line
+        if pasted or html:
+            self.pasted[text] = html
 
     def read(self) -> list[Found]:
         """Each text read (as TOML), deduplicated by content: the same data written another way is one file."""
@@ -752,6 +935,8 @@ class _Gather:
             if f.error is None:
                 got = _candidate(text, f.sources[0], self.lines[text])
                 f.data, f.error = got.data, got.error
+                if text in self.pasted:
+                    _repaired(f, self.lines[text], self.pasted[text])
             key = hashlib.sha256(canonical(f.data) if f.data is not None and _jsonable(f.data) else text.encode()).hexdigest()
             if key in files:
                 files[key].sources += f.sources
@@ -781,6 +966,46 @@ def _leaves(msg: Message, label: str) -> list[_Leaf]:
     return out
 
 
+def _verifies(data: dict[str, Any] | None) -> bool:
+    """Whether a document's seal verifies (by the key it names: who that must be is checked later)."""
+    if data is None:
+        return False
+    try:
+        check_seal(data, "")
+    except PbemError:
+        return False
+    except Exception:  # a value of the wrong type in the seal: it does not verify
+        return False
+    return True
+
+
+def _repaired(f: Found, first_line: int, html: bool) -> None:
+    """A file pasted into a body (or taken out of HTML) as the sender sealed it: the text as found
+    if its seal verifies; else the text with what the mail program did undone (``repair``), if that
+    verifies; else an error that says what the mail program did. The text taken out of an HTML part
+    is accepted only if its seal verifies."""
+    if _verifies(f.data):
+        return
+    where = f.sources[0]
+    fix = repair(f.text)
+    if fix.text != f.text:
+        alt = _candidate(fix.text, where, first_line)
+        if _verifies(alt.data):
+            f.text, f.data, f.error = fix.text, alt.data, None
+            f.notes.append(f"your mail program {fix.what()}: undone, and the seal verifies")
+            return
+    if fix.what() and (f.error is not None or html):
+        f.data, f.error = None, MalformedFileError(
+            f"{where}: your mail program {fix.what()}: send it as an attachment",
+            hint="Undone, the file's seal still does not verify, so pbem does not guess further. Attach the file "
+                 "(or `pbem mail write` the message) rather than paste it.")
+    elif html:
+        f.data, f.error = None, MalformedFileError(
+            f"{where}: a game file in the HTML of a message without a plain-text part, whose seal does not verify as "
+            "read from the HTML", hint="pbem takes a file out of HTML only when its seal verifies: attach the file, or send "
+                                       "the message as plain text.")
+
+
 def extract(raw: bytes | Mailbox, where: str) -> Extracted:
     """Every game file in a message, an mbox or a Maildir (deduplicated by content), and the other
     text parts; of several messages, the damaged ones are skipped (``Extracted.skipped``)."""
@@ -798,18 +1023,26 @@ def extract(raw: bytes | Mailbox, where: str) -> Extracted:
                 raise
             skipped.append(e)  # one damaged message of a mailbox does not stop the others
             continue
+        plain = any(ctype == "text/plain" and not filename and disposition != "attachment"
+                    for _, _, ctype, filename, disposition, _, _, _ in leaves)
         for n, part, ctype, filename, disposition, params, name, data in leaves:
             body = ctype == "text/plain" and not filename and disposition != "attachment"
-            if body:
+            html = ctype == "text/html"
+            if html and (plain or len(data) > MAX_FILES_BYTES):
+                continue  # the HTML copy of a plain-text body (or too large to be read as a pasted file)
+            if body or html:
                 text = _text_of(part, data)
-                if str(params.get("format", "")).lower() == "flowed":
+                if html:
+                    text = html_text(text)
+                elif str(params.get("format", "")).lower() == "flowed":
                     text = unflow(text, str(params.get("delsp", "")).lower() == "yes")
-                where_body = "the body" if len(leaves) == 1 else f"part {n} (text/plain)"
+                where_body = "the body" if len(leaves) == 1 else f"part {n} ({ctype})"
                 blocks = inline_blocks(text, MAX_FILES - got.count)
                 if got.count + len(blocks) > MAX_FILES:  # before reading any of them
                     raise MalformedFileError(f"{label}: more than {MAX_FILES} game files in one message")
                 for line, block in blocks:
-                    got.add(label, block, f"{label}: {where_body}, pasted at line {line}", line)
+                    got.add(label, block, f"{label}: {where_body}, {'read from its HTML' if html else 'pasted'} at line {line}",
+                            line, pasted=True, html=html)
             elif re.search(rb"^[ \t]*\[[ \t]*pbem[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$", data, re.M):
                 try:
                     got.add(label, data.decode("utf-8"), f"{label}: {name}")
@@ -990,7 +1223,7 @@ class _Reader:
     def run(self) -> MailRead:
         docs: list[tuple[Entry, Doc]] = []
         for f in self.ex.files:
-            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources)
+            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources, notes=list(f.notes))
             self.entries.append(e)
             if f.error is not None or f.data is None:
                 e.fail(f.error or MalformedFileError(f"{f.sources[0]}: unreadable"))
