@@ -713,7 +713,7 @@ def repair(text: str) -> Repair:
     cut_widths: set[int] = set()
     i = 0
     while i < len(lines):
-        line = lines[i]
+        line = last = lines[i]  # the logical line, and the last line of the text it is made of
         i += 1
         while _wrapped(line) and i < len(lines) and lines[i].strip() and lines[i] != "-- ":
             nxt = lines[i]
@@ -723,11 +723,12 @@ def repair(text: str) -> Repair:
                 line = line.rstrip() + " " + nxt.lstrip()
             elif line.endswith((" ", "\t")):
                 line += nxt
-            elif len(line) >= width:
-                cut_widths.add(len(line))
+            elif len(last) >= width:
+                cut_widths.add(len(last))
                 line += nxt
             else:
                 line += " " + nxt
+            last = nxt
         joined.append(line)
     fixed = "\n".join(joined)
     norm = "\n".join(_normal(x) for x in fixed.split("\n"))
@@ -833,6 +834,11 @@ def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
                     break
                 if s and not s.startswith("#") and not _HEADER.match(c):
                     m = _KEYVAL.match(c)
+                    if _EMPTY_VALUE.match(c):  # a key whose value a mail program wrapped onto the next line
+                        body.append(raw)
+                        i += 1
+                        cut = True
+                        continue
                     if m is None or not _VALUE_START.match(m.group("value")):
                         break
                     depth, ml = _scan(m.group("value"), depth, ml)
