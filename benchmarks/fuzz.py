@@ -48,6 +48,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -1310,7 +1311,7 @@ class Runner:
 def clean_error(text: str) -> bool:
     """A failing command's output as the README promises it: a `pbem: ` paragraph (after `mail
     read`'s listing), the error as JSON (--json), or the problems of `check` (also as annotations)."""
-    return ("\n" + text).find("\npbem: ") >= 0 or text.lstrip().startswith("{") or " problem(s):" in text or "::error" in text
+    return ("\n" + text).find("\npbem: ") >= 0 or text.lstrip().startswith("{") or re.search(r" problems?:", text) is not None or "::error" in text
 
 
 def case_id(case: Case) -> str:

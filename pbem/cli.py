@@ -67,7 +67,130 @@ def result_text(r: dict[str, Any], reason: bool = True) -> str:
     return f"game over: the {r.get('winner', 'nobody')} wins{rule}{why}"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+ORDER = ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "status", "show", "hidden", "verify", "audit", "mail",
+         "games", "rules", "demo", "catalog", "module"]
+
+
+class _Ordered(click.Group):
+    """The commands in the order of a game: keygen, new, join, ... then the others."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its whole first sentence, wrapped, never cut off."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class _WithScenarios(click.Command):
+    """A command whose help ends with the bundled scenarios of each game."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        try:
+            from pbem.engine.registry import modules
+
+            rows = [(m.name, ", ".join(m.scenarios()) or "(none bundled yet)") for m in modules()]
+        except Exception:  # a help text never fails
+            return
+        with formatter.section("Scenarios of each game (`pbem games`)"):
+            formatter.write_dl(rows)
+
+
+def _first_argument(ctx: click.Context, name: str) -> Any:
+    """A command's first argument as completion sees it: parsed, or (when the word being completed
+    is an option's value) still among the words left over."""
+    value = ctx.params.get(name)
+    if value is None:
+        value = next((a for a in ctx.args if not a.startswith("-")), None)
+    return value
+
+
+def _complete_scenario(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    try:
+        from pbem.engine.registry import modules
+
+        game = ctx.params.get("game_name") or ctx.params.get("game")
+        return sorted({s for m in modules() if not game or m.name == game for s in m.scenarios() if s.startswith(incomplete)})
+    except Exception:
+        return []
+
+
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    try:
+        from pbem.engine.registry import modules
+
+        return [m.name for m in modules() if m.name.startswith(incomplete)]
+    except Exception:
+        return []
+
+
+def _complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The sides of the game of the state already on the command line (or of every game)."""
+    try:
+        sides: list[str] = []
+        state = _first_argument(ctx, "state_path")
+        if state is not None and Path(state).is_file():
+            from pbem.exchange.files import read_toml
+
+            sides = list(read_toml(Path(state)).get("parties", {}))
+        else:
+            from pbem.engine.registry import modules
+
+            sides = list(dict.fromkeys(s for m in modules() for s in m.sides))
+        return [s for s in sides if s.startswith(incomplete)]
+    except Exception:
+        return []
+
+
+def _complete_side_key(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """`new --side`: SIDE= for the sides of the scenario's game."""
+    try:
+        from pbem.engine.registry import modules
+
+        scenario = _first_argument(ctx, "scenario")
+        mods = [m for m in modules() if not scenario or m.owns_scenario(scenario)]
+        return [f"{s}=" for s in dict.fromkeys(s for m in mods for s in m.sides) if f"{s}=".startswith(incomplete)]
+    except Exception:
+        return []
+
+
+def _complete_files(pattern: str, folders: bool = True) -> Callable[[click.Context, click.Parameter, str], list[Any]]:
+    """Files whose names match ``pattern`` (and folders, to go into), in the folder typed so far."""
+    from click.shell_completion import CompletionItem
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        try:
+            folder = Path(incomplete).parent if incomplete and not incomplete.endswith("/") else Path(incomplete or ".")
+            out: list[Any] = []
+            for p in sorted(folder.iterdir()):
+                name = str(p) if str(folder) != "." or incomplete.startswith("./") else p.name
+                if not name.startswith(incomplete) or p.name.startswith("."):
+                    continue
+                if p.is_dir() and folders:
+                    out.append(CompletionItem(name + "/", type="plain"))
+                elif p.is_file() and p.match(pattern):
+                    out.append(CompletionItem(name, type="plain"))
+            return out
+        except OSError:
+            return []
+
+    return complete
+
+
+_STATES = _complete_files("*.toml")
+_KEYS = _complete_files("*.key")
+
+
+@click.group(cls=_Ordered, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(__version__, prog_name="pbem")
 @click.pass_context
@@ -111,6 +234,11 @@ def _wrote(paths: list[Path], written: list[Path]) -> str:
     if not written:
         return same
     return f"wrote {', '.join(str(p) for p in written)} ({same})"
+
+
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the word, singular or plural: 1 picture, 2 pictures, 0 pictures."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def _public_key(arg: str) -> str:
@@ -166,12 +294,12 @@ def keygen(name: str, ask: bool, passphrase_env: str | None) -> None:
     click.echo(f"wrote {key_path} (private, keep it) and {pub_path} (public: {pair.public_text}, key id {pair.key_id})")
 
 
-@cli.command()
-@click.argument("scenario")
-@click.option("--game", "game_name", help="The game (default: the one game that has SCENARIO; `pbem games` lists them).")
-@click.option("--side", "sides", multiple=True, required=True, metavar="SIDE=PUBKEY", help="A side and its public key (text or .pub file).")
+@cli.command(cls=_WithScenarios)
+@click.argument("scenario", shell_complete=_complete_scenario)
+@click.option("--game", "game_name", shell_complete=_complete_game, help="The game (default: the one game that has SCENARIO; `pbem games` lists them).")
+@click.option("--side", "sides", multiple=True, required=True, metavar="SIDE=PUBKEY", shell_complete=_complete_side_key, help="A side and its public key (text or .pub file).")
 @click.option("--referee", metavar="PUBKEY", help="The referee's public key, for a refereed game.")
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="Your private key (you are a party).")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="Your private key (you are a party).")
 @click.option("--game-id", help="The game id (default: derived from the keys, scenario and the time).")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE", help="A rules option (see `pbem rules GAME`).")
 @click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True, help="The game folder to create.")
@@ -243,11 +371,12 @@ def _game_of(scenario: str, game_name: str | None) -> Any:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--side", required=True, help="Your side (or 'referee').")
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", required=True, shell_complete=_complete_side, help="Your side (or 'referee').")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS,
+              help="Your private key (NAME.key from `pbem keygen`).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output file (default: NNNN-SIDE.join.toml beside STATE).")
-@click.option("--passphrase", "ask", is_flag=True)
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
 @guarded
 def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: bool) -> None:
     """Join a new game: your signed key and first dice commitment.
@@ -266,6 +395,7 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
         make_join,
         new_salt,
         origin_of,
+        wrong_key,
     )
     from pbem.exchange.ledger import join_salt
 
@@ -284,26 +414,53 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
             remove_leftovers(path.parent)  # of the run that wrote it, if it was interrupted
             click.echo(f"{path}: already joined with this key; nothing to do")
             return
+    if side in st.data["parties"] and st.data["parties"][side].get("key") != key.public_text:
+        raise wrong_key(key, side, st, key_path)
     salt = join_salt(key, origin_of(st), new_salt())
     doc = make_join(st, side, key, salt=salt, used=commitments_in(state_path.parent, origin_of(st)))
     click.echo(_wrote([path], [path] if write_new(path, dumps(doc)) else []))
 
 
+def _state_or_latest(path: Path) -> Path:
+    """STATE as given, or in a game folder its latest state (a player's folder of views: the
+    latest view), as `check` and `verify` take a folder."""
+    from pbem.errors import MalformedFileError
+    from pbem.exchange import names
+
+    if not path.is_dir():
+        return path
+    found = [(n.sequence, p) for p in path.iterdir() if (n := names.parse(p.name)) is not None and n.kind == "state"]
+    if not found:
+        found = [(n.sequence, p) for p in path.iterdir() if (n := names.parse(p.name)) is not None and n.kind == "view"]
+    if not found:
+        raise MalformedFileError(f"{path}: a folder with no state file (NNNN.state.toml) nor view in it",
+                                 hint="Give the state file, or the game's folder.")
+    latest = max(s for s, _ in found)
+    views = sorted(p for s, p in found if s == latest)
+    if len(views) > 1:
+        raise UsageError(f"{path}: the latest views, {', '.join(p.name for p in views)}, are of several sides",
+                         hint="Give the view file itself.")
+    return views[0]
+
+
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @guarded
 def status(state_path: Path, as_json: bool) -> None:
     """Whose move, which step, what is awaited; a position summary.
+    STATE may be the game folder: its latest state.
 
     \b
     Example:
       pbem status game/0003.state.toml --json
+      pbem status game/
     """
     from pbem.engine.registry import find_module
     from pbem.exchange import names
     from pbem.exchange.game import load_state
 
+    state_path = _state_or_latest(state_path)
     st = load_state(state_path)
     s = st.data
     module = find_module(s["pbem"]["module"])
@@ -329,8 +486,8 @@ def status(state_path: Path, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--side", required=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", required=True, shell_complete=_complete_side, help="The side whose file to write (the awaited one).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Write to a file instead of standard output.")
 @guarded
 def template(state_path: Path, side: str, out: Path | None) -> None:
@@ -357,9 +514,9 @@ def template(state_path: Path, side: str, out: Path | None) -> None:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.argument("orders", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.argument("orders", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @click.option("--github", is_flag=True, help="Problems as GitHub Actions annotations (docs/git.md).")
 @guarded
 def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
@@ -390,9 +547,9 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         _echo_json({"file": str(orders), "ok": not c.problems, "exit": EXIT_ILLEGAL if c.problems else 0, "sealed": c.sealed,
                     "problems": [p.as_json() for p in c.problems]})
         if c.problems:  # as every --json failure: the data on standard output, the paragraph on standard error
-            click.echo(f"pbem: {orders}: {len(c.problems)} problem(s)", err=True)
+            click.echo(f"pbem: {orders}: {_count(len(c.problems), 'problem')}", err=True)
     elif c.problems:
-        click.echo(f"{orders}: {len(c.problems)} problem(s):")
+        click.echo(f"{orders}: {_count(len(c.problems), 'problem')}:")
         for p in c.problems:
             click.echo(f"  - {p.render()}")
     else:
@@ -401,19 +558,33 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         sys.exit(EXIT_ILLEGAL)
 
 
+def _load_orders(orders: Path) -> Any:
+    """An order file to check: one its author changed after sealing it is tampering (exit 3), and
+    the error says how its author seals it again."""
+    from pbem.errors import TamperError
+    from pbem.exchange.game import load_doc
+
+    try:
+        return load_doc(orders, "orders")
+    except TamperError as e:
+        if "changed after it was signed" in e.message:
+            e.hint = (e.hint + " " if e.hint else "") + "If it is your own file, `pbem sign` with your key seals it again."
+        raise
+
+
 def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
     """`pbem check`: the state (given, or found in a folder by the digest the file answers) and
     the checked file."""
     from pbem.errors import MalformedFileError, TamperError
     from pbem.exchange import names
-    from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_doc, load_state
+    from pbem.exchange.game import check_orders, check_state_seal, find_state_for, load_state
 
     if not state_path.is_dir():
         st = load_state(state_path)
-        return st, check_orders(st, load_doc(orders, "orders"))
+        return st, check_orders(st, _load_orders(orders))
     if not any(state_path.glob(names.STATE_GLOB)):
         raise MalformedFileError(f"{state_path}: no state files found", hint="Give the state file, or the game folder.")
-    doc = load_doc(orders, "orders")
+    doc = _load_orders(orders)
     name = names.parse(orders.name)  # NNNN-SIDE.orders.toml answers NNNN.state.toml
     named = state_path / names.state(name.sequence) if name is not None else None
     found = load_state(named) if named is not None and named.is_file() else None
@@ -427,13 +598,14 @@ def _check(state_path: Path, orders: Path) -> tuple[Any, Any]:
 
 
 @cli.command()
-@click.argument("orders", type=click.Path(path_type=Path))
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True)
-@click.option("--state", "state_path", type=click.Path(path_type=Path),
+@click.argument("orders", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS,
+              help="Your private key (NAME.key from `pbem keygen`).")
+@click.option("--state", "state_path", type=click.Path(path_type=Path), shell_complete=_STATES,
               help="The state (or view) the file answers (default: found in the file's folder).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Write the sealed file here (default: seal ORDERS in place).")
 @click.option("--force", is_flag=True, help="Seal again a file that already has a seal.")
-@click.option("--passphrase", "ask", is_flag=True)
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
 @guarded
 def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None, force: bool, ask: bool) -> None:
     """Seal an order or reply file: dice reveal, next commitment, signature.
@@ -442,7 +614,7 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
     Example:
       pbem sign game/0001-SIDE.orders.toml --key alice.key --state game/0001.state.toml
     """
-    from pbem.errors import IllegalOrdersError
+    from pbem.errors import IllegalOrdersError, TamperError
     from pbem.exchange.chain import check_before_reveal
     from pbem.exchange.files import parse_toml, read_bytes, replace_file, validate, write_new
     from pbem.exchange.game import (
@@ -455,12 +627,31 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         origin_of,
         parse_doc,
         sign_orders,
+        without_seal_text,
+        wrong_key,
     )
     from pbem.exchange.ledger import record_reveal
 
     raw = read_bytes(orders)  # read once: what is sealed is what was checked
-    doc = parse_doc(parse_toml(raw, str(orders)), orders, "orders")
-    key = _key(key_path, ask)
+    data = parse_toml(raw, str(orders))
+    source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    edited = False
+    try:
+        doc = parse_doc(data, orders, "orders")
+        key = _key(key_path, ask)
+    except TamperError:
+        # a file its author changed after sealing it: his key seals it again (its comments kept);
+        # anyone else's changed file stays tampering
+        seal = data.get("seal")
+        if not isinstance(seal, dict) or not isinstance(seal.get("key"), str):
+            raise
+        key = _key(key_path, ask)
+        if seal["key"] != key.public_text:
+            raise
+        bare = {k: v for k, v in data.items() if k not in ("seal", "dice")}
+        doc = parse_doc(bare, orders, "orders")
+        source = without_seal_text(source, bare)
+        edited = True
     if state_path:
         st = load_state(state_path)
     else:
@@ -470,14 +661,12 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
                              hint="Give it with --state STATE: your dice secret for this game is derived from it.")
         check_state_seal(found)
         st = found
-    source = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     side = str(doc.data["pbem"]["side"])
     sealed_already = out is None and not force and ("seal" in doc.data or "dice" in doc.data)
     if sealed_already:
         if side not in st.data["parties"] or st.data["parties"][side]["key"] != key.public_text:
-            raise UsageError(f"--key is not {side}'s key in this game")
+            raise wrong_key(key, side, st, key_path)
         check_before_reveal(st, side, key)  # before anything is made with the key from this state
-    if sealed_already:
         # sealed already: by this key with these dice (an earlier run, maybe interrupted after it
         # wrote), there is nothing to do; anything else needs --force
         again = parse_toml(sign_orders(orders, source, doc.data, key, st, True).encode("utf-8"), str(orders))
@@ -489,9 +678,9 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         unsealed_doc = Doc(doc.path, {k: v for k, v in doc.data.items() if k not in ("seal", "dice")})
     c = check_orders(st, unsealed_doc)
     if c.problems:
-        raise IllegalOrdersError(f"{orders}: not signed: {len(c.problems)} problem(s)", c.problems)
+        raise IllegalOrdersError(f"{orders}: not signed: {_count(len(c.problems), 'problem')}", c.problems)
     if st.data["parties"][side]["key"] != key.public_text:
-        raise UsageError(f"--key is not {side}'s key in this game")
+        raise wrong_key(key, side, st, key_path)
     if not sealed_already:
         check_before_reveal(st, side, key)
     party = st.data["parties"][side]
@@ -502,22 +691,30 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
         click.echo(_wrote([out], [out] if write_new(out, text) else []))
         return
     replace_file(orders, text, "the sealed file", before=raw)
-    click.echo(f"sealed {orders}")
+    if edited:
+        click.echo(f"sealed {orders} again: it was changed after its seal (its comments are kept). If you sent the "
+                   "earlier version, that one counts: a second file for one step is an equivocation.")
+    else:
+        click.echo(f"sealed {orders}")
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.argument("orders", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, help="The adjudicator's private key.")
-@click.option("--no-orders", "defaulted", multiple=True, metavar="SIDE",
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.argument("orders", nargs=-1, type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="The adjudicator's private key.")
+@click.option("--no-orders", "defaulted", multiple=True, metavar="SIDE", shell_complete=_complete_side,
               help="Referee only: adjudicate without SIDE's file, its deadline having passed (empty orders).")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Next state (default NNNN.state.toml beside STATE).")
 @click.option("--report", type=click.Path(path_type=Path), help="Report (default NNNN.report.md beside the next state).")
-@click.option("--passphrase", "ask", is_flag=True)
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
 @guarded
 def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defaulted: tuple[str, ...], out: Path | None,
                report: Path | None, ask: bool) -> None:
-    """Resolve the awaited step: write the next signed state and the turn report.
+    """Resolve the awaited step: the next signed state, its report and the picture of the turn.
+
+    Beside the next state (NNNN.state.toml) it writes the turn report (NNNN.report.md) and the
+    picture of the turn (NNNN.turn.svg: the map with its moves and attacks); in a refereed game
+    also each side's view and report.
 
     \b
     Example:
@@ -528,7 +725,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     from pbem.exchange.chain import Chain, check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import load_doc, load_state, origin_of
+    from pbem.exchange.game import load_doc, load_state, origin_of, wrong_key
     from pbem.exchange.ledger import record_reveal
 
     st = load_state(state_path, views=False)
@@ -538,8 +735,8 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
         adj = str(st.data["awaits"]["adjudicator"])
         if st.data["parties"].get(adj, {}).get("key") != key.public_text:
-            raise UsageError(f"this step is adjudicated by '{adj}', and --key is not {adj}'s key (key id {key.key_id})",
-                             hint="The other player (or the referee) adjudicates your orders: send them the file.")
+            raise wrong_key(key, adj, st, key_path, hint=f"This step is adjudicated by '{adj}': the other player (or the "
+                                                          "referee) adjudicates your orders; send them the file.")
         check_before_reveal(st, adj, key)
         party = st.data["parties"][adj]
         record_reveal(key, origin_of(st), str(party["salt"]), int(party["index"]), st.digest)
@@ -556,7 +753,15 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     files = res.outputs(out, report)
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
     aw = nxt["awaits"]
-    click.echo(_wrote([p for p, _ in files], written))
+    if not written:
+        click.echo(f"{out}: this adjudication is made already: the state exists, and so do its other files, with exactly "
+                   f"the bytes these inputs give (the same inputs always give the same bytes); nothing was written")
+    elif len(written) < len(files):
+        rest = len(files) - len(written)
+        click.echo(f"wrote {', '.join(str(p) for p in written)}; {_count(rest, 'other file')} of this adjudication "
+                   f"{'was' if rest == 1 else 'were'} there already, from an earlier run, with exactly the bytes these inputs give")
+    else:
+        click.echo(_wrote([p for p, _ in files], written))
     if nxt.get("result") and aw["kind"] == "none":
         click.echo(result_text(nxt["result"], reason=False))
     else:
@@ -566,7 +771,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @click.option("--github", is_flag=True, help="A failure as GitHub Actions annotations (docs/git.md).")
 @click.option("--from", "anchor", metavar="DIGEST",
@@ -626,19 +831,19 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
         for note in res.notes:
             click.echo(note_line("pbem verify", note) if github else f"note: {note}")
         if res.states == 0:
-            click.echo(f"ok: {res.views} views of the referee's states: seals, chain and commitments hold, {res.dice} dice "
+            click.echo(f"ok: {_count(res.views, 'view')} of the referee's states: seals, chain and commitments hold, {_count(res.dice, 'die', 'dice')} "
                        f"re-derived; last {res.last}")
             click.echo(f"trusted from {res.anchor} ({res.anchor_how}; {res.anchor_digest})")
         else:
-            views = f", {res.views} views" if res.views else ""
-            click.echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and "
-                       f"{res.pictures} pictures match{views}; last {res.last}")
+            views = f", {_count(res.views, 'view')}" if res.views else ""
+            click.echo(f"ok: {_count(res.states, 'state')}, {_count(res.transitions, 'transition')} replayed, "
+                       f"{_count(res.reports, 'report')} and {_count(res.pictures, 'picture')} match{views}; last {res.last}")
             click.echo(f"trusted from {res.anchor} ({res.anchor_how}; {res.anchor_digest})")
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def audit(state_path: Path, as_json: bool) -> None:
     """Every die of the transition that produced STATE, re-derived from the reveals.
@@ -669,12 +874,13 @@ def audit(state_path: Path, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
-@click.option("--side", help="Show what this side may see.")
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", shell_complete=_complete_side, help="Show what this side may see.")
 @click.option("--svg", type=click.Path(path_type=Path), help="Draw the map with the position as an SVG picture into this file.")
 @guarded
 def show(state_path: Path, side: str | None, svg: Path | None) -> None:
-    """The position, as text or as a map picture (as SIDE may see it).
+    """The position, as text or as a map picture (as SIDE may see it). STATE may be the game
+    folder: its latest state.
 
     \b
     Example:
@@ -684,7 +890,7 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
     from pbem.engine.registry import find_module
     from pbem.exchange.game import load_state
 
-    st = load_state(state_path)
+    st = load_state(_state_or_latest(state_path))
     if side is not None and side not in st.data["parties"]:
         raise UsageError(f"--side {side}: '{side}' is not a side of this game", hint=f"Sides: {', '.join(st.data['parties'])}.")
     module = find_module(st.data["pbem"]["module"])
@@ -700,7 +906,42 @@ def show(state_path: Path, side: str | None, svg: Path | None) -> None:
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--key", "key_path", required=True, type=click.Path(path_type=Path), help="Your private key: it opens your hidden values.")
+@click.option("--ask", is_flag=True, help="Ask for the key's passphrase.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
+@guarded
+def hidden(state_path: Path, key_path: Path, ask: bool, as_json: bool) -> None:
+    """Your hidden values in a game without a referee: what you committed, what you drew.
+
+    Only your key opens them (docs/protocol.md, Hidden values). A draw the state asks of you is
+    shown as `pbem sign` will commit it with your next file.
+
+    \b
+    Example:
+      pbem hidden game/0004.state.toml --key axis.key
+    """
+    from pbem.exchange.game import load_state, own_hidden
+
+    st = load_state(state_path)
+    res = own_hidden(st, _key(key_path, ask))
+    if as_json:
+        _echo_json(res)
+        return
+    side = res["side"]
+    if not (res["hidden"] or res["draws"] or res["opened"]):
+        click.echo(f"{side} holds nothing hidden in {state_path}")
+        return
+    for item, value in res["hidden"].items():
+        click.echo(f"{side} {item} (hidden) = {json.dumps(value, sort_keys=True)}")
+    for item, value in res["draws"].items():
+        click.echo(f"{side} {item} (drawn when you sign your next file) = {json.dumps(value, sort_keys=True)}")
+    for item, value in res["opened"].items():
+        click.echo(f"{side} {item} (opened, public) = {json.dumps(value, sort_keys=True)}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def games(as_json: bool) -> None:
     """The games pbem adjudicates: each with its sides and bundled scenarios.
@@ -720,8 +961,8 @@ def games(as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("game")
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("game", shell_complete=_complete_game)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def rules(game: str, as_json: bool) -> None:
     """The rule coverage table of GAME: each rule's status and the catalog cases that test it.
@@ -753,8 +994,8 @@ def module() -> None:
 
 
 @module.command("check")
-@click.argument("game")
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("game", shell_complete=_complete_game)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
 @guarded
 def module_check(game: str, as_json: bool) -> None:
     """Load and validate every bundled scenario of GAME; list what is provisional or missing and
@@ -819,20 +1060,20 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
             elif r.status == "malformed":
                 click.echo(f"MALFORMED {r.path}")
                 click.echo("\n".join("  " + line for f in r.malformed for line in f.splitlines()))
-        click.echo(f"{len(results)} case(s): {counts['pass']} passed, {counts['fail']} failed, {counts['malformed']} malformed")
+        click.echo(f"{_count(len(results), 'case')}: {counts['pass']} passed, {counts['fail']} failed, {counts['malformed']} malformed")
     if counts["malformed"]:
         sys.exit(EXIT_MALFORMED)
     if counts["fail"]:
         sys.exit(EXIT_ILLEGAL)
 
 
-@cli.command()
+@cli.command(cls=_WithScenarios)
 @click.option("--out", type=click.Path(path_type=Path), help="Play into this (new) folder instead of a temporary one.")
 @click.option("--turns", default=2, show_default=True, help="Game turns to play.")
 @click.option("--full", is_flag=True, help="Play under the game's full rules (every advanced rule implemented so far).")
-@click.option("--scenario", default=None, help="The bundled scenario to play (default: the game's demo scenario).")
+@click.option("--scenario", default=None, shell_complete=_complete_scenario, help="The bundled scenario to play (default: the game's demo scenario).")
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
-@click.option("--game", default=None, help="The game to play (default: the first that `pbem games` lists).")
+@click.option("--game", default=None, shell_complete=_complete_game, help="The game to play (default: the first that `pbem games` lists).")
 @guarded
 def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None) -> None:
     """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.

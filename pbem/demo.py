@@ -100,7 +100,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     game_dir.mkdir()
     auto = auto or scenario != demo_scenario  # only the demo scenario has a complete set of example orders
     game_id = f"{module.id_prefix}-demo-{scenario}" + ("-auto" if auto else "")
-    echo(f"pbem demo: {module.short_title}, {scenario} scenario, {turns} game turn(s), in {folder}"
+    echo(f"pbem demo: {module.short_title}, {scenario} scenario, {turns} game turn{'' if turns == 1 else 's'}, in {folder}"
          + (" (orders proposed by the built-in player)" if auto else ""))
     sides = module.sides
     creator = sides[0]
@@ -130,7 +130,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         files = []
         for side in aw["from"]:  # one file from each side the step awaits
             ex = module.demo_example(scenario, aw["step"], side)
-            op = game_dir / folder_names.submission(seq, side, "reply" if aw["kind"] == "reply" else "orders")
+            op = game_dir / folder_names.submission(seq, side, aw["kind"] if aw["kind"] in ("reply", "reveal") else "orders")
             if auto:
                 # a scenario's example file, if any, adds the decisions of that step to the built-in
                 # player's proposal (a long game's scripted measures)
@@ -157,7 +157,11 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         st = _adjudicate(module, game_dir, st, files, keys, echo)
     echo("$ pbem verify game")
     res = verify([game_dir])
-    echo(f"ok: {res.states} states, {res.transitions} transitions replayed, {res.reports} reports and {res.pictures} pictures match")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    echo(f"ok: {count(res.states, 'state')}, {count(res.transitions, 'transition')} replayed, {count(res.reports, 'report')} "
+         f"and {count(res.pictures, 'picture')} match")
     last = game_dir / folder_names.state(res.states - 1)
     write_new(folder / "position.svg", module.render_svg(load_state(last).data, None))
     echo(f"$ pbem show game/{last.name} --svg position.svg")

@@ -3,12 +3,16 @@
     python tools/regen_golden.py              # both
     python tools/regen_golden.py demo         # the training demo only
     python tools/regen_golden.py campaign     # the campaign only
+    python tools/regen_golden.py red-steel    # Red Steel's golden game only
 
 The golden demo is `pbem demo --out ...`; tests/games/proud_monster/test_golden.py compares a fresh run with it byte
 for byte. The example game repository's game (examples/git-game/games/demo/) is the same game;
 tests/cli/test_git_ci.py checks that it is. The golden campaign (tests/games/proud_monster/golden/campaign/) is `pbem demo
 --scenario campaign --turns 12`, GT1-GT12 played by the built-in player, without its turn pictures
 (they are large); tests/games/proud_monster/test_golden_campaign.py replays it and checks every report byte for byte.
+Red Steel's golden game (tests/games/red_steel/golden/training/) is `pbem demo --game red-steel --turns 4`: the
+training scenario's whole day played by the built-in player, through its last step, without its pictures;
+tests/games/red_steel/test_golden.py replays it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,17 @@ DOCS = ROOT / "docs"
 README_PICTURE = "0002.turn.svg"  # the German GT1 player turn, shown in the README
 CAMPAIGN = ROOT / "tests" / "games" / "proud_monster" / "golden" / "campaign"
 CAMPAIGN_TURNS = 12
+RED_STEEL = ROOT / "tests" / "games" / "red_steel" / "golden" / "training"
+RED_STEEL_TURNS = 4
+
+
+def red_steel() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run_demo(Path(tmp) / "rs", RED_STEEL_TURNS, lambda _line: None, game="red-steel")
+        if RED_STEEL.exists():
+            shutil.rmtree(RED_STEEL)
+        shutil.copytree(out / "game", RED_STEEL, ignore=shutil.ignore_patterns("*.svg"))
+    print(f"wrote {RED_STEEL}")
 
 
 def campaign() -> None:
@@ -39,9 +54,11 @@ def campaign() -> None:
 
 
 def main() -> None:
-    which = sys.argv[1:] or ["demo", "campaign"]
+    which = sys.argv[1:] or ["demo", "campaign", "red-steel"]
     if "campaign" in which:
         campaign()
+    if "red-steel" in which:
+        red_steel()
     if "demo" not in which:
         return
     with tempfile.TemporaryDirectory() as tmp:

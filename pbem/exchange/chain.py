@@ -148,7 +148,7 @@ class Equivocation:
             f"equivocation: '{signer}' signed two different files for one step, {step}: {a.path} and {b.path}",
             problems,
             hint="Both seals are valid: the two files prove that this party signed both (check them with `pbem verify` "
-                 "on the two files alone). Keep them; accept only the first one you received, and see the README (Equivocation).")
+                 "on the two files alone). Keep them; accept only the first one you received, and see docs/dice.md (Equivocation).")
 
 
 def find_equivocation(docs: Iterable[Doc]) -> Equivocation | None:
@@ -518,7 +518,7 @@ class Chain:
         last = max(views, key=sequence_of)
         res.views, res.dice, res.last = counts["views"], counts["dice"], str(last.path)
         res.notes = ["views only: seals, chain, commitments and dice checked; the hidden part of each "
-                     "transition is the referee's to adjudicate (README: Referee)"]
+                     "transition is the referee's to adjudicate (docs/referee.md)"]
         return res
 
     # --- before a secret is revealed ----------------------------------------------------------------
@@ -643,7 +643,7 @@ class Chain:
                                       hint="Both views carry the referee's seal: together they prove it. Keep them.")
 
     def follow_views(self, views: list[Doc], *, start: Doc | None = None, anchor: str | None = None) -> dict[str, int]:
-        """A side's series of views on their own (README: Referee): every view sealed by the referee;
+        """A side's series of views on their own (docs/referee.md): every view sealed by the referee;
         the views chain (each one's ``previous`` is the former one's ``of``); every input's dice
         attested by its sender; every reveal matching the party's earlier commitment; the seed and
         every die following from them.

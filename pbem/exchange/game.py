@@ -46,12 +46,13 @@ from .hidden import (
     draws_after,
     hidden_step,
     is_sealed_entry,
+    opening,
     openings_for,
     seal_value,
     sides_that_drew,
     versions_of,
 )
-from .keys import KeyPair, public_key_from_text
+from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report
 from .views import make_views
 
@@ -265,7 +266,7 @@ def _seal_first(data: dict[str, Any], path: Path) -> None:
 
 
 def load_state(path: Path, check: bool = True, views: bool = True) -> Doc:
-    """A state file, or (where ``views``) a side's view of one (README: Referee)."""
+    """A state file, or (where ``views``) a side's view of one (docs/referee.md)."""
     try:
         data = read_toml(path)
     except PbemError:
@@ -376,7 +377,7 @@ def make_join(state: Doc, side: str, key: KeyPair, standing: dict[str, Any] | No
     if side not in s["parties"]:
         raise UsageError(f"'{side}' is not a party of this game", hint=f"Parties: {', '.join(s['parties'])}.")
     if s["parties"][side]["key"] != key.public_text:
-        raise UsageError(f"--key is not {side}'s key in this game (key id {key.key_id})")
+        raise wrong_key(key, side, state)
     salt = salt if salt is not None else new_salt()
     commit = proto.commitment(proto.secret(key, origin_of(state), salt, 0))
     if commit in used:
@@ -525,6 +526,42 @@ def check_orders(state: Doc, doc: Doc) -> Checked:
     return c
 
 
+def wrong_key(key: KeyPair, side: str, state: Doc, key_file: Path | str | None = None, hint: str | None = None) -> UsageError:
+    """The error for a key that is not ``side``'s in the game of ``state``: which key file and key
+    id were given, and which key id the game expects."""
+    given = f"--key {key_file}" if key_file is not None else "--key"
+    party = state.data.get("parties", {}).get(side, {})
+    want = f"key id {key_id(party['key'])}" if isinstance(party.get("key"), str) else "another key"
+    return UsageError(f"{given} (key id {key.key_id}) is not {side}'s key in this game: {state.path} expects {side}'s {want}",
+                      hint=hint or f"Give --key the private key whose public key was given for {side} at `pbem new` "
+                                   f"(`pbem keygen` printed its key id).")
+
+
+def without_seal_text(raw_text: str, unsealed_data: dict[str, Any]) -> str:
+    """An order file's text without its ``[dice]`` and ``[seal]`` tables, its comments kept: the
+    file to seal again. Where taking the tables out of the text does not give exactly
+    ``unsealed_data`` (tables written in another way), the file is written again from its data."""
+    import tomllib
+
+    out: list[str] = []
+    skipping = False
+    for line in raw_text.split("\n"):
+        head = line.strip()
+        if head.startswith("[") and not head.startswith("[["):
+            name = head[1:].split("]", 1)[0].strip()
+            skipping = name in ("dice", "seal") or name.startswith(("dice.", "seal."))
+        elif head.startswith("[["):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    text = "\n".join(out).rstrip("\n") + "\n"
+    try:
+        same = tomllib.loads(text) == unsealed_data
+    except tomllib.TOMLDecodeError:
+        same = False
+    return text if same else dumps(unsealed_data)
+
+
 def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, state: Doc, force: bool = False) -> str:
     """Seal an order file that answers ``state`` (a state or a view): add the dice reveal and next
     commitment of the sender's secret chain in this game, then the seal.
@@ -535,9 +572,9 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     h = data.get("pbem", {})
     if "seal" in data or "dice" in data:
         if not force:
-            raise UsageError(f"{path}: already has [dice] or [seal]", hint="Use --force to seal it again (the file is rewritten).")
+            raise UsageError(f"{path}: already has [dice] or [seal]", hint="Use --force to seal it again.")
         data = {k: v for k, v in data.items() if k not in ("seal", "dice")}
-        raw_text = dumps(data)
+        raw_text = without_seal_text(raw_text, data)
     if "dice_index" not in h:
         raise MalformedFileError(f"{path}: pbem.dice_index is missing", hint="Start from `pbem template`, which fills it in.")
     side = str(h["side"])
@@ -545,7 +582,7 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     if party is None:
         raise UsageError(f"{path}: '{side}' is not a party of the game of {state.path}")
     if party["key"] != key.public_text:
-        raise UsageError(f"--key is not {side}'s key in this game (key id {key.key_id})")
+        raise wrong_key(key, side, state)
     if "salt" not in party:
         raise UsageError(f"{state.path}: {side} has not joined the game yet; there is nothing to sign")
     idx = int(h["dice_index"])
@@ -576,6 +613,31 @@ def sign_orders(path: Path, raw_text: str, data: dict[str, Any], key: KeyPair, s
     text += f'attest = "{dice["attest"]}"\n\n'
     text += f'[seal]\nsigner = "{s["signer"]}"\nkey = "{s["key"]}"\nsignature = "{s["signature"]}"\n'
     return text
+
+
+def own_hidden(state: Doc, key: KeyPair) -> dict[str, Any]:
+    """What the side whose key this is holds hidden in ``state``: the value of each of its hidden
+    items (its latest version, from the boxes only its key opens), and the value of each draw the
+    state asks of it, as `pbem sign` will commit it (docs/protocol.md, Hidden values)."""
+    s = state.data
+    side = next((p for p, rec in s["parties"].items() if rec.get("key") == key.public_text), None)
+    if side is None:
+        raise UsageError(f"--key (key id {key.key_id}) is the key of no party of the game of {state.path}")
+    party = s["parties"][side]
+    origin, salt = origin_of(state), str(party.get("salt", ""))
+    items: dict[str, Any] = {}
+    for item in sorted(s.get("hidden", {}).get(side, {})):
+        versions = versions_of(s, side, item)
+        if versions:
+            items[item] = opening(key, origin, salt, side, item, len(versions) - 1, versions[-1])["value"]
+    draws: dict[str, Any] = {}
+    requests = s.get("draws", {}).get(side, [])
+    if requests:
+        module = find_module(str(s["pbem"]["module"]))
+        secret = proto.hidden_dice_secret(key, origin, salt)
+        draws = {str(r["item"]): drawn_value(module, secret, side, r) for r in requests}
+    opened = {item: rec["values"][-1] for item, rec in sorted(s.get("opened", {}).get(side, {}).items())}
+    return {"side": side, "hidden": items, "draws": draws, "opened": opened}
 
 
 def _drew(state: dict[str, Any], side: str) -> bool:
@@ -663,7 +725,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
     """The unsealed next state and its events: the deterministic core shared by adjudicate and verify.
 
     ``defaulted`` names awaited sides that sent nothing by the deadline; only a referee may
-    adjudicate without them, and they are treated as having sent empty orders (README: Referee).
+    adjudicate without them, and they are treated as having sent empty orders (docs/referee.md).
     ``adj_openings``: the hidden items the step asks the adjudicator itself to open, opened (from
     its key when adjudicating, from ``transition.openings`` when verifying). ``names``: each
     input's file, by side, for messages.
@@ -812,7 +874,7 @@ class Adjudication:
 
 
 def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> dict[str, str]:
-    """A refereed game's report for each side: the events it may see (README: Referee)."""
+    """A refereed game's report for each side: the events it may see (docs/referee.md)."""
     if "referee" not in cur["parties"]:
         return {}
     module = find_module(cur["pbem"]["module"])
@@ -836,8 +898,8 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     if s["awaits"]["kind"] == "none":
         raise IllegalOrdersError(f"{prev.path}: the game is over; there is nothing to adjudicate")
     if s["parties"][adj]["key"] != key.public_text:
-        raise UsageError(f"this step is adjudicated by '{adj}', and --key is not {adj}'s key (key id {key.key_id})",
-                         hint="The other player (or the referee) adjudicates your orders: send them the file.")
+        raise wrong_key(key, adj, prev, hint=f"This step is adjudicated by '{adj}': the other player (or the referee) "
+                                             "adjudicates your orders; send them the file.")
     checked = [envelope(prev, d) for d in docs]
     problems: list[Problem] = []
     module = find_module(s["pbem"]["module"])

@@ -32,7 +32,11 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
         f"by {cur['seal']['signer']}.",
         f"- Previous state `{h['previous']}`; inputs: " + ", ".join(f"`{d}`" for d in h["inputs"]) + ".",
     ]
-    tr = cur.get("transition", {})
+    tr = dict(cur.get("transition", {}))
+    if side is not None and tr.get("dice"):
+        from .views import side_dice
+
+        tr["dice"] = side_dice(module, cur, side)
     if tr.get("reveals"):
         lines.append(f"- Dice: algorithm `{h['dice_algorithm']}`, seed `{tr['seed']}` from the reveals of "
                      f"{', '.join(sorted(tr['reveals']))} (re-derive them with `pbem audit`).")

@@ -1,4 +1,4 @@
-"""Views: what one side may see of a state, signed by the referee (README: Referee).
+"""Views: what one side may see of a state, signed by the referee (docs/referee.md).
 
 In a refereed game the referee holds the full states. After each step it sends every side a view:
 the clock, what is awaited, the public keys and dice commitments, the side's own standing
@@ -46,7 +46,18 @@ def view_body(state: dict[str, Any], side: str) -> dict[str, Any]:
         body["result"] = copy.deepcopy(state["result"])
     if "transition" in state:
         body["transition"] = copy.deepcopy(state["transition"])
+        if "dice" in body["transition"]:
+            body["transition"]["dice"] = side_dice(module, state, side)
     return body
+
+
+def side_dice(module: Any, state: dict[str, Any], side: str) -> list[dict[str, Any]]:
+    """The dice of a transition that ``side`` of a refereed game may see: those its game module
+    keeps (``side_dice``: a die that would tell a secret, such as a draw from a cup, is left out of
+    that side's view and report; the full state keeps every die), all of them otherwise."""
+    dice = copy.deepcopy(list(state.get("transition", {}).get("dice", [])))
+    keep = getattr(module, "side_dice", None)
+    return list(keep(state, dice, side)) if keep is not None else dice
 
 
 SHARED = ("parties", "clock", "awaits", "options", "transition", "result")  # what every side's view of a state shows alike

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import Problem
+from pbem.errors import PbemError, Problem
 from pbem.mechanics.dice import Dice
 
 
@@ -84,6 +84,10 @@ class GameModule(Protocol):
         ...
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None: ...
+
+    # Optional: ``side_dice(state, dice, side) -> list`` the dice of a transition that a side of a
+    # refereed game may see in its view and report (a die of a secret draw left out); a module
+    # without it shows every die (pbem.exchange.views.side_dice).
 
     hidden_draws: bool  # whether its joins commit to a hidden-dice secret (docs/protocol.md, Hidden draws)
 
@@ -205,3 +209,58 @@ def scenario_file_names(name: str, game: str, stop: str) -> bool:
     except (OSError, ValueError):
         return False
     return bool(head.get("scenario", {}).get("game") == game)
+
+
+def bundled_scenario_path(game_dir: str, name: str) -> Path:
+    """A game's bundled scenario by name (``scenarios/GAME_DIR/NAME/scenario.toml``), or a scenario
+    file by path (``.toml``: test and owner data)."""
+    from pbem.resources import scenarios_dir
+
+    if name.endswith(".toml"):
+        return Path(name)
+    return scenarios_dir() / game_dir / name / "scenario.toml"
+
+
+def bundled_scenario_names(game_dir: str) -> list[str]:
+    """The names of a game's bundled scenarios, sorted."""
+    from pbem.resources import scenarios_dir
+
+    return sorted(p.parent.name for p in (scenarios_dir() / game_dir).glob("*/scenario.toml"))
+
+
+def problem_rows(item: str, err: PbemError) -> list[dict[str, Any]]:
+    """`pbem module check` rows for data a game refuses to load: one per problem, or the message."""
+    return [{"item": item, "status": "problem", "note": p.render()} for p in err.problems] \
+        or [{"item": item, "status": "problem", "note": err.message}]
+
+
+class BundledGame:
+    """What every bundled game does alike: its coverage table from its TOML file (``coverage_file``)
+    and the rules catalog's hooks from its catalog module (``catalog_module()``: ``KEYS``,
+    ``case_state`` and ``case_failures``)."""
+
+    coverage_file: Path
+
+    def catalog_module(self) -> Any:
+        raise NotImplementedError
+
+    def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def coverage(self) -> list[dict[str, Any]]:
+        with self.coverage_file.open("rb") as f:
+            rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
+        return rows
+
+    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+        keys: dict[str, tuple[str, ...]] = self.catalog_module().KEYS
+        return keys
+
+    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
+        state: dict[str, Any] = self.catalog_module().case_state(self.new_game, case, folder)
+        return state
+
+    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
+                       events: list[Event]) -> list[str]:
+        failures: list[str] = self.catalog_module().case_failures(case, problems, state, events)
+        return failures

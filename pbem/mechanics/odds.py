@@ -31,6 +31,20 @@ class Odds:
         return cls(-(-(-defense // attack) - 1))
 
     @classmethod
+    def nearest(cls, attack: int, defense: int) -> Odds:
+        """Attack total against defense total, at the nearest odds (a tie goes to the defender):
+        16 vs 5 = 3:1, 17 vs 5 = 3:1, 18 vs 5 = 4:1; 5 vs 12 = 1:2, 5 vs 13 = 1:3."""
+        if defense <= 0:
+            return cls(10_000)
+        if attack <= 0:
+            return cls(-10_000)
+        if attack >= defense:
+            n, rest = divmod(attack, defense)
+            return cls(n - 1 + (1 if 2 * rest > defense else 0))
+        n, rest = divmod(defense, attack)
+        return cls(-(n - 1 + (1 if 2 * rest >= attack else 0)))
+
+    @classmethod
     def parse(cls, text: str) -> Odds:
         a, d = (int(x) for x in text.split(":"))
         if a != 1 and d != 1:

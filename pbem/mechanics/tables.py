@@ -55,16 +55,11 @@ def _side(text: str, cell: str) -> tuple[int, str]:
     return 0, ""
 
 
-@dataclass(frozen=True, slots=True)
-class ResultsTable:
-    name: str
+class OddsColumns:
+    """A table whose columns are odds labels, lowest first (``columns``): its first and last column."""
+
+    __slots__ = ()
     columns: tuple[str, ...]
-    rows: dict[int, tuple[Result, ...]]
-    provisional: bool
-    note: str
-    above: Result  # automatic result right of the last column
-    below: Result  # automatic result left of the first column
-    known: frozenset[tuple[int, str]] = frozenset()  # (face, column) cells the game's rules give (of a provisional table)
 
     @property
     def first(self) -> Odds:
@@ -73,6 +68,18 @@ class ResultsTable:
     @property
     def last(self) -> Odds:
         return Odds.parse(self.columns[-1])
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsTable(OddsColumns):
+    name: str
+    columns: tuple[str, ...]
+    rows: dict[int, tuple[Result, ...]]
+    provisional: bool
+    note: str
+    above: Result  # automatic result right of the last column
+    below: Result  # automatic result left of the first column
+    known: frozenset[tuple[int, str]] = frozenset()  # (face, column) cells the game's rules give (of a provisional table)
 
     def automatic(self, odds: Odds) -> Result | None:
         """The result with no die roll when the odds are off the table, else None."""

@@ -12,7 +12,7 @@ id="stacks">`` one ``<g class="stack" data-place="ID">`` per place with units: t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
 from pbem.mechanics.places import LAND, Place, PlaceMap
@@ -88,14 +88,19 @@ def places_layer(drawing: PlaceDrawing, m: PlaceMap, fill: Callable[[Place], str
 
 
 def borders_layer(drawing: PlaceDrawing, m: PlaceMap,
-                  strokes: Mapping[str, tuple[str, float, str]] = FEATURE_STROKE) -> str:
-    """Each feature of each border, in the stroke the game gives it (else OTHER_STROKE)."""
+                  strokes: Mapping[str, tuple[str, float, str]] = FEATURE_STROKE,
+                  only: Collection[str] | None = None) -> str:
+    """Each feature of each border (or only those of ``only``: a game draws the others itself), in
+    the stroke the game gives it (else OTHER_STROKE)."""
     out = []
     for border in m.borders():
+        feats = border.features if only is None else border.features & frozenset(only)
+        if not feats:
+            continue
         line = drawing.border(border.a, border.b)
         if line is None:
             continue
-        for f in sorted(border.features):
+        for f in sorted(feats):
             colour, width, dash = strokes.get(f, OTHER_STROKE)
             out.append(el("polyline", class_=f"border {f}", data_border=f"{border.a} {border.b}", points=points(line),
                           fill="none", stroke=colour, stroke_width=width, stroke_dasharray=dash or None,

@@ -42,6 +42,15 @@ def points(pts: list[tuple[float, float]]) -> str:
     return " ".join(f"{num(x)},{num(y)}" for x, y in pts)
 
 
+def arrow_defs(colours: dict[str, str]) -> str:
+    """``<defs>`` with an arrow head ``<marker id="arrow-NAME">`` per name, in its colour (sorted by
+    name); a line ends in one with ``marker_end="url(#arrow-NAME)"``."""
+    return "<defs>" + "".join(
+        f'<marker id="arrow-{k}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
+        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{c}"/></marker>'
+        for k, c in sorted(colours.items())) + "</defs>"
+
+
 def document(width: float, height: float, body: list[str], view_box: tuple[float, float, float, float] | None = None,
              title: str = "", style: str = "") -> str:
     vb = view_box or (0.0, 0.0, width, height)

@@ -155,7 +155,7 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
                  "trusted_from": {"file": "game/0000.state.toml", "digest": start,
                                   "how": f"the game's start, re-derived from scenario '{EXCHANGE_SCENARIO}'"}}
     assert run(["verify", "game", "--quiet"]).output == (
-        "ok: 4 states, 3 transitions replayed, 3 reports and 1 pictures match; last game/0003.state.toml\n"
+        "ok: 4 states, 3 transitions replayed, 3 reports and 1 picture match; last game/0003.state.toml\n"
         f"trusted from game/0000.state.toml (the game's start, re-derived from scenario '{EXCHANGE_SCENARIO}'; {start})\n")
 
     a = json.loads(run(["audit", "game/0002.state.toml", "--json"]).output)
@@ -425,7 +425,7 @@ def sign_unchecked(cg: Cli, p: Path, side: str) -> None:
 
 def test_forged_seal_on_orders(cg: Cli) -> None:
     p = cg.game.write_orders(ATTACK, sign=False)
-    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], "--key is not german's key in this game")
+    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], "is not german's key in this game")
     # the soviet seals it in the german's name all the same
     body = {**read(p), "dice": {"reveal": cg.game.secret("german", 0), "commit": proto.commitment(cg.game.secret("german", 1))}}
     write(p, seal(body, "german", cg.game.keys["soviet"]))
@@ -434,10 +434,20 @@ def test_forged_seal_on_orders(cg: Cli) -> None:
 
 
 def test_a_changed_sealed_order_file(cg: Cli) -> None:
+    """A sealed order file changed afterwards is tampering for every reader; its author's key (and
+    only his) seals it again, its comments kept."""
     p = cg.game.write_orders(ATTACK)
-    p.write_text(p.read_text(encoding="utf-8").replace('advance = ["Pz1"]', 'advance = ["Inf1"]'), encoding="utf-8")
+    p.write_text(p.read_text(encoding="utf-8").replace('advance = ["Pz1"]', 'advance = ["Inf1"]  # changed'), encoding="utf-8")
     for args in orders_readers(cg.state, str(p)):
-        fails(cg.root, 3, args, f"{p}: the signature does not match the content")
+        if args[0] != "sign":
+            fails(cg.root, 3, args, f"{p}: the signature does not match the content")
+    fails(cg.root, 3, ["check", cg.state, str(p)], "If it is your own file, `pbem sign` with your key seals it again.")
+    fails(cg.root, 3, ["sign", str(p), "--key", "soviet.key", "--state", cg.state], f"{p}: the signature does not match the content")
+    r = run(["sign", str(p), "--key", "german.key", "--state", cg.state])
+    assert r.output.startswith(f"sealed {p} again: it was changed after its seal (its comments are kept)"), r.output
+    text = p.read_text(encoding="utf-8")
+    assert 'advance = ["Inf1"]  # changed' in text and text.count("[seal]") == 1 and text.count("[dice]") == 1
+    assert run(["check", cg.state, str(p)]).output == f"{p}: legal for step GT1/1/german\n"
 
 
 def test_unsealed_orders_cannot_be_adjudicated(cg: Cli) -> None:
@@ -474,9 +484,9 @@ def test_orders_for_another_game(cg: Cli) -> None:
 def test_adjudicate_with_the_wrong_key(cg: Cli) -> None:
     p = cg.game.write_orders(ATTACK)
     fails(cg.root, 2, ["adjudicate", cg.state, p, "--key", "german.key"],
-          "this step is adjudicated by 'soviet', and --key is not soviet's key")
+          "This step is adjudicated by 'soviet'", "is not soviet's key in this game")
     write_key_files(KeyPair.from_seed(b"mallory"), cg.root / "mallory")
-    fails(cg.root, 2, ["adjudicate", cg.state, p, "--key", "mallory.key"], "--key is not soviet's key")
+    fails(cg.root, 2, ["adjudicate", cg.state, p, "--key", "mallory.key"], "is not soviet's key in this game")
     fails(cg.root, 2, ["adjudicate", cg.state, p, "--key", "nothere.key"], "nothere.key: cannot read the key file")
     (cg.root / "junk.key").write_text("not a key\n", encoding="ascii")
     fails(cg.root, 2, ["adjudicate", cg.state, p, "--key", "junk.key"], "junk.key: not a readable private key")
@@ -512,14 +522,14 @@ def test_illegal_orders_list_every_problem_with_its_rule(cg: Cli) -> None:
     body = '\n[[move]]\nunits = ["Pz1"]\npath = ["4916N"]\n\n[[move]]\nunits = ["XX"]\npath = ["4916N"]\n'
     p = cg.game.write_orders(body, sign=False)
     needles = ("move[0].path[0] 4816N->4916N: 4916N holds enemy units [12.4]", "move[1]: unknown unit 'XX' [")
-    r = fails(cg.root, 1, ["check", cg.state, p], f"{p}: 2 problem(s):", *needles)
+    r = fails(cg.root, 1, ["check", cg.state, p], f"{p}: 2 problems:", *needles)
     assert r.output.count("  - ") == 2
     assert re.search(r"move\[1\]: unknown unit 'XX' \[\d+(\.\d+)+\]", r.output), r.output
     out = json.loads(fails(cg.root, 1, ["check", cg.state, p, "--json"]).stdout)
     assert out["ok"] is False and [x["where"] for x in out["problems"]] == ["move[0].path[0] 4816N->4916N", "move[1]"]
     assert out["problems"][0]["rule"] == "12.4" and re.fullmatch(r"\d+(\.\d+)+", out["problems"][1]["rule"])
-    fails(cg.root, 1, ["sign", p, "--key", "german.key", "--state", cg.state], f"{p}: not signed: 2 problem(s)", *needles)
-    fails(cg.root, 1, ["sign", p, "--key", "german.key"], f"{p}: not signed: 2 problem(s)", *needles)
+    fails(cg.root, 1, ["sign", p, "--key", "german.key", "--state", cg.state], f"{p}: not signed: 2 problems", *needles)
+    fails(cg.root, 1, ["sign", p, "--key", "german.key"], f"{p}: not signed: 2 problems", *needles)
     sign_unchecked(cg, p, "german")  # sealed without `pbem sign`, which checks first
     fails(cg.root, 1, ["adjudicate", cg.state, p, "--key", "soviet.key"], "2 problem(s) in the orders; nothing was adjudicated",
           *needles)
@@ -547,7 +557,7 @@ def test_join_errors(cg: Cli) -> None:
         "game/0000-german.join.toml: already joined with this key; nothing to do\n")
     (cg.root / "other.toml").write_text("mine\n", encoding="utf-8")
     fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "german.key", "-o", "other.toml"], "other.toml: already exists")
-    fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "soviet.key"], "--key is not german's key")
+    fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "soviet.key"], "is not german's key in this game")
     fails(cg.root, 2, ["join", s0, "--side", "martian", "--key", "german.key"], "'martian' is not a party of this game")
     fails(cg.root, 2, ["join", s0, "--side", "german", "--key", "german.key", "-o", "nodir/j.toml"], "nodir: the output folder does not exist")
     run(["join", s0, "--side", "german", "--key", "german.key", "-o", "j.toml"])
@@ -572,7 +582,9 @@ def test_adjudicate_never_overwrites_and_writes_nothing_on_failure(cg: Cli) -> N
     # run again: the same files, already there with exactly these bytes, count as written
     before = snapshot(cg.root)
     r = run(adj)
-    assert r.output.startswith("already there with exactly this content: game/0002.state.toml, game/0002.report.md")
+    assert r.output.startswith("game/0002.state.toml: this adjudication is made already: the state exists, and so do its "
+                               "other files, with exactly the bytes these inputs give (the same inputs always give the same "
+                               "bytes); nothing was written\n")
     assert snapshot(cg.root) == before
     (cg.folder / "0002.report.md").write_text("mine\n", encoding="utf-8")  # a different file is still refused
     fails(cg.root, 2, adj, "game/0002.report.md: already exists, with other content")
@@ -587,12 +599,12 @@ def test_template_sign_keygen_and_new_never_overwrite(cg: Cli) -> None:
     p = cg.game.write_orders(ATTACK, sign=False)
     fails(cg.root, 2, ["sign", p, "--key", "german.key", "-o", "taken.toml"], "taken.toml: already exists")
     fails(cg.root, 2, ["sign", p, "--key", "german.key", "-o", "nodir/s.toml"], "nodir: the output folder does not exist")
-    fails(cg.root, 2, ["sign", p, "--key", "soviet.key", "--state", cg.state], "--key is not german's key in this game")
+    fails(cg.root, 2, ["sign", p, "--key", "soviet.key", "--state", cg.state], "is not german's key in this game")
     run(["sign", p, "--key", "german.key"])
     before = snapshot(cg.root)
     assert run(["sign", p, "--key", "german.key"]).output == f"{p}: already sealed with this key; nothing to do\n"
     assert snapshot(cg.root) == before
-    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], "--key is not german's key in this game")
+    fails(cg.root, 2, ["sign", p, "--key", "soviet.key"], "is not german's key in this game")
     fails(cg.root, 2, ["keygen", "german"], "german.key: already exists; pbem never overwrites a key")
     fails(cg.root, 2, ["keygen", "nodir/k"], "cannot write the key files")
     new = ["new", EXCHANGE_SCENARIO, "--side", "german=german.pub", "--side", "soviet=soviet.pub", "--key", "german.key"]

@@ -180,7 +180,7 @@ def test_the_workflow_passes_on_the_example_repository(repo: Repo, head: str) ->
     finally:
         repo.git("checkout", "-q", branch)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "== pbem verify games/demo/" in r.stdout and "ok: 1 states, 0 transitions" in r.stdout and "::" not in r.stdout
+    assert "== pbem verify games/demo/" in r.stdout and "ok: 1 state, 0 transitions" in r.stdout and "::" not in r.stdout
     r = repo.ci(first)  # the rest of the game in one push: every order file is checked
     assert r.returncode == 0, r.stdout + r.stderr
     checked = re.findall(r"^== pbem check (\S+)$", r.stdout, re.M)

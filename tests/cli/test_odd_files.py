@@ -109,8 +109,8 @@ def test_a_device_or_a_directory_in_the_place_of_every_file(g: Game, tmp_path: P
     what = "a character device" if odd == "/dev/zero" else "a directory"
     for commands in readers(odd).values():
         for args in commands:
-            if odd == "adir" and args[0] in ("verify", "check") and args[1] == odd:
-                continue  # a folder is what verify and check take there
+            if odd == "adir" and args[0] in ("verify", "check", "status", "show") and args[1] == odd:
+                continue  # a folder is what verify, check, status and show take there
             if args[:2] == ["new", odd]:
                 continue  # a scenario is a bundled name, or a file whose name ends in .toml
             fails(tmp_path, 2, args, f"{odd}: cannot read the", f"it is {what}, not a regular file")

@@ -77,7 +77,7 @@ def test_the_example_has_every_member_of_the_protocol(example: Any) -> None:
 def test_the_example_plays_a_whole_game_with_pbem_demo(example: Any, tmp_path: Path) -> None:
     lines: list[str] = []
     folder = run_demo(tmp_path / "a", 6, lines.append, game="dash")
-    assert lines[0] == f"pbem demo: Dash, sprint scenario, 6 game turn(s), in {tmp_path / 'a'}"
+    assert lines[0] == f"pbem demo: Dash, sprint scenario, 6 game turns, in {tmp_path / 'a'}"
     assert "$ pbem new sprint --side north=north.pub --side south=south.pub --key north.key --game-id dash-demo-sprint -o game" in lines
     assert "$ pbem template game/0001.state.toml --side north   (a run of 3 squares)" in lines
     assert "    awaits orders for T1/south from south" in lines

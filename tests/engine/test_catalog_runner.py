@@ -129,16 +129,16 @@ def test_a_folder_gives_its_case_files_by_name_in_its_subfolders_too(tmp_path: P
 def test_pbem_catalog_run_exits_0_1_2(tmp_path: Path) -> None:
     good = changed(SK_REPLY, tmp_path, "[case]", "[case]")
     r = run(["catalog", "run", tmp_path])
-    assert r.output.strip() == "1 case(s): 1 passed, 0 failed, 0 malformed"
+    assert r.output.strip() == "1 case: 1 passed, 0 failed, 0 malformed"
     bad = changed(SK_ILLEGAL, tmp_path, "B1 is blue", "B1 is green")
     r = run(["catalog", "run", tmp_path], 1)
     assert "FAIL SK-013 An attack names a target holding another side's units" in r.output and str(bad) in r.output
     assert "problems[3]: \"B1 is green's\" not in" in r.output
-    assert r.output.splitlines()[-1] == "2 case(s): 1 passed, 1 failed, 0 malformed"
+    assert r.output.splitlines()[-1] == "2 cases: 1 passed, 1 failed, 0 malformed"
     ugly = changed(SK_REPLY, tmp_path, "rolled = 2", "rolled = -1", "SK-099-ugly.toml")
     r = run(["catalog", "run", good, bad, ugly], 2)
     assert f"MALFORMED {ugly}" in r.output and "-1 is less than the minimum of 0" in r.output
-    assert r.output.splitlines()[-1] == "3 case(s): 1 passed, 1 failed, 1 malformed"
+    assert r.output.splitlines()[-1] == "3 cases: 1 passed, 1 failed, 1 malformed"
     data = json.loads(run(["catalog", "run", tmp_path, "--json"], 2).output)
     assert (data["ok"], data["passed"], data["failed"], data["malformed"]) == (False, 1, 1, 1)
     assert [(c["case"], c["game"], c["status"]) for c in data["cases"]] == [
@@ -157,4 +157,4 @@ def test_pbem_catalog_run_on_a_folder_without_cases_is_a_usage_error(tmp_path: P
 def test_pbem_catalog_run_runs_every_game_s_catalog() -> None:
     r = run(["catalog", "run", SK_CATALOG, SK_REPLY])
     n = len(list(SK_CATALOG.glob("SK-*.toml")))
-    assert r.output.strip() == f"{n + 1} case(s): {n + 1} passed, 0 failed, 0 malformed"
+    assert r.output.strip() == f"{n + 1} cases: {n + 1} passed, 0 failed, 0 malformed"

@@ -385,7 +385,7 @@ def test_sender_sends_an_order_file_near_the_schemas_limits(duel: Game, tmp_path
     the adjudicator: every problem is reported, exit 1 (no hang: a few seconds at the limits)."""
     move = '\n[[move]]\nunits = [' + ", ".join(['"Inf2"'] * 200) + ']\npath = [' + ", ".join(['"4716N"', '"4715N"'] * 50) + "]\n"
     p = duel.write_orders(move * 100)
-    r = refused(1, "check", duel.folder / "0001.state.toml", p, says=("100 problem(s)",))
+    r = refused(1, "check", duel.folder / "0001.state.toml", p, says=("100 problems",))
     assert "move[99]" in r.output
 
 @pytest.mark.parametrize(

@@ -505,7 +505,7 @@ def test_a_state_fork(ex: Exchange, tmp_path: Path) -> None:
 
 def test_a_second_version_of_orders_already_in_the_folder_is_an_equivocation(ex: Exchange) -> None:
     """The German sealed two versions of his orders for state 0003: the second one is refused, with
-    both files as the proof (README: Equivocation)."""
+    both files as the proof (docs/dice.md: Equivocation)."""
     shutil.copy(ex.file("0003.state.toml"), ex.receiver)
     shutil.copy(ex.file("0003-german.orders.toml"), ex.receiver)
     other = ex.game.write_orders('\n[standing]\nloss_policy = "most-steps-first"\n', name="other.toml")

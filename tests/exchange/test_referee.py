@@ -1,5 +1,5 @@
 """Refereed games: the referee adjudicates every step, sends each side a signed view, and may
-adjudicate without a side whose deadline passed (README: Referee)."""
+adjudicate without a side whose deadline passed (docs/referee.md)."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def test_a_players_folder_of_views_verifies_seals_chain_commitments_and_dice(tmp
     shutil.copy(g.folder / "0000.state.toml", mine / "0000.state.toml")
     r = CliRunner().invoke(cli, ["verify", str(mine)])
     assert r.exit_code == 0, r.output
-    assert "3 views of the referee's states" in r.output and "1 dice re-derived" in r.output
+    assert "3 views of the referee's states" in r.output and "1 die re-derived" in r.output
     assert "trusted from" in r.output and "the game's start" in r.output
     v = read_toml(mine / "0002-soviet.view.toml")
     v["transition"]["dice"][0]["face"] = v["transition"]["dice"][0]["face"] % 6 + 1

@@ -2,7 +2,7 @@
 join, reply and view files, e-mail) gets a couple of hundred generated hostile inputs from a fixed
 seed, and none of them may give an internal error, a hang, a command line that disagrees with the
 in-process outcome, or a file written by a failing command. The full run (100,000 inputs) is
-`python benchmarks/fuzz.py` (README: Robustness).
+`python benchmarks/fuzz.py` (docs/development.md: Robustness).
 
 Internal errors the fuzz run found and that are not fixed yet are listed in KNOWN: the harness
 test tolerates exactly those, and a strict expected failure reproduces each one, so that fixing it

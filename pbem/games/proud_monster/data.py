@@ -16,6 +16,7 @@ from typing import Any
 from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml, schema_problems
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path
 from pbem.mechanics.dice import MAX_SIDES
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_key
 from pbem.mechanics.odds import Odds
@@ -529,14 +530,11 @@ def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec]
 
 def scenario_path(name: str) -> Path:
     """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
-    if name.endswith(".toml"):
-        return Path(name)
-    return scenarios_dir() / GAME_DIR / name / "scenario.toml"
+    return bundled_scenario_path(GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    root = scenarios_dir() / GAME_DIR
-    return sorted(p.parent.name for p in root.glob("*/scenario.toml"))
+    return bundled_scenario_names(GAME_DIR)
 
 
 @lru_cache(maxsize=8)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
-from pbem.games.base import scenario_file_names
+from pbem.games.base import BundledGame, problem_rows, scenario_file_names
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
@@ -133,7 +132,7 @@ def question_problems(q: Any, parties: set[str]) -> list[Problem]:
 
 
 
-class ProudMonster:
+class ProudMonster(BundledGame):
     name = "proud-monster"
     aliases: tuple[str, ...] = ("pm", "proudmonster", "proud_monster")
     title = "Proud Monster: The Barbarossa Campaign"
@@ -144,6 +143,7 @@ class ProudMonster:
     schema_dir = "proud-monster"  # its schemas: schemas/proud-monster/ (state-body, view-body, orders-body, map...)
     step_rule = "5.1"  # the sequence of play: who acts in which step
     report_details: tuple[str, ...] = ("Attackers:", "Defenders:", "Shift ")  # computations a mail summary leaves out
+    coverage_file = COVERAGE_FILE
     case_prefix = catalog.CASE_PREFIX  # the rules catalog's cases: PM-NNN
 
     # --- data --------------------------------------------------------------------------------
@@ -768,22 +768,10 @@ class ProudMonster:
         """Proud Monster keeps nothing hidden without a referee (fog of war is a refereed option)."""
         return []
 
-    def coverage(self) -> list[dict[str, Any]]:
-        with COVERAGE_FILE.open("rb") as f:
-            data = tomllib.load(f)
-        rows: list[dict[str, Any]] = data["rule"]
-        return rows
-
     # --- the rules catalog (pbem/catalog.py) -----------------------------------------------------
-    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
-        return catalog.KEYS
-
-    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
-        return catalog.case_state(self.new_game, case, folder)
-
-    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
-                       events: list[Event]) -> list[str]:
-        return catalog.case_failures(case, problems, state, events)
+    def catalog_module(self) -> Any:
+        """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
+        return catalog
 
     def data_report(self) -> list[dict[str, Any]]:
         """What is provisional, authored or missing, and every data problem of every bundled
@@ -793,8 +781,7 @@ class ProudMonster:
             try:
                 sc = load_scenario(name)
             except PbemError as e:
-                out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in e.problems] \
-                    or [{"item": f"scenario {name}", "status": "problem", "note": e.message}]
+                out += problem_rows(f"scenario {name}", e)
                 continue
             crt = sc.charts.crt
             if crt.provisional:

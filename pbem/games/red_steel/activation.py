@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.model import Event
+
 from . import movement
 from .context import Ctx
 from .data import REINFORCEMENTS, SOVIET
@@ -74,7 +76,8 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
     first = True
     while left:
         box = len(act["track"]) + 1
-        k = ctx.dice.roll(f"activation T{ctx.turn} box {box}", len(left)) if ctx.dice else 1
+        # one marker left: it is drawn without a die
+        k = ctx.dice.roll(f"activation T{ctx.turn} box {box}", len(left)) if ctx.dice and len(left) > 1 else 1
         drawn = left.pop(k - 1)
         act["track"].append(drawn)
         ctx.emit("activated", "15.1", formation=drawn, box=box, draw=k, of=len(left) + 1)
@@ -100,3 +103,32 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
         for i, m in ms:
             ctx.emit("move-skipped", "15.12" if f == "" else "15.1", index=i, units=list(m.get("units", [])),
                      why=f"{f or 'the formation named'} was not activated this turn" if f else "no formation was activated")
+
+
+def _cup(e: Event) -> list[str]:
+    d = e.data
+    if "count" in d:  # a refereed game's Axis report: how many, not which (15.14)
+        return [f"- The referee puts {d['count']} Soviet formation marker(s) in the cup ({e.rule})."]
+    held = " (the reserve division's marker is held back on a daytime turn, 15.14)" if d.get("reserve_withheld") else ""
+    return [f"- The Soviet formation markers in the cup ({e.rule}): {', '.join(d['formations']) or 'none'}{held}."]
+
+
+def _activated(e: Event) -> list[str]:
+    d = e.data
+    return [f"- Box {d['box']} of the Activation Track: {d['formation']} is drawn (marker {d['draw']} of {d['of']} in the cup, "
+            f"{e.rule}); its units move, with the independent units that move with it (15.12)."]
+
+
+def _roll(e: Event) -> list[str]:
+    d = e.data
+    mod = f" {'+' if d['modifier'] >= 0 else '-'} {abs(d['modifier'])} (turn modifier)"
+    verdict = "at or below it: the Soviet Movement Phase ends" if d["ends"] else "above it: the next marker is drawn"
+    return [f"- Activation roll after box {d['box']} ({e.rule}): {d['dice'][0]} + {d['dice'][1]}{mod} = {d['total']} "
+            f"against the box's {d['number']}, {verdict}."]
+
+
+def _end(e: Event) -> list[str]:
+    return [f"- The Soviet Movement Phase ends after box {e.data['box']}: {e.data['why']} ({e.rule})."]
+
+
+RENDER = {"activation-cup": _cup, "activated": _activated, "activation-roll": _roll, "activation-end": _end}

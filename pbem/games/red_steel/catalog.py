@@ -32,8 +32,8 @@ def _unit(v: Any) -> dict[str, Any]:
 def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: dict[str, Any], folder: Path) -> dict[str, Any]:
     """The scenario's start with the case's position: its ``units`` placed (a hex, or a table of a
     unit's state: at, lost, status, supply, mode, ammo, flags), with ``only`` every other unit
-    eliminated; ``control`` given; the turn, the phasing side and the phase (``move``, ``combat``)
-    whose orders are played; the position's other tables as given."""
+    eliminated; ``control`` given; the turn, the phasing side and the phase (``intro``: the
+    Soviet's Introductory Segment, 3.1; ``move``, ``combat``) whose file is played; the position's other tables as given."""
     meta, p = case["case"], case.get("position", {})
     scenario = str(meta.get("scenario", "")) or str((folder.parent / "data" / "lab" / "scenario.toml").resolve())
     game = new_game(scenario, dict(case.get("options", {})))
@@ -52,14 +52,15 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
     if meta.get("referee"):
         parties["referee"] = {}
     side, turn, phase = str(p.get("side", "axis")), int(p.get("turn", 1)), str(p.get("phase", "move"))
+    sender = "soviet" if phase == "intro" else side  # 3.1: the Introductory Segment is the Soviet's step
     state = {
         "pbem": {"scenario": scenario, "module": "red-steel", "game": "catalog"},
         "parties": parties,
         "options": game["options"],
-        "clock": {"turn": turn, "side": side, "phase": "movement" if phase == "move" else "combat"},
+        "clock": {"turn": turn, "side": side, "phase": {"move": "movement", "intro": "intro"}.get(phase, "combat")},
         "position": pos,
         "standing": copy.deepcopy(case.get("standing", {})),
-        "awaits": {"kind": "orders", "step": step_name(turn, side, phase), "from": [side], "adjudicator": "x"},
+        "awaits": {"kind": "orders", "step": step_name(turn, sender, phase), "from": [sender], "adjudicator": "x"},
     }
     ctx = context(state)
     from .module import victory_points

@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.engine.model import Event
 from pbem.mechanics.dice import Dice
+from pbem.mechanics.hexgrid import hexside_key
 from pbem.mechanics.odds import halve_round_up
 
 from . import options as opts
@@ -51,6 +52,9 @@ class Ctx:
     standing: dict[str, dict[str, Any]]
     dice: Dice | None = None
     events: list[Event] = field(default_factory=list)
+    secret: bool = False  # a game without a referee: 16.0's draw, 15.14's reserve are the owner's hidden values
+    claims: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (owner, item, claim) recorded on hidden values
+    draws: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (side, item, request): hidden draws asked
     _where: dict[str, list[str]] | None = None
     _zoc: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -142,6 +146,15 @@ class Ctx:
 
     def features(self, a: str, b: str) -> frozenset[str]:
         return self.sc.map.features(a, b)
+
+    def bridged(self, a: str, b: str) -> bool:
+        """5.5, 5.61, 7.5, 17.41: the hexside between two adjacent hexes has a bridge: a printed one,
+        or one placed by a bridging engineer (``bridges``, state "placed"); a bridge still being
+        built is none."""
+        if "bridge" in self.features(a, b):
+            return True
+        placed = self.pos.get("bridges", {}).get(hexside_key(a, b))
+        return placed is not None and placed.get("state") == "placed"
 
     def nearest_enemy(self, h: str, side: str) -> int | None:
         """The distance from a hex to the nearest unit of the other side on the map, or None."""
@@ -284,8 +297,9 @@ class Ctx:
 
     # --- stacking (6.x) ---------------------------------------------------------------------------
     def stack_value(self, hex_id: str, extra: list[str] | None = None) -> Fraction:
-        """6.1, 6.5, T3: battalion-equivalents in a hex: the first HQ free, each further HQ a company."""
-        us = [*self.units_in(hex_id), *(extra or [])]
+        """6.1, 6.5, T3: battalion-equivalents in a hex: the first HQ free, each further HQ a company;
+        A-85: river monitors count nothing."""
+        us = [u for u in [*self.units_in(hex_id), *(extra or [])] if self.spec(u).type != "monitor"]
         total = sum((self.spec(u).stack_value(int(self.units[u].get("lost", 0))) for u in us), Fraction(0))
         hqs = sum(1 for u in us if self.spec(u).size == "hq")
         return total + Fraction(max(0, hqs - 1), 3)
@@ -332,7 +346,8 @@ def context(state: dict[str, Any], dice: Dice | None = None, side: str | None = 
     pos = copy.deepcopy(state["position"])
     units = pos.pop("units")
     return Ctx(sc, int(c["turn"]), side or str(c["side"]), str(c.get("phase", "")), units, pos,
-               dict(state.get("options", {})), copy.deepcopy(state.get("standing", {})), dice)
+               dict(state.get("options", {})), copy.deepcopy(state.get("standing", {})), dice,
+               secret="referee" not in state.get("parties", {"referee": {}}))
 
 
 def position_of(ctx: Ctx) -> dict[str, Any]:

@@ -22,10 +22,11 @@ from typing import Any
 from pbem.errors import ModuleDataError, PbemError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path
 from pbem.mechanics.hexgrid import Numbering, hexside_key
 from pbem.mechanics.odds import Odds
 from pbem.mechanics.places import HexGrid, Place
-from pbem.mechanics.tables import Result
+from pbem.mechanics.tables import OddsColumns, Result
 from pbem.resources import scenarios_dir
 
 GAME_DIR = "red-steel"
@@ -93,21 +94,13 @@ class Tec:
 
 
 @dataclass(frozen=True)
-class Crt:
+class Crt(OddsColumns):
     """The Combat Results Table (NOT IN SOURCE): odds columns, terrain lines, 2d6 rows (A-41)."""
 
     columns: tuple[str, ...]
     lines: dict[str, dict[int, tuple[Result, ...]]]  # terrain line -> 2d6 total -> one result per column
     provisional: bool
     note: str
-
-    @property
-    def first(self) -> Odds:
-        return Odds.parse(self.columns[0])
-
-    @property
-    def last(self) -> Odds:
-        return Odds.parse(self.columns[-1])
 
     def lookup(self, line: str, odds: Odds, total: int) -> Result:
         return self.lines[line][total][self.columns.index(odds.label)]
@@ -313,6 +306,7 @@ class Scenario:
     north_edge_from: int  # 7.21, A-27
     digest: str
     formations: tuple[str, ...] = field(default=())
+    garrison: tuple[str, ...] = field(default=())  # 17.6: the Chisinau garrison (scenario `[garrison] units`)
 
     def turn(self, n: int) -> Turn:
         return self.turns[n]
@@ -325,13 +319,12 @@ def charts_path() -> Path:
 
 
 def scenario_path(name: str) -> Path:
-    if name.endswith(".toml"):
-        return Path(name)
-    return scenarios_dir() / GAME_DIR / name / "scenario.toml"
+    """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
+    return bundled_scenario_path(GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    return sorted(p.parent.name for p in (scenarios_dir() / GAME_DIR).glob("*/scenario.toml"))
+    return bundled_scenario_names(GAME_DIR)
 
 
 def _read(path: Path, problems: list[Problem]) -> dict[str, Any]:
@@ -631,6 +624,14 @@ def load_scenario(name: str) -> Scenario:
         reinf[uid] = Reinforcement(uid, r.int(x, "turn", f"reinforcement[{i}].", first), entry)
     mob = raw.get("mobilisation", {})
     militia = tuple(str(u) for u in mob.get("militia", []))
+    garrison = tuple(str(u) for u in raw.get("garrison", {}).get("units", []))
+    for uid in garrison:
+        if uid not in units or units[uid].side != SOVIET:
+            r.bad("garrison.units", f"'{uid}' is not a Soviet unit of the counters", "17.6")
+    for uid, spec in company_counters(units, charts.breakdown).items():
+        if uid in units:
+            r.bad(f"unit {uid}", "is the id of a company counter made from the Breakdown Chart", "14.0")
+        units[uid] = spec
     for uid in militia:
         if uid not in units or units[uid].type != "militia" or uid in setup or uid in reinf:
             r.bad("mobilisation.militia", f"'{uid}' is not a militia kept off the map", "17.3")
@@ -654,4 +655,24 @@ def load_scenario(name: str) -> Scenario:
                                                    "charts": charts.digest_data})).hexdigest()
     return Scenario(str(s.get("id", "")), str(s.get("title", "")), str(s.get("note", "")), bool(s.get("provisional", False)),
                     charts, m, units, str(units_raw.get("units", {}).get("note", "")), turns, first, last, setup, reinf,
-                    control, ammo, aircraft, militia, int(victory.get("north_edge_from", 1)), digest, formations)
+                    control, ammo, aircraft, militia, int(victory.get("north_edge_from", 1)), digest, formations, garrison)
+
+
+def company_counters(units: dict[str, UnitSpec], chart: Breakdown) -> dict[str, UnitSpec]:
+    """14.0, A-70: the company counters of the Breakdown Chart, one set per German and Romanian
+    battalion of a type the chart lists: ``BATTALION.c1`` ... ``.cN``, of one step each, with the
+    battalion's type, morale, anti-armor and armor (14.3), a third of its full attack and defense
+    (at least 1) and its MA (the chart's provisional stand-in). They start in the pool."""
+    out: dict[str, UnitSpec] = {}
+    for uid, u in sorted(units.items()):
+        n = chart.companies.get((u.nat, u.type), 0)
+        if u.size != "battalion" or u.nat not in ("german", "romanian") or not n:
+            continue
+        full = u.steps[0]
+        step = StepValues(max(1, full.a // 3), max(1, full.d // 3), full.aa, full.ar, full.m, full.ma)
+        for k in range(1, n + 1):
+            cid = f"{uid}.c{k}"
+            if UNIT_ID.fullmatch(cid):
+                out[cid] = UnitSpec(cid, f"{u.name}, company {k}", u.side, u.nat, u.type, "company", u.move, u.formation,
+                                    u.hq, u.nkvd, (step,))
+    return out

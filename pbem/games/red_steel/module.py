@@ -12,13 +12,13 @@ a step is the other side, or the referee.
 from __future__ import annotations
 
 import copy
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
-from pbem.games.base import scenario_file_names
+from pbem.exchange.hidden import add_claim, is_sealed_entry, request_draw
+from pbem.games.base import BundledGame, problem_rows, scenario_file_names
 from pbem.mechanics.dice import Dice
 
 from . import activation, bombard, combat, endturn, engineer, intro, movement, render, status
@@ -37,13 +37,13 @@ from .data import (
 )
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MOVE, COMBAT, SUPPORT = "move", "combat", "combat/support"
+INTRO, MOVE, COMBAT, SUPPORT = "intro", "move", "combat", "combat/support"
 MOVE_KEYS = ("ammo", "replace", *engineer.KEYS, *movement.KEYS)
 COMBAT_KEYS = (*bombard.KEYS, *combat.KEYS)
-REPLY_KEYS = ("support",)
+GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, "intro", "reply", "standing"})  # the orders body's keys (the rest is the core's envelope)
 
 
-class RedSteel:
+class RedSteel(BundledGame):
     name = "red-steel"
     aliases: tuple[str, ...] = ("rs", "redsteel", "red_steel")
     title = "Red Steel"
@@ -54,6 +54,7 @@ class RedSteel:
     schema_dir = "red-steel"
     step_rule = "3.0"
     report_details: tuple[str, ...] = ("Attack ", "Defense ", "Odds ")
+    coverage_file = COVERAGE_FILE
     case_prefix = "RS"
 
     # --- data ------------------------------------------------------------------------------------
@@ -109,49 +110,54 @@ class RedSteel:
             "garrison_released": False,
             "vp": {AXIS: 0, SOVIET: 0},
         }
-        return {"options": o, "clock": {"turn": sc.first_turn, "side": AXIS, "phase": MOVE}, "position": pos}
+        return {"options": o, "clock": {"turn": sc.first_turn, "side": AXIS, "phase": "movement"}, "position": pos}
 
     def start(self, state: dict[str, Any], dice: Dice) -> Transition:
-        """After the joins: the first game turn (3.0)."""
+        """After the joins: the first game turn (3.0); no die is rolled before the first step."""
         ctx = context(state, dice)
-        self._begin_game_turn(ctx)
-        return self._awaiting(state, ctx, MOVE)
+        return self._awaiting(state, ctx, self._begin_game_turn(ctx))
 
     # --- the sequence ----------------------------------------------------------------------------
-    def _begin_game_turn(self, ctx: Ctx) -> None:
-        """3.1: an AM turn opens with the Introductory Segment; then the Axis player turn."""
+    def _begin_game_turn(self, ctx: Ctx) -> str:
+        """3.1: an AM turn opens with the Introductory Segment, the Soviet's step (its choices for
+        17.3 and 15.14; the dice of 16.0, 17.3 and 12.2 are rolled when it is adjudicated); any
+        other turn with the Axis player turn. Returns the step awaited."""
         ctx.side = AXIS
         ctx.emit("turn", "3.0", turn=ctx.turn, date=ctx.time.date, tod=ctx.time.tod)
         if ctx.time.tod == "am":
-            intro.segment(ctx)
+            return INTRO
         self._begin_player_turn(ctx)
+        return MOVE
 
     def _begin_player_turn(self, ctx: Ctx) -> None:
         """3.31: the Status Phase's supply, before the phasing player sends his orders."""
         ctx.emit("player-turn", "3.3" if ctx.side == AXIS else "3.4", side=ctx.side, turn=ctx.turn)
         status.determine_supply(ctx)
 
-    def _end_player_turn(self, ctx: Ctx) -> bool:
-        """13.3, 3.4: the end of the player turn; the Soviet's ends the game turn. False: the game is over."""
+    def _end_player_turn(self, ctx: Ctx) -> str:
+        """13.3, 3.4: the end of the player turn; the Soviet's ends the game turn. Returns the step
+        awaited next, or "" when the game is over."""
         endturn.end_player_turn(ctx)
         if ctx.side == AXIS:
             ctx.side = SOVIET
             self._begin_player_turn(ctx)
-            return True
+            return MOVE
         if ctx.turn >= ctx.last_turn:
-            return False
+            return ""
         ctx.turn += 1
-        self._begin_game_turn(ctx)
-        return True
+        return self._begin_game_turn(ctx)
 
     def _awaiting(self, state: dict[str, Any], ctx: Ctx, phase: str, pending: dict[str, Any] | None = None) -> Transition:
         """The next state: awaiting ``phase`` of the phasing side (or the defender's support reply)."""
         ctx.pos["vp"] = victory_points(ctx)
+        clock = {INTRO: "intro", MOVE: "movement"}.get(phase, "combat")
         out: dict[str, Any] = {"options": copy.deepcopy(state["options"]),
-                               "clock": {"turn": ctx.turn, "side": ctx.side, "phase": "combat" if phase != MOVE else "movement"},
+                               "clock": {"turn": ctx.turn, "side": ctx.side, "phase": clock},
                                "position": position_of(ctx), "standing": ctx.standing}
-        step = step_name(ctx.turn, ctx.side, phase)
-        if phase == SUPPORT:
+        step = step_name(ctx.turn, SOVIET if phase == INTRO else ctx.side, phase)
+        if phase == INTRO:
+            out["awaits"] = {"kind": "orders", "step": step, "from": [SOVIET], "adjudicator": self._adjudicator(state, SOVIET)}
+        elif phase == SUPPORT:
             assert pending is not None
             out["pending"] = pending
             who = other(ctx.side)
@@ -159,8 +165,33 @@ class RedSteel:
         else:
             out["awaits"] = {"kind": "orders", "step": step, "from": [ctx.side],
                              "adjudicator": self._adjudicator(state, ctx.side)}
+            item = self._reserve_to_open(state, ctx) if phase == MOVE else ""
+            if item:  # 15.14: the reserve named in secret is opened when the cup is made
+                out["awaits"]["open"] = {SOVIET: [item]}
+        self._hidden_bookkeeping(state, ctx, out)
         ctx.emit("awaits", "3.0", **out["awaits"])
         return Transition(out, tuple(ctx.events))
+
+    def _hidden_bookkeeping(self, state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
+        """The hidden draws the step asked for (16.0) and the claims it made on hidden items (the
+        aircraft flown), added to those of the state (docs/protocol.md, Hidden values)."""
+        if ctx.draws or state.get("draws"):
+            out["draws"] = copy.deepcopy(state.get("draws", {}))
+            for side, item, request in ctx.draws:
+                request_draw(out, side, item, request)
+        if ctx.claims:
+            work = {"pbem": state["pbem"], "hidden": copy.deepcopy(state.get("hidden", {}))}
+            for owner, item, claim in ctx.claims:
+                add_claim(work, owner, item, claim)
+            out["hidden"] = work["hidden"]
+
+    def _reserve_to_open(self, state: dict[str, Any], ctx: Ctx) -> str:
+        """15.14: the Soviet's hidden reserve of this day, when its movement step comes."""
+        if ctx.side != SOVIET or not ctx.secret:
+            return ""
+        am = max((n for n, t in ctx.sc.turns.items() if n <= ctx.turn and t.tod == "am"), default=0)
+        item = intro.reserve_item(am)
+        return item if item in state.get("hidden", {}).get(SOVIET, {}) else ""
 
     def _game_over(self, state: dict[str, Any], ctx: Ctx) -> Transition:
         vp = victory_points(ctx)
@@ -169,9 +200,12 @@ class RedSteel:
         result = {"winner": winner, "rule": "18.0", "reason": "the last game turn was played (provisional victory points)",
                   "vp": vp}
         ctx.emit("game-over", "18.0", **result)
+        # with hidden values or draws, the core's last step opens them all, adjudicated by the Soviet (docs/protocol.md)
+        last = bool(state.get("hidden") or state.get("draws") or ctx.claims)
         out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": ctx.turn, "side": ctx.side, "phase": "game-over"},
                "position": position_of(ctx), "standing": ctx.standing, "result": result,
-               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": ""}}
+               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": SOVIET if last else ""}}
+        self._hidden_bookkeeping(state, ctx, out)
         return Transition(out, tuple(ctx.events))
 
     def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
@@ -185,14 +219,19 @@ class RedSteel:
         body = submission.body
         step = str(state["awaits"]["step"])
         ctx = context(state, side=str(state["clock"]["side"]))
-        problems: list[Problem] = []
+        problems: list[Problem] = self._hidden_problems(state, ctx, submission)
         if submission.kind == "reply":
-            for key in sorted(set(body) - {"support", "standing"}):
-                problems.append(Problem(key, "a support reply holds [[support]] (and [standing]) only", "3.34"))
-            combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), body, submission.side, problems)
+            for key in sorted((set(body) & GAME_KEYS) - {"standing", "reply"}):
+                problems.append(Problem(key, "a support reply holds [reply] (its support) and [standing] only", "3.34"))
+            combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), reply_body(body), submission.side, problems)
+            return problems
+        if step.endswith("/" + INTRO):
+            for key in sorted((set(body) & GAME_KEYS) - {"intro", "standing"}):
+                problems.append(Problem(key, "the Introductory Segment's file holds [intro] (and [standing]) only", "3.1"))
+            intro.check_choices(ctx, dict(body.get("intro", {})), problems)
             return problems
         if step.endswith("/" + MOVE):
-            for key in sorted(set(body) - {*MOVE_KEYS, "standing"}):
+            for key in sorted((set(body) & GAME_KEYS) - {*MOVE_KEYS, "standing"}):
                 problems.append(Problem(key, f"the movement step's orders are {', '.join(MOVE_KEYS)}; {key} belongs to another step", "3.3"))
             status.check_ammo(ctx, list(body.get("ammo", [])), problems)
             if body.get("replace"):
@@ -203,10 +242,48 @@ class RedSteel:
             engineer.check(ctx, body, problems)
             movement.check(ctx, body, problems)
         else:
-            for key in sorted(set(body) - {*COMBAT_KEYS, "standing"}):
+            for key in sorted((set(body) & GAME_KEYS) - {*COMBAT_KEYS, "standing"}):
                 problems.append(Problem(key, f"the combat step's orders are {', '.join(COMBAT_KEYS)}; {key} belongs to another step", "3.3"))
             bombard.check(ctx, body, problems)
-            combat.check(ctx, body, problems)
+            if ctx.secret:
+                problems += self._secret_support_problems(ctx, body)
+            else:
+                combat.check(ctx, body, problems)
+        return problems
+
+    def _secret_support_problems(self, ctx: Ctx, body: dict[str, Any]) -> list[Problem]:
+        """3.34c without a referee: the attack support is the attacker's hidden value
+        ``support.TN`` (target hex -> artillery), which the defender must not read before he
+        allocates his own (3.34b); its sender's own check sees it and checks it as support, the
+        adjudicator sees a commitment (it is opened when the combats are resolved)."""
+        problems: list[Problem] = []
+        attacks = [dict(a) for a in body.get("attack", [])]
+        for i, a in enumerate(attacks):
+            if "support" in a:
+                problems.append(Problem(f"attack[{i}].support", "in a game without a referee the attack support is hidden until the "
+                                        f'combats: write it as [hidden] "{combat.support_item(ctx.turn)}" = {{ HEX = ["UNIT"] }} '
+                                        "(pbem sign seals it)", "3.34"))
+        item = combat.support_item(ctx.turn)
+        draft = body.get("hidden", {}).get(item)
+        targets = [str(a["target"]) for a in attacks]
+        if draft is not None and not targets:
+            problems.append(Problem(f"hidden.{item}", "support for no attack: the orders declare none", "9.0"))
+        if isinstance(draft, dict) and not is_sealed_entry(draft):  # the sender's own draft: checked as the support it will be
+            for t in sorted(draft):
+                if t not in targets:
+                    problems.append(Problem(f"hidden.{item}.{t}", f"{t} is not a target of these attacks ({', '.join(targets) or 'none'})", "9.11"))
+            for a in attacks:
+                a["support"] = list(draft.get(str(a["target"]), []))
+        found: list[Problem] = []
+        ctx.secret = False
+        combat.check(ctx, {**body, "attack": attacks}, found)
+        ctx.secret = True
+        for p in found:
+            where = p.where
+            if ".support[" in where:
+                i, k = int(where.split("[")[1].split("]")[0]), where.rsplit("[", 1)[1].rstrip("]")
+                where = f"hidden.{item}.{targets[i]}[{k}]"
+            problems.append(Problem(where, p.message, p.rule))
         return problems
 
     # --- resolving -------------------------------------------------------------------------------
@@ -221,8 +298,19 @@ class RedSteel:
         step = str(state["awaits"]["step"])
         if sub.kind == "reply":
             pending = copy.deepcopy(state["pending"])
-            return self._combat_phase(state, ctx, pending["orders"], list(sub.body.get("support", [])))
+            orders = pending["orders"]
+            for owner, items in state["awaits"].get("open", {}).items():  # 3.34c: the attacker's support, opened now
+                for item in items:
+                    opened = state.get("opened", {}).get(owner, {}).get(item, {}).get("values", [{}])[-1]
+                    ctx.emit("support-opened", "3.34", side=owner, support={t: list(us) for t, us in sorted(opened.items())})
+                    for a in orders.get("attack", []):
+                        a["support"] = list(opened.get(str(a["target"]), []))
+            return self._combat_phase(state, ctx, orders, list(reply_body(sub.body).get("support", [])))
         body = sub.body
+        if step.endswith("/" + INTRO):
+            intro.segment(ctx, dict(body.get("intro", {})))
+            self._begin_player_turn(ctx)
+            return self._awaiting(state, ctx, MOVE)
         if step.endswith("/" + MOVE):
             ctx.phase = MOVE
             ctx.emit("phase", "3.31", phase="status", step=step)
@@ -234,6 +322,9 @@ class RedSteel:
             ctx.emit("phase", "3.33", phase="movement", step=step)
             movement.start_phase(ctx, body)
             if ctx.side == SOVIET:
+                for item in state["awaits"].get("open", {}).get(SOVIET, []):  # 15.14: the reserve, opened now
+                    value = state.get("opened", {}).get(SOVIET, {}).get(item, {}).get("values", [""])[-1]
+                    intro.name_reserve(ctx, str(value), int(item.split(".T")[1]))
                 activation.phase(ctx, body)
             else:
                 moves = list(enumerate(body.get("move", [])))
@@ -250,7 +341,11 @@ class RedSteel:
         orders = {k: copy.deepcopy(body[k]) for k in COMBAT_KEYS if k in body}
         if targets:
             ctx.emit("declared", "9.0", side=ctx.side, targets=targets)
-            return self._awaiting(state, ctx, SUPPORT, {"orders": orders, "attacks": copy.deepcopy(list(body.get("attack", [])))})
+            pending = {"orders": orders, "attacks": copy.deepcopy(list(body.get("attack", [])))}
+            t = self._awaiting(state, ctx, SUPPORT, pending)
+            if combat.support_item(ctx.turn) in body.get("hidden", {}):  # 3.34c: opened by the attacker when it adjudicates the reply
+                t.state["awaits"]["open"] = {ctx.side: [combat.support_item(ctx.turn)]}
+            return t
         return self._combat_phase(state, ctx, orders, [])
 
     def _combat_phase(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], support: list[dict[str, Any]]) -> Transition:
@@ -261,9 +356,10 @@ class RedSteel:
             ctx.emit("phase", "8.0", phase="bombardment", step=step_name(ctx.turn, ctx.side, COMBAT))
             bombard.resolve(ctx, orders)
         combat.end_phase(ctx)
-        if not self._end_player_turn(ctx):
+        nxt = self._end_player_turn(ctx)
+        if not nxt:
             return self._game_over(state, ctx)
-        return self._awaiting(state, ctx, MOVE)
+        return self._awaiting(state, ctx, nxt)
 
     # --- presentation ----------------------------------------------------------------------------
     def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:
@@ -280,17 +376,54 @@ class RedSteel:
         return picture.position_svg(state)
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
-        if not any(e.kind in ("move", "combat", "advance", "bombardment") for e in events):
+        if not any(e.kind in ("move", "combat", "advance", "bombardment", "air") for e in events):
             return None
         from . import picture
         return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
 
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
-        """Nothing is hidden from a side in this version: every side sees the whole position."""
-        return copy.deepcopy(state["position"])
+        """A refereed game's view for ``side``: the whole position but the other side's secrets:
+        the Soviet does not see which aircraft the Axis drew (16.0), the Axis not which division is
+        in reserve (15.14)."""
+        pos: dict[str, Any] = copy.deepcopy(state["position"])
+        if side == SOVIET:
+            pos.get("aircraft", {}).pop("drawn", None)
+        if side == AXIS and pos.get("activation", {}).get("reserve"):
+            pos["activation"]["reserve"] = ""
+            pos["activation"].pop("reserve_since", None)
+        return pos
 
     def side_events(self, state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
-        return list(events)
+        """A refereed game's report for ``side``: the events less what ``view_position`` keeps from
+        it: the Axis's air draw for the Soviet (it learns that the Axis drew), the reserve for the
+        Axis, and the formations in the cup (they would name the reserve by its absence)."""
+        out = []
+        for e in events:
+            if side == SOVIET and e.kind == "air-draw" and not e.data.get("hidden"):
+                out.append(Event("air-draw-unseen", e.rule, {}))
+            elif side == AXIS and e.kind == "reserve":
+                continue
+            elif side == AXIS and e.kind == "activation-cup":
+                out.append(Event("activation-cup", e.rule, {"formations": [], "count": len(e.data["formations"])}))
+            else:
+                out.append(e)
+        return out
+
+    def side_dice(self, state: dict[str, Any], dice: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
+        """A refereed game's dice as ``side`` sees them: the Soviet not the dice of the Axis's air
+        draw (16.0: the Axis need not reveal how many aircraft it drew, nor which), the Axis not the
+        draws of Soviet markers while a division is in reserve (15.14: the draws would tell which
+        marker is missing from the cup)."""
+        reserve = bool(state["position"].get("activation", {}).get("reserve"))
+        out = []
+        for d in dice:
+            label = str(d["label"])
+            if side == SOVIET and label.startswith("air T"):
+                continue
+            if side == AXIS and reserve and label.startswith("activation T") and " box " in label:
+                continue
+            out.append(d)
+        return out
 
     def check_state(self, state: dict[str, Any]) -> list[Problem]:
         """What the schema cannot say: every unit one of the scenario's, on a hex of the map or off
@@ -321,36 +454,71 @@ class RedSteel:
                 problems.append(Problem(f"position.control.{h}", "is not a hex of the map", "2.1"))
         return problems
 
-    hidden_draws = False
+    def _hidden_problems(self, state: dict[str, Any], ctx: Ctx, submission: Submission) -> list[Problem]:
+        """What a file may hold hidden (docs/red-steel.md, Secrets): in the Soviet's Introductory
+        Segment the reserve of that turn (15.14), a formation or "" (its sender's own check sees the
+        value; the adjudicator sees a commitment); the draws the core lets in; nothing else."""
+        hidden = dict(submission.body.get("hidden", {}))
+        if not hidden:
+            return []
+        if not ctx.secret:
+            return [Problem("hidden", "a game with a referee has no hidden values: the referee keeps the secrets", "15.14")]
+        allowed: set[str] = set()
+        if str(state["awaits"]["step"]).endswith("/" + INTRO):
+            allowed.add(intro.reserve_item(ctx.turn))
+        if str(state["awaits"]["step"]).endswith("/" + COMBAT) and submission.side == ctx.side:
+            allowed.add(combat.support_item(ctx.turn))
+        out = []
+        for item, value in sorted(hidden.items()):
+            if self.drawn(item):  # a draw: the core takes it only when one is asked (docs/protocol.md, Hidden draws)
+                continue
+            if item not in allowed:
+                out.append(Problem(f"hidden.{item}", f"{submission.side} may not hide '{item}' in this file"
+                                   + (f" (its reserve is {intro.reserve_item(ctx.turn)})" if item.startswith("reserve.") else ""), "15.14"))
+            elif item.startswith("reserve.") and isinstance(value, str) and value and value not in ctx.sc.formations:  # a draft
+                out.append(Problem(f"hidden.{item}", f"'{value}' is not a Soviet formation of the scenario", "15.14"))
+        return out
+
+    hidden_draws = True  # 16.0: the Axis's aircraft, drawn in secret in a game without a referee
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
-        raise NotImplementedError("this game asks for no hidden draw")
+        """16.0: the Axis's secret air draw: the roll, and the aircraft drawn from the cup."""
+        roll, drawn = intro.draw_aircraft(dice, [str(a) for a in request["cup"]], "16.0 aircraft")
+        return {"roll": roll, "aircraft": drawn}
 
     def drawn(self, item: str) -> bool:
-        return False
+        return item.startswith("air.")
 
     def check_opening(self, state: dict[str, Any], owner: str, item: str, values: list[Any],
                       versions: list[dict[str, Any]]) -> list[Problem]:
-        return []
+        """16.0, 16.1: every aircraft the Axis flew on a day is one its draw of that day gave it;
+        15.14: a reserve is one of the Soviet's formations, or none."""
+        problems = []
+        sc = load_scenario(str(state["pbem"]["scenario"]))
+        for value, version in zip(values, versions, strict=True):
+            if item.startswith("reserve."):
+                if value and value not in sc.formations:
+                    problems.append(Problem(f"hidden.{owner}.{item}", f"'{value}' is not a Soviet formation of the scenario", "15.14"))
+                continue
+            if not item.startswith("air."):
+                continue
+            got = value.get("aircraft") if isinstance(value, dict) else None
+            if not isinstance(got, list):
+                problems.append(Problem(f"hidden.{owner}.{item}", f"{value!r} is not an air draw", "16.0"))
+                continue
+            for claim in version["claims"]:
+                if claim.get("flew") not in got:
+                    problems.append(Problem(f"hidden.{owner}.{item}", f"{claim.get('flew')} flew in game turn {claim.get('turn')}, "
+                                            f"but the draw of that day gave {', '.join(got)} only", "16.0"))
+        return problems
 
-    def coverage(self) -> list[dict[str, Any]]:
-        with COVERAGE_FILE.open("rb") as f:
-            rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
-        return rows
 
     # --- the rules catalog -----------------------------------------------------------------------
-    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
+    def catalog_module(self) -> Any:
+        """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
         from . import catalog
-        return catalog.KEYS
 
-    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
-        from . import catalog
-        return catalog.case_state(self.new_game, case, folder)
-
-    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
-                       events: list[Event]) -> list[str]:
-        from . import catalog
-        return catalog.case_failures(case, problems, state, events)
+        return catalog
 
     def data_report(self) -> list[dict[str, Any]]:
         """Every chart and bundled scenario: provisional or not, or its problems."""
@@ -364,8 +532,7 @@ class RedSteel:
             try:
                 sc = load_scenario(name)
             except PbemError as e:
-                out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in e.problems] \
-                    or [{"item": f"scenario {name}", "status": "problem", "note": e.message}]
+                out += problem_rows(f"scenario {name}", e)
                 continue
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
             out.append({"item": f"counters ({name})", "status": "provisional", "note": sc.units_note})
@@ -409,6 +576,13 @@ class RedSteel:
         counts = (("move(s)", report.count("\n- Move ")), ("combat(s)", report.count("\n- **Combat ")),
                   ("bombardment(s)", report.count("\n- Bombardment ")))
         return ", ".join(f"{n} {what}" for what, n in counts if n)
+
+
+def reply_body(body: dict[str, Any]) -> dict[str, Any]:
+    """The defender's support reply: its [reply] table (``support``, a list of { target, units });
+    none at all when no reply came by the deadline (9.11)."""
+    inner = body.get("reply")
+    return inner if isinstance(inner, dict) else {}
 
 
 def victory_points(ctx: Ctx) -> dict[str, int]:

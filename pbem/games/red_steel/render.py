@@ -16,7 +16,7 @@ from pbem.engine.model import Event
 
 from . import activation, bombard, combat, endturn, engineer, intro, movement, status
 from .context import context
-from .data import OFF_MAP, SIDES, load_scenario
+from .data import OFF_MAP, POOL, SIDES, load_scenario
 
 PROVISIONAL = " (provisional chart)"
 
@@ -115,7 +115,10 @@ def position_text(state: dict[str, Any], side: str | None) -> str:
         for h in sorted(k for k in by_hex if k not in OFF_MAP):
             lines.append(f"- {h}{_hex_name(sc, h)}: " + "; ".join(by_hex[h]))
         for h in sorted(k for k in by_hex if k in OFF_MAP):
-            lines.append(f"- {h}: " + "; ".join(by_hex[h]))
+            if h == POOL:  # companies and militia not in play (14.1, 17.3): a count
+                lines.append(f"- {h}: {len(by_hex[h])} counter(s) not in play (companies 14.1, militia 17.3)")
+            else:
+                lines.append(f"- {h}: " + "; ".join(by_hex[h]))
         lines.append("")
     return "\n".join(lines)
 
@@ -137,13 +140,26 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     step = str(state["awaits"]["step"])
     out = [*header, ""]
     if state["awaits"]["kind"] == "reply":
-        out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target.",
-                "# [[support]]", '# target = "HEX"', '# units = ["UNIT"]']
+        attacks = state.get("pending", {}).get("attacks", []) or state.get("question", {}).get("attacks", [])
+        out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target."]
+        out += [f"# Declared: {a['target']}, attacked by {', '.join(a['units'])}" for a in attacks]
+        out += ["# [[reply.support]]", '# target = "HEX"', '# units = ["UNIT"]']
+    elif step.endswith("/intro"):
+        out += ["# Introductory Segment (3.1): your choices; what you leave out comes from your standing instructions.",
+                "# [intro]", "# mobilise = true            # 17.3: try to mobilise militia",
+                '# militia = ["HEX"]           # 17.3: towns and cities for them, best first',
+                '# reserve = "FORMATION"       # 15.14: a division in reserve ("" for none)']
     elif step.endswith("/move"):
         out += ["# Status Phase: ammunition issued (11.51).", "# [[ammo]]", '# unit = "UNIT"', "# volleys = 2", "",
                 "# Engineer Phase (17.2, 17.4).", "# [[entrench]]", '# unit = "UNIT"', "",
                 "# Movement Phase (5.x): a unit or stack along a path of adjacent hexes.", "# [[move]]",
                 '# units = ["UNIT"]', '# path = ["HEX", "HEX"]', "# strategic = false"]
+    elif "referee" not in state.get("parties", {}):
+        out += ["# Combat Phase (9.x): a target hex and the attacking units.", "# [[attack]]",
+                '# target = "HEX"', '# units = ["UNIT"]', "",
+                "# The artillery supporting each attack, hidden until the defender has allocated his (3.34c);",
+                "# pbem sign seals it:", "# [hidden]", f'# "support.T{state["clock"]["turn"]}" = {{ HEX = ["UNIT"] }}', "",
+                "# Bombardment (8.x).", "# [[bombard]]", '# target = "HEX"', '# units = ["UNIT"]']
     else:
         out += ["# Combat Phase (9.x): a target hex, the attacking units, the artillery supporting.", "# [[attack]]",
                 '# target = "HEX"', '# units = ["UNIT"]', "# support = []", "",

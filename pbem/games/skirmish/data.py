@@ -18,8 +18,8 @@ from typing import Any
 from pbem.errors import ModuleDataError, PbemError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml, schema_problems
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path
 from pbem.mechanics.places import AreaMap, Place, area_map
-from pbem.resources import scenarios_dir
 
 GAME_DIR = "skirmish"
 SIDES: tuple[str, ...] = ("red", "blue", "green")  # 1.1, in the turn order (2.1)
@@ -78,13 +78,12 @@ class Scenario:
 
 
 def scenario_path(name: str) -> Path:
-    if name.endswith(".toml"):
-        return Path(name)
-    return scenarios_dir() / GAME_DIR / name / "scenario.toml"
+    """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
+    return bundled_scenario_path(GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    return sorted(p.parent.name for p in (scenarios_dir() / GAME_DIR).glob("*/scenario.toml"))
+    return bundled_scenario_names(GAME_DIR)
 
 
 def _read(path: Path, schema: str, problems: list[Problem]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.exchange.hidden import add_claim
-from pbem.games.base import scenario_file_names
+from pbem.games.base import BundledGame, problem_rows, scenario_file_names
 from pbem.mechanics.dice import Dice
 
 from . import autoplay, catalog, picture, render, rules
@@ -28,7 +28,7 @@ COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
 OPTIONS = ("turns", "hidden")
 
 
-class Skirmish:
+class Skirmish(BundledGame):
     name = "skirmish"
     aliases: tuple[str, ...] = ("sk",)
     title = "Skirmish"
@@ -39,6 +39,7 @@ class Skirmish:
     schema_dir = "skirmish"
     step_rule = "2.1"
     report_details: tuple[str, ...] = ("Attack ", "Defence ")  # the computation lines of a report (a mail leaves them out)
+    coverage_file = COVERAGE_FILE
     case_prefix = catalog.CASE_PREFIX  # the rules catalog's cases: SK-NNN
 
     # --- data ------------------------------------------------------------------------------------
@@ -348,21 +349,11 @@ class Skirmish:
         """7.5: a unit's type against its moves and its side's types; a reserve against its points and areas."""
         return rules.opening_problems(state, owner, item, values, versions)
 
-    def coverage(self) -> list[dict[str, Any]]:
-        with COVERAGE_FILE.open("rb") as f:
-            rows: list[dict[str, Any]] = tomllib.load(f)["rule"]
-        return rows
 
     # --- the rules catalog (pbem/catalog.py) ----------------------------------------------------------
-    def catalog_keys(self) -> dict[str, tuple[str, ...]]:
-        return catalog.KEYS
-
-    def catalog_state(self, case: dict[str, Any], folder: Path) -> dict[str, Any]:
-        return catalog.case_state(self.new_game, case, folder)
-
-    def catalog_expect(self, case: dict[str, Any], problems: list[Problem], state: dict[str, Any],
-                       events: list[Event]) -> list[str]:
-        return catalog.case_failures(case, problems, state, events)
+    def catalog_module(self) -> Any:
+        """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
+        return catalog
 
     def data_report(self) -> list[dict[str, Any]]:
         """Every bundled scenario: its map and units, or its problems."""
@@ -371,8 +362,7 @@ class Skirmish:
             try:
                 sc = load_scenario(name)
             except PbemError as e:
-                out += [{"item": f"scenario {name}", "status": "problem", "note": p.render()} for p in e.problems] \
-                    or [{"item": f"scenario {name}", "status": "problem", "note": e.message}]
+                out += problem_rows(f"scenario {name}", e)
                 continue
             out.append({"item": f"map ({name})", "status": "authored", "note": sc.map.note})
             out.append({"item": f"scenario {name}", "status": "ok",

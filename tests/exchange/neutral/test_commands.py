@@ -91,7 +91,7 @@ def test_a_player_turn_and_a_reply_by_command(cli: Path) -> None:
     assert "legal for step T1/red (not sealed yet" in run(["check", "game/0001.state.toml", "game/0001-red.orders.toml"]).output
     assert "sealed game/0001-red.orders.toml" in run(["sign", "game/0001-red.orders.toml", "--key", "red.key"]).output
     fails(cli, 2, ["adjudicate", "game/0001.state.toml", "game/0001-red.orders.toml", "--key", "green.key"],
-          "this step is adjudicated by 'blue'")
+          "This step is adjudicated by 'blue'")
     r = run(["adjudicate", "game/0001.state.toml", "game/0001-red.orders.toml", "--key", "blue.key"])
     assert "game/0002.state.toml, game/0002.report.md, game/0002.turn.svg" in r.output
     assert "awaits reply for T1/red/reply-1 from green" in r.output
@@ -110,7 +110,7 @@ def test_a_player_turn_and_a_reply_by_command(cli: Path) -> None:
     run(["check", "game/0002.state.toml", "game/0002-green.reply.toml"])
     run(["sign", "game/0002-green.reply.toml", "--key", "green.key"])
     fails(cli, 2, ["adjudicate", "game/0002.state.toml", "game/0002-green.reply.toml", "--key", "blue.key"],
-          "this step is adjudicated by 'red'")
+          "This step is adjudicated by 'red'")
     assert "awaits orders for T1/blue from blue" in run(["adjudicate", "game/0002.state.toml", "game/0002-green.reply.toml",
                                                          "--key", "red.key"]).output
     report = (game / "0003.report.md").read_text(encoding="utf-8")
@@ -145,12 +145,12 @@ def test_check_names_every_problem_with_its_rule(cli: Path) -> None:
     joined(cli)
     orders_from_template("game/0001-red.orders.toml", "red",
                          '\n[[move]]\nunit = "R5"\npath = ["west-fields"]\n\n[[attack]]\ntarget = "crossroads"\nunits = ["R4"]\n')
-    r = fails(cli, 1, ["check", "game/0001.state.toml", "game/0001-red.orders.toml"], "2 problem(s)")
+    r = fails(cli, 1, ["check", "game/0001.state.toml", "game/0001-red.orders.toml"], "2 problems")
     assert "move[0].path[0]: west-fields holds green's units [3.3]" in r.output
     assert "attack[0].target: crossroads holds no other side's units after movement [4.1]" in r.output
     out = json.loads(run(["check", "game/0001.state.toml", "game/0001-red.orders.toml", "--json"], 1).stdout)
     assert [(p["where"], p["rule"]) for p in out["problems"]] == [("move[0].path[0]", "3.3"), ("attack[0].target", "4.1")]
-    fails(cli, 1, ["sign", "game/0001-red.orders.toml", "--key", "red.key"], "not signed: 2 problem(s)")
+    fails(cli, 1, ["sign", "game/0001-red.orders.toml", "--key", "red.key"], "not signed: 2 problems")
 
 
 def test_a_reply_from_the_wrong_side_or_naming_other_units_is_refused(cli: Path) -> None:

@@ -137,6 +137,8 @@ def test_every_cited_case_exists() -> None:
         assert re.search(r"\bPM-\d{3}\b", cases) or cases.startswith("none"), f"Ambiguity {n}: Cases cites nothing"
 
 
-def test_the_readme_links_the_page() -> None:
+def test_the_readme_and_the_game_page_link_the_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/proud-monster-ambiguities.md)" in readme
+    page = (ROOT / "docs" / "proud-monster.md").read_text(encoding="utf-8")
+    assert "(proud-monster-ambiguities.md)" in page

@@ -186,11 +186,11 @@ def test_the_turn_picture_draws_sea_moves_the_box_and_landings() -> None:
 
 
 def test_the_readme_naval_example_is_legal_orders() -> None:
-    """The README's `[[sea]]` example, on the Black Sea catalog scenario (R4 and NI1 in Odessa, R1
+    """docs/proud-monster.md's `[[sea]]` example, on the Black Sea catalog scenario (R4 and NI1 in Odessa, R1
     and R2 in Sevastopol, R3 next to Yalta, which a Romanian division holds)."""
     import tomllib
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "proud-monster.md").read_text(encoding="utf-8")
     block = next(b.split("```", 1)[0] for b in text.split("```toml\n")[1:] if "[[sea]]" in b.split("```", 1)[0])
     orders = tomllib.loads(block)
     got = run_case({"case": {"scenario": "naval-scenario.toml"}, "options": {"naval": True},

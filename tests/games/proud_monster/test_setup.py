@@ -118,7 +118,7 @@ def test_a_players_set_up_through_the_cli(tmp_path: Path, monkeypatch: pytest.Mo
     assert "#   3.3 border hex 2006N (2006N-1703S)" in text and '"2006N" = ["R1", "C1"]   # 3.3 border' in text
     assert run(["check", "game/0001.state.toml", orders]).output.endswith("legal for step setup/soviet (not sealed yet: `pbem sign`)\n")
     orders.write_text(with_setup(text, {}), encoding="utf-8")
-    fails(tmp_path, 1, ["check", "game/0001.state.toml", orders], "23 problem(s)",
+    fails(tmp_path, 1, ["check", "game/0001.state.toml", orders], "23 problems",
               "setup.2006N: border hex 2006N (2006N-1703S): 0 units, 1 or more needed [3.3]",
               "setup: RD: 0 set up in the Frontier Zone, the SUT sets up 10 there (17.6) [3.2]",
               "setup (column 24): Interior Zone column 24")

@@ -246,7 +246,8 @@ def unit_problems(ctx: Ctx, where: Place, move: Move, tr: MoveTracker) -> list[P
         found.append(problem(under(where, "assault"), "mobile assaults are a full-game rule (option mobile_assault is off)", "15.2",
                              "Attack the hex in the prepared-assault phase instead."))
     if len(set(units)) != len(units):
-        found.append(problem(where, "a unit is listed twice", "12.5"))
+        twice = sorted({u for u in units if units.count(u) > 1})
+        found.append(problem(where, f"a unit is listed twice: {', '.join(twice)}", "12.5", "List each unit of the stack once."))
     if not units:
         found.append(problem(where, "no units", "12.1"))
     return found
@@ -271,6 +272,10 @@ def stack_problem(ctx: Ctx, where: Place, move: Move, tr: MoveTracker) -> Proble
     return None
 
 
+HEX_ID_HINT = ("A hex id is four digits and the map's letter, as printed on the map: 2817N is column 28, row 17 of the North "
+               "map, 2919S column 29, row 19 of the South map; `pbem template` lists your units' hexes.")
+
+
 def path_problems(ctx: Ctx, where: Place, move: Move) -> tuple[list[str], str | None, list[Problem]]:
     """A [[move]]'s path as hexes of the map, every hex entered (12.1; the OKH areas are never entered,
     8.3, 8.6, 12.22), and the hex of its mobile assault, the path's last (15.2); or its first problem."""
@@ -283,7 +288,8 @@ def path_problems(ctx: Ctx, where: Place, move: Move) -> tuple[list[str], str | 
                 why, rule = (("Soviet units never move into the OKH reserve areas", "8.6") if side == "soviet" else
                              ("a unit in play on the map never moves back into an OKH reserve area", "8.3"))
                 return [], None, [problem(under(where, "path", j), why, rule)]
-            return [], None, [problem(under(where, "path", j), f"'{raw}' is not a hex of the map", "12.22")]
+            return [], None, [problem(under(where, "path", j), f"'{raw}' (the move of {', '.join(move.units) or 'no unit'}) is not "
+                                                               f"a hex of the map of {ctx.sc.title}", "12.22", HEX_ID_HINT)]
         path.append(c)
     if not path:
         return [], None, [problem(where, "the path is empty: list every hex entered, in order", "12.1")]

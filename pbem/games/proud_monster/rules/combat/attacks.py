@@ -41,7 +41,10 @@ def static_attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]
             problems.append(problem(where, f"target '{a.target}' is not a hex of the map", "14.3"))
             continue
         if not ctx.occupants(t, other(side)):
-            problems.append(problem(where, f"{t} holds no enemy unit to attack", "14.1"))
+            own = ctx.occupants(t, side)
+            problems.append(problem(where, f"{t} holds your own units ({', '.join(own)}), no enemy unit to attack" if own
+                                    else f"{t} holds no enemy unit to attack", "14.1",
+                                    "The target is the enemy's hex, next to the attacking units' hexes." if own else ""))
         if t in targets:
             problems.append(problem(where, f"{t} is already attacked by attack[{targets[t]}]; a unit may be attacked once per combat phase", "14.4"))
         targets.setdefault(t, i)
@@ -75,6 +78,8 @@ def static_attack_problems(ctx: Ctx, attacks: Sequence[Attack]) -> list[Problem]
                 problems.append(problem(where, f"{u} already attacks in attack[{used[u]}]; a unit attacks at most once per combat phase", "14.4"))
             used.setdefault(u, i)
             h = ctx.at(u)
+            if h == t:  # the target is the unit's own hex: said once, by the target's problem above
+                continue
             if t not in ctx.sc.map.neighbours(h):
                 problems.append(problem(where, f"{u} in {h} is not adjacent to {t}", "14.3"))
                 continue
