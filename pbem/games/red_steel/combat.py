@@ -45,6 +45,7 @@ from pbem.mechanics.steps import Loss, allocate
 
 from .context import DEMORALIZED, DEPLOYED, DISRUPTED, ISOLATED, OOS, Ctx, other
 from .data import AXIS, INFANTRY_SUPPORT, SOVIET, Terrain
+from .movement import adjacent_triggers
 
 KEYS = ("attack",)
 STACK_LIMIT = 3  # 6.1: three battalions (the first HQ free: Ctx.stack_value)
@@ -686,6 +687,8 @@ def _retreat(ctx: Ctx, units: list[str], side: str, steps: int, enemies: list[st
                 for u in g:
                     ctx.place(u, h)
                 ctx.control[h] = side
+                if ctx.option("bridge_trigger") == "any":  # a retreat next to the enemy's works triggers them
+                    adjacent_triggers(ctx, h, side)
             ctx.emit("retreat", "9.41", side=side, units=g, start=start, path=p[0], priorities=p[1], needed=steps,
                      eliminated=False, farther=ctx.option("retreat_farther"))
 
@@ -796,6 +799,8 @@ def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> Non
             why = "the next hex would be overstacked (9.53)"
         for h in reach:
             ctx.control[h] = side
+            if ctx.option("bridge_trigger") == "any":  # so does an advance
+                adjacent_triggers(ctx, h, side)
         if reach:
             ctx.place(u, reach[-1])
             ctx.flag(u, "moved")

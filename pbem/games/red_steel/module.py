@@ -352,13 +352,13 @@ class RedSteel(BundledGame):
         return self._combat_phase(state, ctx, orders, [])
 
     def _combat_phase(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], support: list[dict[str, Any]]) -> Transition:
-        """9.1: the combats, then bombardment (A-11, default after the Combat Phase as 3.35), the
-        end of the Combat Phase (13.31, 17.52) and of the player turn."""
+        """9.1: the combats, the end of the Combat Phase (13.31, 17.52), then bombardment (A-11,
+        default after the Combat Phase as 3.35), and the end of the player turn."""
         combat.resolve_all(ctx, list(orders.get("attack", [])), support)
+        combat.end_phase(ctx)  # 13.31, 17.52: the end of the Combat Phase, before bombardment as 3.35 (A-11)
         if ctx.option("bombardment") == "after-combat":
             ctx.emit("phase", "8.0", phase="bombardment", step=step_name(ctx.turn, ctx.side, COMBAT))
             bombard.resolve(ctx, orders)
-        combat.end_phase(ctx)
         nxt = self._end_player_turn(ctx)
         if not nxt:
             return self._game_over(state, ctx)
