@@ -108,16 +108,17 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
 
 def _cup(e: Event) -> list[str]:
     d = e.data
-    if "count" in d:  # a refereed game's Axis report: how many, not which (15.14)
-        return [f"- The referee puts {d['count']} Soviet formation marker(s) in the cup ({e.rule})."]
+    if d.get("unseen"):  # a refereed game's Axis report: neither which nor how many (15.14)
+        return [f"- The referee puts the Soviet formation markers in the cup ({e.rule})."]
     held = " (the reserve division's marker is held back on a daytime turn, 15.14)" if d.get("reserve_withheld") else ""
     return [f"- The Soviet formation markers in the cup ({e.rule}): {', '.join(d['formations']) or 'none'}{held}."]
 
 
 def _activated(e: Event) -> list[str]:
     d = e.data
-    return [f"- Box {d['box']} of the Activation Track: {d['formation']} is drawn (marker {d['draw']} of {d['of']} in the cup, "
-            f"{e.rule}); its units move, with the independent units that move with it (15.12)."]
+    drawn = f"marker {d['draw']} of {d['of']} in the cup, " if "draw" in d else ""
+    return [f"- Box {d['box']} of the Activation Track: {d['formation']} is drawn ({drawn}{e.rule}); its units move, "
+            "with the independent units that move with it (15.12)."]
 
 
 def _roll(e: Event) -> list[str]:

@@ -401,13 +401,16 @@ class RedSteel(BundledGame):
         it: the Axis's air draw for the Soviet (it learns that the Axis drew), the reserve for the
         Axis, and the formations in the cup (they would name the reserve by its absence)."""
         out = []
+        held = bool(state["position"].get("activation", {}).get("reserve"))
         for e in events:
             if side == SOVIET and e.kind == "air-draw" and not e.data.get("hidden"):
                 out.append(Event("air-draw-unseen", e.rule, {}))
             elif side == AXIS and e.kind == "reserve":
                 continue
-            elif side == AXIS and e.kind == "activation-cup":
-                out.append(Event("activation-cup", e.rule, {"formations": [], "count": len(e.data["formations"])}))
+            elif side == AXIS and e.kind == "activation-cup":  # the cup: neither which markers nor how many
+                out.append(Event("activation-cup", e.rule, {"formations": [], "unseen": True}))
+            elif side == AXIS and held and e.kind == "activated":  # the draw's place in the cup would tell its size
+                out.append(Event("activated", e.rule, {k: v for k, v in e.data.items() if k not in ("draw", "of")}))
             else:
                 out.append(e)
         return out
@@ -488,6 +491,11 @@ class RedSteel(BundledGame):
         return out
 
     hidden_draws = True  # 16.0: the Axis's aircraft, drawn in secret in a game without a referee
+
+    def hidden_pad(self, item: str) -> int:
+        """3.34c: a support's box is as large as the largest support could be, so that its size does
+        not tell the defender how much artillery supports the attacks (docs/protocol.md)."""
+        return 4096 if item.startswith("support.") else 0
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
         """16.0: the Axis's secret air draw: the roll, and the aircraft drawn from the cup."""
