@@ -258,21 +258,7 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
             if not activated(ctx, u):
                 problems.append(Problem(uw, f"{u} belongs to {spec.formation}, a formation not activated this turn", "15.11"))
         for k, u in enumerate(a.get("support", [])):
-            sw = f"{w}.support[{k}]"
-            if u in ctx.sc.aircraft:
-                problems.append(Problem(sw, f"{u} is an aircraft: aircraft never support a combat", "16.2"))
-                continue
-            why, rule = artillery_problem(ctx, u, side, t, "support")
-            if why:
-                problems.append(Problem(sw, why, rule))
-                continue
-            if u in fired:
-                problems.append(Problem(sw, f"{u} fires in {fired[u]} already: one mission a phase (A-60)", "11.1"))
-            elif ctx.flagged(u, "fired"):
-                problems.append(Problem(sw, f"{u} fired already this phase (A-60)", "11.1"))
-            fired.setdefault(u, w)
-            if not activated(ctx, u):
-                problems.append(Problem(sw, f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"))
+            mission_problems(ctx, u, t, "support", f"{w}.support[{k}]", w, fired, problems)
         adv = [str(h) for h in a.get("advance", [])]
         for k, u in enumerate(a.get("advance_with", [])):
             _with_problem(ctx, a, str(u), adv, f"{w}.advance_with[{k}]", problems)
@@ -290,6 +276,31 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
             why = _excess_problem(ctx, t, defenders, exclude)
             if why:
                 problems.append(Problem(f"{w}.exclude", why, "6.3"))
+
+
+def mission_problems(ctx: Ctx, u: str, t: str, mission: str, where: str, order: str, fired: dict[str, str],
+                     problems: list[Problem], side: str | None = None) -> None:
+    """One artillery unit's mission against (or for) hex ``t``: ``mission`` "support" (attack
+    support), "defense" (defensive support) or "bombard": artillery that may fire there (11.x,
+    13.2), once a phase (A-60; ``fired``: the orders that fire each unit so far, by unit), of an
+    activated formation for a mission of the phasing side (15.11; A-72: defensive support is free);
+    aircraft never support (16.2) and bombard alone (16.3)."""
+    side = side or ctx.side
+    if u in ctx.sc.aircraft:
+        problems.append(Problem(where, f"{u} is an aircraft: it bombards alone, in [[air]]", "16.3") if mission == "bombard"
+                        else Problem(where, f"{u} is an aircraft: aircraft never support a combat", "16.2"))
+        return
+    why, rule = artillery_problem(ctx, u, side, t, "bombard" if mission == "bombard" else "support")
+    if why:
+        problems.append(Problem(where, why, rule))
+        return
+    if u in fired:
+        problems.append(Problem(where, f"{u} fires in {fired[u]} already: one mission a phase (A-60)", "11.1"))
+    elif mission != "defense" and ctx.flagged(u, "fired"):
+        problems.append(Problem(where, f"{u} fired already this phase (A-60)", "11.1"))
+    fired.setdefault(u, order)
+    if mission != "defense" and not activated(ctx, u):
+        problems.append(Problem(where, f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"))
 
 
 def support_item(turn: int) -> str:
@@ -329,7 +340,7 @@ def check_support(ctx: Ctx, attacks: list[dict[str, Any]], reply: dict[str, Any]
     declared target, each unit once (A-72: inactive Soviet formations may support in defense)."""
     targets = [str(a["target"]) for a in attacks]
     seen_t: dict[str, int] = {}
-    seen_u: dict[str, int] = {}
+    seen_u: dict[str, str] = {}
     for i, s in enumerate(reply.get("support", [])):
         t = str(s["target"])
         if t not in targets:
@@ -339,17 +350,7 @@ def check_support(ctx: Ctx, attacks: list[dict[str, Any]], reply: dict[str, Any]
             problems.append(Problem(f"support[{i}].target", f"{t} has its support in support[{seen_t[t]}] already: list every unit there", "9.11"))
         seen_t.setdefault(t, i)
         for k, u in enumerate(s["units"]):
-            w = f"support[{i}].units[{k}]"
-            if u in ctx.sc.aircraft:
-                problems.append(Problem(w, f"{u} is an aircraft: aircraft never support a combat", "16.2"))
-                continue
-            why, rule = artillery_problem(ctx, u, side, t, "support")
-            if why:
-                problems.append(Problem(w, why, rule))
-                continue
-            if u in seen_u:
-                problems.append(Problem(w, f"{u} supports support[{seen_u[u]}] already: one mission a phase (A-60)", "11.1"))
-            seen_u.setdefault(u, i)
+            mission_problems(ctx, u, t, "defense", f"support[{i}].units[{k}]", f"support[{i}]", seen_u, problems, side)
 
 
 # --- resolution -----------------------------------------------------------------------------------

@@ -30,16 +30,16 @@ from pbem.exchange import dice as proto
 from pbem.exchange.canonical import content_digest, digest, seal, unsealed
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
-from pbem.exchange.game import load_doc, load_state, make_join, new_game, origin_of, own_hidden
+from pbem.exchange.game import load_doc, load_state, origin_of, own_hidden
 from pbem.exchange.hidden import drawn_value, item_salt, open_box, openings_for, pad_of, seal_value
 from pbem.exchange.keys import KeyPair
-from pbem.exchange.ledger import join_salt
 from pbem.games.red_steel import intro
 from pbem.games.red_steel.data import load_scenario
 from pbem.games.red_steel.module import RedSteel
 from pbem.mechanics.dice import SeededDice
-from tests.exchange.neutral.conftest import SkGame, body_text, salt_of
-from tests.games.red_steel.test_secrets import SIDES, auto, checked, enemy_hex, play_out, start
+from tests.exchange.neutral.conftest import SkGame, body_text
+from tests.games.red_steel.test_secrets import auto, checked, enemy_hex, play_out, start
+from tests.games.red_steel.test_secrets import refereed as secrets_refereed
 
 ART = "G-I/AR170"  # the Axis's one artillery battalion in the training scenario
 SOVIET_ART = "S-11HAR"  # the Soviet's, of the 11th Tank Division (11TD, the scenario's one formation)
@@ -504,21 +504,7 @@ def test_a_box_s_size_tells_nothing_of_the_support(games: Callable[[str], SkGame
 
 
 def refereed(folder: Path) -> SkGame:
-    folder.mkdir(parents=True)
-    parties = (*SIDES, "referee")
-    keys = {p: KeyPair.from_seed(f"rs attack referee {p}".encode()) for p in parties}
-    st0 = new_game("red-steel", "training", {s: keys[s].public_text for s in SIDES}, keys["referee"].public_text,
-                   keys["referee"], "rs-ref-attack", {})
-    write_new(folder / "0000.state.toml", dumps(st0))
-    g = SkGame(folder, keys, referee=True)
-    st = g.state()
-    joins = []
-    for p in parties:
-        j = folder / f"0000-{p}.join.toml"
-        write_new(j, dumps(make_join(st, p, keys[p], None, salt=join_salt(keys[p], st.digest, salt_of(p, "ref-attack")))))
-        joins.append(j)
-    g.adjudicate(*joins)
-    return g
+    return secrets_refereed(folder, "rs attack referee")
 
 
 @pytest.mark.xfail(strict=True, reason="a refereed game's view keeps the transition's seed (and the reveals and previous "
