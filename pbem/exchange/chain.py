@@ -629,7 +629,8 @@ class Chain:
     @staticmethod
     def views_agree(views: list[Doc]) -> None:
         """The views of one state for several sides show the same parties, clock, awaits, options,
-        transition and result: a referee who shows two sides different commitments, dice or steps
+        transition and result (a die both show alike; a game may leave a die out of a side's view:
+        GameModule.side_dice): a referee who shows two sides different commitments, dice or steps
         equivocates, and the two views prove it (exit 3)."""
         by_of: dict[str, Doc] = {}
         for v in views:
@@ -637,7 +638,17 @@ class Chain:
             if other is v:
                 continue
             for k in SHARED:
-                if canonical(v.data.get(k)) != canonical(other.data.get(k)):
+                mine, theirs = v.data.get(k), other.data.get(k)
+                if k == "transition" and isinstance(mine, dict) and isinstance(theirs, dict):
+                    # a game may leave a die out of one side's view (GameModule.side_dice): the rest of the
+                    # transition is alike, and a die both views show is the same die
+                    same = {d["label"]: d for d in theirs.get("dice", [])}
+                    if any(d["label"] in same and canonical(d) != canonical(same[d["label"]]) for d in mine.get("dice", [])):
+                        mine, theirs = {"dice": 1}, {"dice": 2}
+                    else:
+                        mine = {x: y for x, y in mine.items() if x != "dice"}
+                        theirs = {x: y for x, y in theirs.items() if x != "dice"}
+                if canonical(mine) != canonical(theirs):
                     raise TamperError(f"equivocation: the referee's views of one state for {other.data['pbem']['side']} ({other.path}) "
                                       f"and {v.data['pbem']['side']} ({v.path}) show different {k}",
                                       hint="Both views carry the referee's seal: together they prove it. Keep them.")

@@ -370,6 +370,24 @@ def test_two_sides_views_of_one_state_show_one_story(refereed: Refereed) -> None
         Chain.views_agree([german, other])
 
 
+def test_two_sides_views_may_leave_different_dice_out_but_never_show_one_die_two_ways(refereed: Refereed) -> None:
+    """A game may leave a die out of one side's view (GameModule.side_dice); a die both views show
+    is one die: a referee showing the sides two faces of it equivocates."""
+    german, soviet = doc(refereed, "0002-german.view.toml"), doc(refereed, "0002-soviet.view.toml")
+    dice = list(soviet.data["transition"]["dice"])
+    assert dice, "the transition rolled dice"
+    fewer = changed(soviet, setter(dice[1:], "transition", "dice"), "referee", refereed.keys["referee"])
+    Chain.views_agree([german, fewer])  # one die left out of the soviet's view: one story still
+    first = dict(dice[0])
+    first["face"] = first["face"] % int(first["sides"]) + 1
+    lying = changed(soviet, setter([first, *dice[1:]], "transition", "dice"), "referee", refereed.keys["referee"])
+    with pytest.raises(TamperError, match="show different transition"):
+        Chain.views_agree([german, lying])
+    other_seed = changed(soviet, setter("00" * 32, "transition", "seed"), "referee", refereed.keys["referee"])
+    with pytest.raises(TamperError, match="show different transition"):
+        Chain.views_agree([german, other_seed])
+
+
 def test_a_sides_views_follow_from_the_state_it_joined(refereed: Refereed) -> None:
     zero = doc(refereed, "0000.state.toml")
     views = [doc(refereed, "0001-soviet.view.toml"), doc(refereed, "0002-soviet.view.toml")]

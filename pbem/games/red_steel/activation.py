@@ -77,7 +77,7 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
     while left:
         box = len(act["track"]) + 1
         # one marker left: it is drawn without a die
-        k = ctx.dice.roll(f"activation T{ctx.turn} box {box}", len(left)) if ctx.dice and len(left) > 1 else 1
+        k = ctx.dice.roll(f"15.1|T{ctx.turn}/soviet/move|box {box}|draw", len(left)) if ctx.dice and len(left) > 1 else 1
         drawn = left.pop(k - 1)
         act["track"].append(drawn)
         ctx.emit("activated", "15.1", formation=drawn, box=box, draw=k, of=len(left) + 1)
@@ -90,7 +90,7 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
         if box > len(boxes):
             ctx.emit("activation-end", "15.1", box=box, why="the last box of the track")
             break
-        dice = ctx.roll(f"activation T{ctx.turn} end {box}", 2)
+        dice = ctx.roll(f"15.1|T{ctx.turn}/soviet/move|box {box}|end", 2)
         total = sum(dice) + mod
         ends = total <= boxes[box - 1]
         ctx.emit("activation-roll", "15.1", box=box, number=boxes[box - 1], dice=dice, modifier=mod, total=total,

@@ -185,7 +185,7 @@ def resolve(ctx: Ctx, body: dict[str, Any]) -> None:
             continue
         for f in fired:
             fire(ctx, f["unit"], True)
-        _strike(ctx, "bombardment", t, sum(f["value"] for f in fired), [], f"bombard T{ctx.turn} {t}",
+        _strike(ctx, "bombardment", t, sum(f["value"] for f in fired), [], f"8.2|T{ctx.turn}/{ctx.side}/combat|{t}|bombardment",
                 {"artillery": fired, "skipped": skipped})
     for a in body.get("air", []):
         p, t = str(a["aircraft"]), str(a["target"])
@@ -201,7 +201,7 @@ def resolve(ctx: Ctx, body: dict[str, Any]) -> None:
         used.sort()
         if air.get("hidden"):  # 16.0: the draw is the Axis's secret; the aircraft it flies are claims on it
             ctx.claims.append((AXIS, str(air["item"]), {"flew": p, "turn": ctx.turn}))
-        _strike(ctx, "air", t, ctx.sc.aircraft[p], extra, f"air T{ctx.turn} {p}", {"aircraft": p})
+        _strike(ctx, "air", t, ctx.sc.aircraft[p], extra, f"16.1|T{ctx.turn}/{ctx.side}/combat|{t}|{p}", {"aircraft": p})
 
 
 def _line(e: Event) -> list[str]:

@@ -509,7 +509,7 @@ def _resolve(ctx: Ctx, a: dict[str, Any], dsupport: list[str], later: dict[str, 
     iso_rolls = []
     for u in defenders:
         if ctx.supply(u) == OOS:
-            die = ctx.roll(f"isolation T{ctx.turn} {t} {u}")[0]
+            die = ctx.roll(f"7.71|T{ctx.turn}/{ctx.side}/combat|{t}|{u}|isolation")[0]
             iso_rolls.append({"unit": u, "die": die, "isolated": die <= 3})
     # 9.12, 9.8: attack
     skipped: list[dict[str, str]] = []
@@ -560,7 +560,7 @@ def _resolve(ctx: Ctx, a: dict[str, Any], dsupport: list[str], later: dict[str, 
             return
         final = crt.first
         data["clamped"] = "lowest"
-    dice = ctx.roll(f"combat T{ctx.turn} {t}", 2)
+    dice = ctx.roll(f"9.18|T{ctx.turn}/{ctx.side}/combat|{t}|combat", 2)
     total = sum(dice)
     result = crt.lookup(line, final, total)
     data.update(final=final.label, dice=dice, total=total, result=result.label, cancelled=False)
@@ -854,7 +854,7 @@ def end_phase(ctx: Ctx) -> None:
         if not any(ctx.holder(n) == enemy for n in ctx.neighbours(ctx.at(u))):
             continue  # recovers, if at all, at the end of the player turn (13.31)
         was, m = ctx.status(u), ctx.morale(u)
-        die = ctx.roll(f"recovery T{ctx.turn} {u}")[0]
+        die = ctx.roll(f"13.31|T{ctx.turn}/{ctx.side}/combat|{u}|recovery")[0]
         now = was
         if die < m:
             now = DISRUPTED if was == DEMORALIZED else ""

@@ -72,7 +72,7 @@ def air_availability(ctx: Ctx) -> None:
         ctx.emit("air-draw", "16.0", hidden=True, item=item, cup=len(cup))
         return
     assert ctx.dice is not None
-    roll, drawn = draw_aircraft(ctx.dice, cup, f"air T{ctx.turn}")
+    roll, drawn = draw_aircraft(ctx.dice, cup, f"16.0|T{ctx.turn}/soviet/intro|aircraft")
     ctx.pos["aircraft"] = {"drawn": drawn, "used": []}
     ctx.emit("air-draw", "16.0", roll=roll, count=len(drawn), drawn=drawn, strengths=[ctx.sc.aircraft[a] for a in drawn],
              hidden=False, provisional=True)
@@ -93,7 +93,7 @@ def draw_aircraft(dice: Dice, cup: list[str], label: str) -> tuple[int, list[str
         return roll, cup
     drawn = []
     for i in range(count):
-        k = dice.roll(f"{label} draw {i + 1}", len(cup))
+        k = dice.roll(f"{label}|draw {i + 1}", len(cup))
         drawn.append(cup.pop(k - 1))
     return roll, drawn
 
@@ -127,7 +127,7 @@ def militia(ctx: Ctx, si: dict[str, Any]) -> int:
     if not si.get("mobilise"):
         ctx.emit("militia", "17.33", attempted=False)
         return 0
-    (roll,) = ctx.roll(f"militia T{ctx.turn}")
+    (roll,) = ctx.roll(f"17.3|T{ctx.turn}/soviet/intro|militia")
     wanted = {1: 2, 2: 1}.get(roll, 0)
     if roll == 6:
         ctx.emit("militia", "17.3", attempted=True, roll=roll, wanted=0, placed={}, bonus=1, why=[])
@@ -163,7 +163,7 @@ def militia(ctx: Ctx, si: dict[str, Any]) -> int:
 
 def replacements(ctx: Ctx, bonus: int) -> None:
     """3.1c, 12.2, A-9, A-65: 1d6 halved rounded up, plus a militia 6; kept or not (replacements_carry)."""
-    (roll,) = ctx.roll(f"replacements T{ctx.turn}")
+    (roll,) = ctx.roll(f"12.2|T{ctx.turn}/soviet/intro|replacements")
     steps = halve_round_up(roll)
     carried = int(ctx.pos.get("replacements", 0)) if ctx.option("replacements_carry") else 0
     lost = 0 if ctx.option("replacements_carry") else int(ctx.pos.get("replacements", 0))

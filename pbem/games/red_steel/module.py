@@ -424,9 +424,9 @@ class RedSteel(BundledGame):
         out = []
         for d in dice:
             label = str(d["label"])
-            if side == SOVIET and label.startswith("air T"):
+            if side == SOVIET and label.startswith("16.0|"):  # the air draw and its roll
                 continue
-            if side == AXIS and reserve and label.startswith("activation T") and " box " in label:
+            if side == AXIS and reserve and label.startswith("15.1|") and label.endswith("|draw"):
                 continue
             out.append(d)
         return out
@@ -499,7 +499,7 @@ class RedSteel(BundledGame):
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
         """16.0: the Axis's secret air draw: the roll, and the aircraft drawn from the cup."""
-        roll, drawn = intro.draw_aircraft(dice, [str(a) for a in request["cup"]], "16.0 aircraft")
+        roll, drawn = intro.draw_aircraft(dice, [str(a) for a in request["cup"]], "16.0|hidden draw|aircraft")
         return {"roll": roll, "aircraft": drawn}
 
     def drawn(self, item: str) -> bool:

@@ -383,7 +383,7 @@ def tank_breakdown(ctx: Ctx, p: Plan) -> None:
             continue
         ctx.flag(u, "tank-checked")
         vals = ctx.printed(u)
-        (die,) = ctx.roll(f"tank breakdown {u}")
+        (die,) = ctx.roll(f"15.2|T{ctx.turn}/soviet/move|{u}|breakdown")
         mod = -1 if vals.ar == 3 else 0
         total = die + mod
         loses = total > vals.m

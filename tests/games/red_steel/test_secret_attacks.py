@@ -520,7 +520,7 @@ def test_a_refereed_game_s_soviet_cannot_re_roll_the_air_draw_from_its_view(tmp_
     assert not any(str(d["label"]).startswith("air") for d in view["transition"]["dice"])
     seed = proto.transition_seed(view["pbem"]["previous"], view["transition"]["reveals"])
     assert seed.hex() == view["transition"]["seed"]
-    _, guess = intro.draw_aircraft(SeededDice(seed=seed), sorted(load_scenario("training").aircraft), "air T1")
+    _, guess = intro.draw_aircraft(SeededDice(seed=seed), sorted(load_scenario("training").aircraft), "16.0|T1/soviet/intro|aircraft")
     assert guess != drawn  # ... the seed gives back
 
 

@@ -241,11 +241,13 @@ def test_a_refereed_game_s_dice_of_a_secret_draw_stay_out_of_the_other_side_s_vi
     from pbem.exchange.views import side_dice
     from pbem.games.red_steel.module import RedSteel as Module
 
-    dice = [{"label": "air T1", "sides": 6, "face": 4}, {"label": "air T1 draw 1", "sides": 6, "face": 2},
-            {"label": "militia T1", "sides": 6, "face": 3}, {"label": "activation T2 box 1", "sides": 3, "face": 1}]
+    dice = [{"label": "16.0|T1/soviet/intro|aircraft", "sides": 6, "face": 4},
+            {"label": "16.0|T1/soviet/intro|aircraft|draw 1", "sides": 6, "face": 2},
+            {"label": "17.3|T1/soviet/intro|militia", "sides": 6, "face": 3},
+            {"label": "15.1|T2/soviet/move|box 1|draw", "sides": 3, "face": 1}]
     state = {"transition": {"dice": dice}, "position": {"activation": {"reserve": "44TD"}}}
-    assert [d["label"] for d in side_dice(Module(), state, "soviet")] == ["militia T1", "activation T2 box 1"]
-    assert [d["label"] for d in side_dice(Module(), state, "axis")] == ["air T1", "air T1 draw 1", "militia T1"]
+    assert [d["label"] for d in side_dice(Module(), state, "soviet")] == ["17.3|T1/soviet/intro|militia", "15.1|T2/soviet/move|box 1|draw"]
+    assert [d["label"] for d in side_dice(Module(), state, "axis")] == [d["label"] for d in dice[:3]]
     state["position"]["activation"]["reserve"] = ""
     assert len(side_dice(Module(), state, "axis")) == 4 and state["transition"]["dice"] == dice
 
@@ -290,3 +292,26 @@ def test_support_given_in_the_open_without_a_referee_is_refused(tmp_path: Path) 
     assert "attack[0].support: in a game without a referee the attack support is hidden" in said
     said = checked(g, f'\n[hidden]\n"support.T{st["clock"]["turn"]}" = {{ "{target}" = ["G-AR/1"] }}\n')
     assert "support for no attack" in said
+
+
+def test_a_refereed_game_plays_to_its_end_and_each_side_verifies_its_views(tmp_path: Path) -> None:
+    """The whole training day refereed, every step from the built-in player: the full folder
+    verifies, and so does each side's folder of its own views (state 0000, its views and reports)."""
+    g = refereed(tmp_path / "game")
+    while (aw := g.state().data["awaits"])["kind"] != "none":
+        st = g.state()
+        side = str(aw["from"][0])
+        p = g.folder / f"{int(st.data['pbem']['sequence']):04d}-{side}.{'reply' if aw['kind'] == 'reply' else 'orders'}.toml"
+        write_new(p, order_text(st.data, side, RedSteel().propose(st.data, side)))
+        p.write_text(sign_orders(p, p.read_text(encoding="utf-8"), load_doc(p, "orders").data, g.keys[side], st), encoding="utf-8")
+        g.adjudicate(p)
+    last = g.state().data
+    assert last["result"]["rule"] == "18.0" and "reveal" not in [last["awaits"]["step"]]
+    res = verify([g.folder])
+    assert res.transitions == len(list(g.folder.glob("*.state.toml"))) - 1
+    for side in SIDES:
+        mine = tmp_path / side
+        mine.mkdir()
+        for p in [g.folder / "0000.state.toml", *g.folder.glob(f"*-{side}.view.toml")]:
+            (mine / p.name).write_bytes(p.read_bytes())
+        assert verify([mine]).views == len(list(g.folder.glob(f"*-{side}.view.toml"))) > 10

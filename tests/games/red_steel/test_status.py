@@ -84,7 +84,9 @@ def test_a_segment_rolls_air_militia_replacements_in_order() -> None:
     ctx.standing = {"soviet": {"mobilise": True, "militia": ["0904"]}}
     intro.segment(ctx)
     labels = [r.label for r in ctx.dice.log]  # type: ignore[union-attr]
-    assert labels == ["air T5", "air T5 draw 1", "air T5 draw 2", "air T5 draw 3", "militia T5", "replacements T5"]
+    air = "16.0|T5/soviet/intro|aircraft"
+    assert labels == [air, f"{air}|draw 1", f"{air}|draw 2", f"{air}|draw 3", "17.3|T5/soviet/intro|militia",
+                      "12.2|T5/soviet/intro|replacements"]
     assert ctx.pos["aircraft"] == {"drawn": ["Ju87-2", "Ju87-1", "IAR37-1"], "used": []}
     assert ctx.at("S-Mil/1") == "0904" and ctx.at("S-Mil/2") == "pool"
     assert ctx.pos["replacements"] == 2
