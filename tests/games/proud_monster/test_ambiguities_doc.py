@@ -5,16 +5,15 @@ exists; the code each entry names exists; every catalog case it cites exists."""
 
 from __future__ import annotations
 
-import importlib
 import re
 import tomllib
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from pbem.games.proud_monster.options import DEFAULT_OPTIONS, OPTION_NOTES, OPTION_VALUES
+from tests.games.docs_checks import resolve as docs_resolve
 from tests.paths import ROOT
 
 DOC = ROOT / "docs" / "proud-monster-ambiguities.md"
@@ -61,20 +60,8 @@ def options_of(body: str) -> dict[str, tuple[tuple[Any, ...], list[Any]]]:
 
 
 def resolve(ref: str) -> object:
-    """A dotted name of the Where field: a module of pbem/games/proud_monster/ (or of pbem/), then
-    attributes ("rules.movement.do_move", "module.ProudMonster.view_position", "mechanics.steps.allocate")."""
-    parts = ref.split(".")
-    for base in CODE_BASES:
-        for k in range(len(parts), 0, -1):
-            try:
-                obj: ModuleType | object = importlib.import_module(".".join([base, *parts[:k]]))
-            except ModuleNotFoundError:
-                continue
-            for attr in parts[k:]:
-                assert hasattr(obj, attr), f"{ref}: {attr} is not in {base}.{'.'.join(parts[:k])}"
-                obj = getattr(obj, attr)
-            return obj
-    raise AssertionError(f"{ref} names no module of pbem")
+    """A dotted name of the Where field (tests.games.docs_checks.resolve)."""
+    return docs_resolve(ref, CODE_BASES)
 
 
 def test_one_entry_per_ambiguity_in_order() -> None:

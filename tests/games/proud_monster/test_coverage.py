@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tomllib
 
 import pytest
 
 from pbem.games.proud_monster.module import ProudMonster
+from tests.games.docs_checks import catalog_rules
 from tests.games.proud_monster.pmcase import CATALOG
 from tests.paths import ROOT
 
@@ -18,12 +18,7 @@ STATUSES = {"implemented", "planned", "not-applicable", "needs-data"}
 
 
 def catalog() -> dict[str, list[str]]:
-    out = {}
-    for p in sorted(CATALOG.glob("PM-*.toml")):
-        with p.open("rb") as f:
-            c = tomllib.load(f)["case"]
-        out[c["id"]] = c["rules"]
-    return out
+    return catalog_rules(CATALOG, "PM")
 
 
 def test_every_row_has_a_valid_status_and_the_right_cases() -> None:

@@ -6,16 +6,15 @@ that sets an option is cited in that option's entry; docs/red-steel.md links the
 
 from __future__ import annotations
 
-import importlib
 import re
 import tomllib
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from pbem.games.red_steel.options import BY_NAME, OPTIONS, Option
+from tests.games.docs_checks import resolve as docs_resolve
 from tests.paths import ROOT
 
 DOC = ROOT / "docs" / "red-steel-ambiguities.md"
@@ -83,20 +82,8 @@ def ambiguity_of(opt: Option) -> int | None:
 
 
 def resolve(ref: str) -> object:
-    """A dotted name of the Where field: a module of pbem/games/red_steel/ (or of pbem/), then
-    attributes ("combat._resolve", "context.Ctx.attack", "mechanics.odds.apply_shifts")."""
-    parts = ref.split(".")
-    for base in CODE_BASES:
-        for k in range(len(parts), 0, -1):
-            try:
-                obj: ModuleType | object = importlib.import_module(".".join([base, *parts[:k]]))
-            except ModuleNotFoundError:
-                continue
-            for attr in parts[k:]:
-                assert hasattr(obj, attr), f"{ref}: {attr} is not in {base}.{'.'.join(parts[:k])}"
-                obj = getattr(obj, attr)
-            return obj
-    raise AssertionError(f"{ref} names no module of pbem")
+    """A dotted name of the Where field (tests.games.docs_checks.resolve)."""
+    return docs_resolve(ref, CODE_BASES)
 
 
 def test_one_entry_per_ambiguity_in_order() -> None:

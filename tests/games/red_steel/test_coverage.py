@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tomllib
 
 import pytest
 
 from pbem.games.red_steel.module import RedSteel
+from tests.games.docs_checks import catalog_rules
 from tests.paths import ROOT
 
 CATALOG = ROOT / "tests" / "games" / "red_steel" / "catalog"
@@ -21,12 +21,7 @@ AMBIGUITY = re.compile(r"^A-[0-9]+$")
 
 
 def catalog() -> dict[str, list[str]]:
-    out = {}
-    for p in sorted(CATALOG.glob("RS-*.toml")):
-        with p.open("rb") as f:
-            c = tomllib.load(f)["case"]
-        out[c["id"]] = c["rules"]
-    return out
+    return catalog_rules(CATALOG, "RS")
 
 
 def test_every_row_has_a_valid_status_a_title_and_the_right_cases() -> None:
