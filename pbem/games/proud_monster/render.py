@@ -392,12 +392,12 @@ def _attack(e: Event) -> list[str]:
         lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
                      "before city doubling (14.41, Ambiguity 41, option arko_order).")
         lines.append(f"  - City: {c['from']} with the ArKo's +1 becomes {c['attacker']}/{c['defender']} "
-                     f"(losses doubled, 0 becomes 1, 14.23); outcome {d['outcome']}.")
+                     f"({_doubling_why(c)}); outcome {d['outcome']}.")
         return lines
     if d["city"]:
         c = d["city"]
         lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
-                     "(losses doubled, 0 becomes 1, 14.23).")
+                     f"({_doubling_why(c)}).")
     if "arko" in d and d["arko"].get("idle"):
         lines.append(f"  - ArKo ({', '.join(d['arko']['units'])}) supports the attack without taking part in it (Ambiguity 49), "
                      "but adds nothing: only stacked with other attackers of a PA on a city, large town, fort or heavy "
@@ -407,6 +407,19 @@ def _attack(e: Event) -> list[str]:
         lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
                      f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
     return lines
+
+
+def _doubling_why(c: dict[str, Any]) -> str:
+    """What 14.23 did to the numbers of a result in a city: doubled, and a 0 raised to 1 or kept."""
+    zero = c.get("zero")
+    if zero == "raised":
+        return "losses doubled, 0 becomes 1, 14.23"
+    if zero == "kept-below-1:3":
+        return "losses doubled; below 1:3 a 0 stays 0, 14.23"
+    if zero == "kept-above-7:1":
+        return ("losses doubled; the automatic 0 above 7:1 stays 0, 14.23, Ambiguity 41, "
+                "option city_doubling_above_7_1")
+    return "losses doubled, 14.23"
 
 
 def _mobile_assault(e: Event) -> list[str]:
@@ -456,7 +469,14 @@ def _losses(e: Event) -> list[str]:
                      for x in d["losses"])
     if d["owed"] is None:
         return [f"  - E: every defender is eliminated: {', '.join(x['unit'] for x in d['losses'])} (14.38)."]
-    return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — by {d['source']} (14.35, 2.16)."]
+    head = f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — "
+    decided = d.get("decided") or []
+    if not decided:
+        return [head + f"by {d['source']} (14.35, 2.16)."]
+    why = "; ".join(f"{x['why']} ({x['rule']})" for x in decided)
+    if len(decided) == 1 and decided[0].get("every"):
+        return [head + why + "."]  # 14.36 alone: every unit goes, whoever chose the order
+    return [head + f"{why}; otherwise by {d['source']} (2.16)."]
 
 
 def _advance(e: Event) -> list[str]:
