@@ -743,41 +743,45 @@ def template(state: dict[str, Any], side: str, context: Callable[[str], Ctx], he
     head += off_map_template(context(side), side)
     head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
     head += ["", *rwr_text.template_lines(context(side))]  # 8.13-8.21
-    head += [
-        "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
-        "# [[move]]",
-        '# units = ["UNIT"]',
-        '# path = ["HEX", "HEX"]',
-        '# assault = "HEX"              # option mobile_assault: the last hex of path is a mobile assault (15.2)',
-        '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)',
-        "# air_supply = true            # option supply: this part of an air-supplied stack takes the marker (9.18)",
-        '# support = ["AIR"]            # option ground_support: this part of a split stack takes its air unit (10.2)',
-        "",
-        "# Prepared assaults (14.x), resolved in this order.",
-        "# [[attack]]",
-        '# target = "HEX"',
-        '# units = ["UNIT", "UNIT"]',
-        '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
-        '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
-        '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)',
-        "",
-        "# Full game, declarations made before the first move (GT12 hedgehogs 14.40; the ArKo 14.41;",
-        "# the German's supply measures at the start of his player turn, option supply, 9.18-9.20):",
-        "# [declare]",
-        '# hedgehog = ["HEX"]',
-        '# form_arko = "HEX"',
-        '# concentration = ["UNIT"]     # 9.20: declare or reconfirm supply concentration, up to 18 units; [] cancels',
-        '# air_supply = ["HEX", "HEX"]  # 9.18: the 2 air supply markers, one per German-side stack; [] takes them off',
-        "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2 (or GT3/1, GT4/1); false cancels it",
-        "",
-        "# Standing instructions for decisions during the opponent's turn, committed before his dice.",
-        "[standing]",
-        'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
-        "loss_order = []",
-        '# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex',
-        "",
-    ]
+    head += order_skeleton(state["options"], side)
     return "\n".join(head)
+
+
+def order_skeleton(options: Mapping[str, Any], side: str) -> list[str]:
+    """The commented keys of a player turn's orders: only those the game's rules (its options) give
+    to ``side``, so that a basic game's template shows no full-game key and the Soviet's no German one."""
+    german = side == "german"
+    ma, supply, gs = bool(options.get("mobile_assault")), bool(options.get("supply")), bool(options.get("ground_support"))
+    out = ["# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
+           "# [[move]]", '# units = ["UNIT"]', '# path = ["HEX", "HEX"]']
+    if ma:
+        out += ['# assault = "HEX"              # mobile assault (15.2): the last hex of path',
+                '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)']
+    if supply and german:
+        out.append("# air_supply = true            # this part of an air-supplied stack takes the marker (9.18)")
+    if gs:
+        out.append('# support = ["AIR"]            # this part of a split stack takes its air unit (10.2)')
+    out += ["", "# Prepared assaults (14.x), resolved in this order.", "# [[attack]]", '# target = "HEX"',
+            '# units = ["UNIT", "UNIT"]', '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
+            '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
+            '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)', ""]
+    declare = []
+    if german and options.get("hedgehogs"):
+        declare.append('# hedgehog = ["HEX"]            # GT12 hedgehogs (14.40)')
+    if german and options.get("arko"):
+        declare.append('# form_arko = "HEX"             # the ArKo (14.41)')
+    if german and supply:
+        declare += ['# concentration = ["UNIT"]     # 9.20: declare or reconfirm supply concentration, up to 18 units; [] cancels',
+                    '# air_supply = ["HEX", "HEX"]  # 9.18: the 2 air supply markers, one per German-side stack; [] takes them off',
+                    "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2 (or GT3/1, GT4/1);"
+                    " false cancels it"]
+    if declare:
+        out += ["# Declarations made before the first move:", "# [declare]", *declare, ""]
+    out += ["# Standing instructions for decisions during the opponent's turn, committed before his dice.",
+            "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask', "loss_order = []"]
+    if ma:
+        out.append('# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex')
+    return [*out, ""]
 
 
 def off_map_template(ctx: Ctx, side: str) -> list[str]:
