@@ -802,7 +802,7 @@ def verify(paths: tuple[Path, ...], as_json: bool, show_progress: bool | None, g
         raise UsageError("give --json or --github, not both")
     shown = [float("-inf")]
     if show_progress is None:  # a terminal shows it; a log or a test's captured output does not
-        show_progress = click.get_text_stream("stderr").isatty()
+        show_progress = sys.stderr.isatty()
 
     def progress(n: int, last: int) -> None:
         now = time.monotonic()

@@ -209,7 +209,21 @@ def test_a_push_of_illegal_orders_fails_with_an_annotation_on_the_file(repo: Rep
     r = repo.ci(head)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "ok: 8 states" in r.stdout, "the game itself still verifies"
-    assert f"::error file={name},title=pbem check [14.3]::attack[0]: unknown unit 'NoSuchUnit'" in r.stdout.splitlines()
+    line = (repo.path / name).read_text(encoding="utf-8").splitlines().index("[[attack]]") + 1
+    assert f"::error file={name},line={line},title=pbem check [14.3]::attack[0]: unknown unit 'NoSuchUnit'" in r.stdout.splitlines()
+
+
+def test_a_malformed_order_file_is_annotated_once_on_its_line(repo: Repo, head: str) -> None:
+    st = last_state(repo)
+    data = tomllib.loads(st.read_text(encoding="utf-8"))
+    name = f"games/demo/{st.name[:4]}-{data['awaits']['from'][0]}.orders.toml"
+    (repo.path / name).write_text('[pbem]\nformat = 2\nkind = "orders"\nside = \n', encoding="utf-8")
+    repo.commit("a broken file", name)
+    r = repo.ci(head)
+    assert r.returncode == 2, r.stdout + r.stderr
+    errors = [ln for ln in r.stdout.splitlines() if ln.startswith("::error")]
+    assert len(errors) == 1 and errors[0].startswith(f"::error file={name},line=4,col=8,title=pbem verify exit 2"), errors
+    assert f"== pbem check {name}: not checked, pbem verify has annotated it" in r.stdout
 
 
 def test_a_tampered_state_fails_with_exit_3_and_an_annotation(repo: Repo, head: str) -> None:
