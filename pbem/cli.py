@@ -552,10 +552,26 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         click.echo(f"{orders}: {_count(len(c.problems), 'problem')}:")
         for p in c.problems:
             click.echo(f"  - {p.render()}")
+        legend = _table_numbering(c.problems)
+        if legend:
+            click.echo(legend)
     else:
         click.echo(f"{orders}: legal for step {st.data['awaits']['step']}" + ("" if c.sealed else " (not sealed yet: `pbem sign`)"))
     if c.problems:
         sys.exit(EXIT_ILLEGAL)
+
+
+def _table_numbering(problems: list[Any]) -> str:
+    """How a problem's place counts the tables of a file, next to the report's numbers: ``move[0]``
+    is the first ``[[move]]`` (the report's "Move 1"). Said once, for the first place that needs it
+    (docs/files.md, Numbering)."""
+    for p in problems:
+        m = re.match(r"([a-z_]+)\[(\d+)\]", p.where)
+        if m:
+            name, i = m.group(1), int(m.group(2))
+            return (f"(Places count from 0 as in TOML: {name}[{i}] is [[{name}]] number {i + 1} in the file, "
+                    f"which a report calls {name.capitalize()} {i + 1}.)")
+    return ""
 
 
 def _load_orders(orders: Path) -> Any:
