@@ -48,6 +48,7 @@ from .hidden import (
     is_sealed_entry,
     opening,
     openings_for,
+    pad_of,
     seal_value,
     sides_that_drew,
     versions_of,
@@ -698,7 +699,7 @@ def seal_hidden(path: Path, data: dict[str, Any], key: KeyPair, state: Doc, side
             if item in s.get("opened", {}).get(side, {}):
                 raise IllegalOrdersError(f"{path}: hidden.{item}: the item was opened and stays public", hint="Give a new item a new id.")
             version = len(versions_of(s, side, item))
-            sealed[item] = seal_value(key, origin, salt, side, item, version, value)
+            sealed[item] = seal_value(key, origin, salt, side, item, version, value, pad_of(module, item))
         out["hidden"] = sealed
         changed = True
     asked = s["awaits"].get("open", {}).get(side)

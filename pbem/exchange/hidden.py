@@ -75,18 +75,28 @@ MAX_VALUE_BYTES = 4096  # the canonical JSON of one hidden value at most
 MAX_BOX_CHARS = 4 * ((MAX_VALUE_BYTES + 16 + 2) // 3)  # its box: the padded value and the tag, in base64
 
 
-def _padded(value: Any) -> bytes:
+def _padded(value: Any, pad: int = PAD) -> bytes:
     text = canonical(value)
     if len(text) > MAX_VALUE_BYTES:
         raise ValueError(f"a hidden value is at most {MAX_VALUE_BYTES} bytes as canonical JSON")
-    return text + b" " * (-len(text) % PAD)
+    return text + b" " * (-len(text) % pad)
 
 
-def seal_value(key: KeyPair, origin: str, join_salt: str, owner: str, item: str, version: int, value: Any) -> dict[str, str]:
-    """The ``{commit, box}`` that stands in a signed file for ``value``."""
+def pad_of(module: Any, item: str) -> int:
+    """The size a box of ``item`` is padded to a multiple of: the game module's ``hidden_pad(item)``
+    where a value's size could tell something of it (a list of any length), else PAD."""
+    fn = getattr(module, "hidden_pad", None)
+    pad = int(fn(item)) if fn is not None else PAD
+    return min(max(pad, PAD), MAX_VALUE_BYTES)
+
+
+def seal_value(key: KeyPair, origin: str, join_salt: str, owner: str, item: str, version: int, value: Any,
+               pad: int = PAD) -> dict[str, str]:
+    """The ``{commit, box}`` that stands in a signed file for ``value`` (its box padded to a
+    multiple of ``pad`` bytes, so that its size tells nothing of the value)."""
     salt = item_salt(key, origin, join_salt, item, version, value)
     commit = commitment(origin, owner, item, version, salt, value)
-    box = ChaCha20Poly1305(_box_key(key, commit)).encrypt(NONCE, _padded(value), commit.encode("ascii"))
+    box = ChaCha20Poly1305(_box_key(key, commit)).encrypt(NONCE, _padded(value, pad), commit.encode("ascii"))
     return {"commit": commit, "box": base64.b64encode(box).decode("ascii")}
 
 

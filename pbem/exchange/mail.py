@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message, MIMEPart
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, cast
 
@@ -133,6 +134,7 @@ class Found:
     data: dict[str, Any] | None
     sources: list[str]
     error: PbemError | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -140,6 +142,7 @@ class Extracted:
     messages: int
     files: list[Found]
     others: list[tuple[str, str]]  # (source, text) of the other text-like parts: reports, pictures
+    skipped: list[PbemError] = field(default_factory=list)  # damaged messages of an mbox or Maildir, not read
 
 
 # A message starts at a "From " line at the top of an mbox or after an empty line ("\n" or "\r\n";
@@ -378,6 +381,11 @@ def layout(raw: bytes, parts: int = MAX_PARTS, in_mbox: bool = False) -> list[tu
     return lay.parts
 
 
+class _Damaged(MalformedFileError):
+    """A message that is damaged (cut off, mangled, not a message): of a mailbox's messages, it is
+    skipped and reported. A message over a bound is not: it may be built to exhaust the reader."""
+
+
 def _over(where: str, e: _Over) -> MalformedFileError:
     return MalformedFileError(f"{where}: {e.place}: {e.what}", hint=_BOUND_HINT)
 
@@ -390,10 +398,10 @@ def parse_message(raw: bytes, where: str, mbox_parts: int | None = None) -> Mess
         raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MESSAGE_BYTES} bytes a message may have",
                                  hint="Send the game files in a message of their own.")
     if b"\x00" in raw:
-        raise MalformedFileError(f"{where}: contains NUL bytes: not an e-mail message",
+        raise _Damaged(f"{where}: contains NUL bytes: not an e-mail message",
                                  hint="Give the message as saved by your mail program (.eml) or an mbox file.")
     if not raw.strip():
-        raise MalformedFileError(f"{where}: the message is empty")
+        raise _Damaged(f"{where}: the message is empty")
     lines = count_lines(raw)
     if lines > MAX_LINES:
         raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_LINES} lines a message may have", hint=_BOUND_HINT)
@@ -404,11 +412,11 @@ def parse_message(raw: bytes, where: str, mbox_parts: int | None = None) -> Mess
     except _Over as e:
         raise _over(where, e) from e
     except Exception as e:  # the parser is lenient; anything it still cannot take is malformed input
-        raise MalformedFileError(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {display(str(e))})") from e
+        raise _Damaged(f"{where}: cannot be read as an e-mail message ({type(e).__name__}: {display(str(e))})") from e
     if len(parts) > MAX_PARTS:
         raise MalformedFileError(f"{where}: {len(parts)} MIME parts is more than the {MAX_PARTS} a message may have")
     if not msg.keys():
-        raise MalformedFileError(f"{where}: not an e-mail message: it has no header lines",
+        raise _Damaged(f"{where}: not an e-mail message: it has no header lines",
                                  hint="Give the message as saved by your mail program (.eml), or a game file directly to `pbem check`.")
     for part in parts:
         _fatal(part, where)
@@ -419,15 +427,23 @@ def _fatal(part: Message, where: str) -> None:
     for d in part.defects:
         for cls, text in _FATAL_DEFECTS.items():
             if isinstance(d, cls):
-                raise MalformedFileError(f"{where}: malformed message: {text}",
+                raise _Damaged(f"{where}: malformed message: {text}",
                                          hint="Ask the sender to send it again, or save it again from your mail program.")
 
 
-def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
-    """The messages of an .eml file or an mbox, each with its label for error messages."""
-    if len(raw) > MAX_MAILBOX_BYTES:
-        raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
-    if raw.startswith(b"From "):
+Mailbox = list[tuple[str, bytes]]  # the raw messages of an mbox or a Maildir, each with its label
+
+
+def read_messages(raw: bytes | Mailbox, where: str, skipped: list[PbemError] | None = None) -> list[tuple[str, Message]]:
+    """The messages of an .eml file, an mbox or (given as its messages) a Maildir, each with its
+    label for error messages. Of several messages, one that cannot be read (damaged, truncated,
+    over a message's bounds) is added to ``skipped`` and the others are read; a bound of the whole
+    mailbox stops it all."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_MAILBOX_BYTES:
+            raise MalformedFileError(f"{where}: {len(raw)} bytes is larger than the {MAX_MAILBOX_BYTES} bytes pbem reads")
+        if not raw.startswith(b"From "):
+            return [(where, parse_message(raw, where))]
         lines = count_lines(raw)
         if lines > MAX_MAILBOX_LINES:
             raise MalformedFileError(f"{where}: {lines} lines is more than the {MAX_MAILBOX_LINES} lines pbem reads from one mbox",
@@ -435,22 +451,75 @@ def read_messages(raw: bytes, where: str) -> list[tuple[str, Message]]:
         chunks = split_mbox(raw, MAX_MESSAGES)
         if len(chunks) > MAX_MESSAGES:
             raise MalformedFileError(f"{where}: more than {MAX_MESSAGES} messages; pbem reads at most {MAX_MESSAGES} from one mbox")
-        labels = [f"{where}, message {i}" if len(chunks) > 1 else where for i in range(1, len(chunks) + 1)]
-        out: list[tuple[str, Message]] = []
-        left = MAX_MAILBOX_PARTS
-        for label, chunk in zip(labels, chunks, strict=True):
+        box = [(f"{where}, message {i}" if len(chunks) > 1 else where, chunk) for i, chunk in enumerate(chunks, 1)]
+    else:
+        box = raw
+    out: list[tuple[str, Message]] = []
+    left = MAX_MAILBOX_PARTS
+    for label, chunk in box:
+        try:
             msg = parse_message(chunk, label, left)
-            left -= sum(1 for _ in msg.walk())
-            out.append((label, msg))
-        return out
-    return [(where, parse_message(raw, where))]
+        except _Damaged as e:
+            if len(box) == 1 or skipped is None:
+                raise
+            skipped.append(e)  # one damaged message does not stop the others
+            continue
+        left -= sum(1 for _ in msg.walk())
+        out.append((label, msg))
+    return out
+
+
+def is_maildir(path: Path) -> bool:
+    return path.is_dir() and (path / "cur").is_dir() and (path / "new").is_dir()
+
+
+def read_maildir(path: Path) -> Mailbox:
+    """The messages of a Maildir (its new/ and cur/ folders, read through the ``mailbox`` module),
+    in the order of their unique names (the order they were delivered in), each a regular file read
+    within bounds: a FIFO or device under a message's name is refused, never waited for."""
+    import mailbox
+
+    from .files import read_bytes
+
+    if not is_maildir(path):
+        raise UsageError(f"{path}: cannot read the message file: it is a directory, not a regular file, and not a Maildir "
+                         "(it has no cur/ and new/ folders)",
+                         hint="Give an .eml file, an mbox file, a Maildir folder, or - for standard input.")
+    try:
+        box = mailbox.Maildir(str(path), factory=None, create=False)
+        keys = sorted(box.keys())
+        files = [path / box._lookup(k) for k in keys]  # type: ignore[attr-defined]  # the file of each message
+    except (OSError, mailbox.Error) as e:
+        raise MalformedFileError(f"{path}: cannot read the Maildir ({e})") from e
+    if len(files) > MAX_MESSAGES:
+        raise MalformedFileError(f"{path}: more than {MAX_MESSAGES} messages; pbem reads at most {MAX_MESSAGES} from one Maildir",
+                                 hint="Read it in parts, or move the messages already read to another folder.")
+    out: Mailbox = []
+    total = lines = 0
+    for f in files:
+        raw = read_bytes(f, MAX_MESSAGE_BYTES, "message file")
+        total += len(raw)
+        lines += count_lines(raw)
+        if total > MAX_MAILBOX_BYTES or lines > MAX_MAILBOX_LINES:
+            raise MalformedFileError(f"{path}: its messages come to more than the {MAX_MAILBOX_BYTES} bytes or "
+                                     f"{MAX_MAILBOX_LINES} lines pbem reads from one mailbox", hint=_BOUND_HINT)
+        out.append((f"{path}, message {f.name}" if len(files) > 1 else f"{path}, {f.name}", raw))
+    return out
+
+
+def read_stdin(stream: Any) -> bytes:
+    """A message (or an mbox) from standard input, read up to the bound of an mbox."""
+    data = stream.read(MAX_MAILBOX_BYTES + 1)
+    if len(data) > MAX_MAILBOX_BYTES:
+        raise MalformedFileError(f"standard input: more than the {MAX_MAILBOX_BYTES} bytes pbem reads")
+    return bytes(data)
 
 
 def _payload(part: Message, where: str) -> bytes:
     try:
         data = part.get_payload(decode=True)
     except Exception as e:
-        raise MalformedFileError(f"{where}: a part cannot be decoded ({type(e).__name__}: {e})") from e
+        raise _Damaged(f"{where}: a part cannot be decoded ({type(e).__name__}: {e})") from e
     _fatal(part, where)
     return data if isinstance(data, bytes) else b""
 
@@ -555,6 +624,174 @@ def _scan(s: str, depth: int, ml: str | None) -> tuple[int, str | None]:
     return depth, ml
 
 
+# --- what mail programs do to a pasted file, undone ----------------------------------------------
+
+# Characters mail programs put in place of a space, or add where there was nothing; TOML has none of
+# them outside its strings.
+_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " "}
+_INVISIBLE = ("\ufeff", "\u200b", "\u2060")
+
+
+def _normal(line: str) -> str:
+    """A line with non-breaking spaces as spaces and byte-order marks and zero-width spaces taken
+    out: how it is read to find where a pasted file starts and ends."""
+    for c in _INVISIBLE:
+        line = line.replace(c, "")
+    for c, r in _SPACES.items():
+        line = line.replace(c, r)
+    return line
+
+
+_EMPTY_VALUE = re.compile(rf"^[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*=[ \t]*$")
+
+
+def _open_string(line: str) -> bool:
+    """Whether a line ends inside a one-line TOML string (a string wrapped onto the next line).
+    A multi-line string (three quotes) is legitimately open: False."""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if line.startswith('"""', i) or line.startswith("'''", i):
+            return False
+        if c == "#":
+            return False
+        if c == '"':
+            i += 1
+            while i < len(line) and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+            if i >= len(line):
+                return True
+        elif c == "'":
+            j = line.find("'", i + 1)
+            if j < 0:
+                return True
+            i = j
+        i += 1
+    return False
+
+
+def _wrapped(line: str) -> bool:
+    """Whether a line of a pasted file was cut by a mail program: a key without its value, or a
+    one-line string left open."""
+    n = _normal(line)
+    return bool(_EMPTY_VALUE.match(n)) or _open_string(n)
+
+
+@dataclass
+class Repair:
+    """A pasted file's text as the mail program should have left it, and what was undone."""
+
+    text: str
+    joined: int = 0  # lines re-joined
+    width: int | None = None  # the column at which words were cut, when they were
+    spaces: bool = False  # non-breaking spaces made spaces
+    marks: bool = False  # byte-order marks or zero-width spaces taken out
+
+    def what(self) -> str:
+        did = []
+        if self.joined:
+            at = f" at {self.width} columns" if self.width else ""
+            did.append(f"wrapped the lines of the signed file{at}")
+        if self.spaces:
+            did.append("turned spaces into non-breaking spaces")
+        if self.marks:
+            did.append("added byte-order marks or zero-width spaces")
+        return " and ".join(did)
+
+
+def repair(text: str) -> Repair:
+    """Undo what mail programs do to a file pasted into a message: non-breaking spaces, byte-order
+    marks, zero-width spaces, and lines wrapped at 72-78 columns (a line cut after a key's ``=`` or
+    inside a one-line string is joined with the next: with nothing between them when it was cut
+    inside a word, at the width of the block's longest line, or when it ends in a space (a soft
+    break); else with the space the break took). A deterministic function of the text: the result
+    is used only if its seal verifies."""
+    out = Repair(text)
+    lines = lf(text).split("\n")
+    width = max((len(x) for x in lines), default=0)
+    joined: list[str] = []
+    cut_widths: set[int] = set()
+    i = 0
+    while i < len(lines):
+        line = last = lines[i]  # the logical line, and the last line of the text it is made of
+        i += 1
+        while _wrapped(line) and i < len(lines) and lines[i].strip() and lines[i] != "-- ":
+            nxt = lines[i]
+            i += 1
+            out.joined += 1
+            if _EMPTY_VALUE.match(_normal(line)):
+                line = line.rstrip() + " " + nxt.lstrip()
+            elif line.endswith((" ", "\t")):
+                line += nxt
+            elif len(last) >= width:
+                cut_widths.add(len(last))
+                line += nxt
+            else:
+                line += " " + nxt
+            last = nxt
+        joined.append(line)
+    fixed = "\n".join(joined)
+    norm = "\n".join(_normal(x) for x in fixed.split("\n"))
+    out.spaces = any(c in fixed for c in _SPACES)
+    out.marks = any(c in fixed for c in _INVISIBLE)
+    out.text = norm
+    out.width = max(cut_widths) if cut_widths else None
+    return out
+
+
+class _HtmlText(HTMLParser):
+    """The text of an HTML part as a mail program shows it: line breaks at <br>, <p>, <div> and the
+    other blocks, whitespace collapsed except inside <pre>, entities decoded; no scripts or styles."""
+
+    _BLOCKS = frozenset({"p", "div", "pre", "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+                         "blockquote", "ul", "ol", "hr", "body"})
+    _HIDDEN = frozenset({"head", "style", "script", "title"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.pre = 0
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._HIDDEN:
+            self.hidden += 1
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag in self._BLOCKS:
+            self.out.append("\n")
+        if tag == "pre":
+            self.pre += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br" or tag in self._BLOCKS:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._HIDDEN:
+            self.hidden = max(self.hidden - 1, 0)
+        elif tag in self._BLOCKS:
+            self.out.append("\n")
+        if tag == "pre":
+            self.pre = max(self.pre - 1, 0)
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        self.out.append(lf(data) if self.pre else re.sub(r"[ \t\r\n]+", " ", data))
+
+
+def html_text(html: str) -> str:
+    """The text of an HTML part (see ``_HtmlText``); lines stripped of the spaces HTML layout adds."""
+    p = _HtmlText()
+    try:
+        p.feed(html)
+        p.close()
+    except Exception:  # the parser is lenient; anything it cannot take leaves what it read
+        pass
+    return "\n".join(line.rstrip(" ") if line.strip() else "" for line in "".join(p.out).split("\n"))
+
+
 def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
     """Game files pasted into a plain-text body: ``(line, text)`` for each block (with ``limit``,
     at most ``limit + 1`` blocks: the caller refuses more than it reads).
@@ -569,15 +806,24 @@ def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     i = 0
     while i < len(lines) and (limit is None or len(out) <= limit):
-        qdepth, content = _unquote(lines[i])
+        qdepth, content = _unquote(_normal(lines[i]))
         if not _PBEM_LINE.match(content):
             i += 1
             continue
-        start, body = i, [content]
+        start, body = i, [_unquote(lines[i])[1]]
         depth, ml = 0, None
         i += 1
+        cut = False  # the last line was cut by a mail program: the next one continues it, whatever it looks like
         while i < len(lines):
-            d, c = _unquote(lines[i])
+            d, c = _unquote(_normal(lines[i]))
+            raw = _unquote(lines[i])[1]
+            if cut:
+                if d not in (qdepth, 0) or not c.strip() or lines[i] in ("-- ", "--"):
+                    break
+                body[-1] += "\n" + raw  # (repair() joins them, if the file is to verify)
+                i += 1
+                cut = _wrapped(body[-1].replace("\n", ""))
+                continue
             if d != qdepth:
                 break
             if ml is not None or depth > 0:
@@ -588,11 +834,17 @@ def inline_blocks(text: str, limit: int | None = None) -> list[tuple[int, str]]:
                     break
                 if s and not s.startswith("#") and not _HEADER.match(c):
                     m = _KEYVAL.match(c)
+                    if _EMPTY_VALUE.match(c):  # a key whose value a mail program wrapped onto the next line
+                        body.append(raw)
+                        i += 1
+                        cut = True
+                        continue
                     if m is None or not _VALUE_START.match(m.group("value")):
                         break
                     depth, ml = _scan(m.group("value"), depth, ml)
-            body.append(c)
+            body.append(raw)
             i += 1
+            cut = ml is None and _wrapped(c)
         while body and not body[-1].strip():
             body.pop()
         out.append((start + 1, "\n".join(body) + "\n"))
@@ -643,12 +895,14 @@ class _Gather:
         self.where = where
         self.found: dict[str, Found] = {}  # by text, unread (data None, no error) until read()
         self.lines: dict[str, int] = {}
+        self.pasted: dict[str, bool] = {}  # the texts pasted into a body: True for those taken out of HTML
         self.count = self.total = self.size = self.message_size = 0
 
     def message(self) -> None:
         self.count = self.message_size = 0
 
-    def add(self, label: str, text: str, source: str, first_line: int = 0, error: PbemError | None = None) -> None:
+    def add(self, label: str, text: str, source: str, first_line: int = 0, error: PbemError | None = None,
+            pasted: bool = False, html: bool = False) -> None:
         """A game file found at ``source`` (or, with ``error``, a file that cannot be one)."""
         self.count += 1
         self.total += 1
@@ -677,6 +931,8 @@ class _Gather:
                                          "pbem reads from one mbox", hint="Read it in parts: one message, or a smaller mbox, at a time.")
         self.found[text] = Found(text, None, [source])
         self.lines[text] = first_line
+        if pasted or html:
+            self.pasted[text] = html
 
     def read(self) -> list[Found]:
         """Each text read (as TOML), deduplicated by content: the same data written another way is one file."""
@@ -685,6 +941,8 @@ class _Gather:
             if f.error is None:
                 got = _candidate(text, f.sources[0], self.lines[text])
                 f.data, f.error = got.data, got.error
+                if text in self.pasted:
+                    _repaired(f, self.lines[text], self.pasted[text])
             key = hashlib.sha256(canonical(f.data) if f.data is not None and _jsonable(f.data) else text.encode()).hexdigest()
             if key in files:
                 files[key].sources += f.sources
@@ -693,35 +951,104 @@ class _Gather:
         return list(files.values())
 
 
-def extract(raw: bytes, where: str) -> Extracted:
-    """Every game file in a message or an mbox (deduplicated by content), and the other text parts."""
-    messages = read_messages(raw, where)
+_Leaf = tuple[int, Message, str, str | None, str | None, dict[str, str], str, bytes]
+
+
+def _leaves(msg: Message, label: str) -> list[_Leaf]:
+    """The leaf parts of a message, each with its number, type, file name, disposition, parameters,
+    name for messages and decoded content: all decoded before any is looked at, so that a damaged
+    part stops its message before anything of it is taken."""
+    out: list[_Leaf] = []
+    for n, part in enumerate((p for p in msg.walk() if not p.is_multipart()), 1):
+        ctype = part.get_content_type()
+        try:
+            filename = _name_of(part)
+            disposition = part.get_content_disposition()
+            params = {str(k): str(v) for k, v in (part.get_params() or [])}
+        except Exception as e:
+            raise _Damaged(f"{label}: part {n}: unreadable MIME headers ({type(e).__name__})") from e
+        name = f"attachment '{display(filename)}'" if filename else f"part {n} ({display(ctype)})"
+        out.append((n, part, ctype, filename, disposition, params, name, _payload(part, f"{label}: {name}")))
+    return out
+
+
+def _verifies(data: dict[str, Any] | None) -> bool:
+    """Whether a document's seal verifies (by the key it names: who that must be is checked later)."""
+    if data is None:
+        return False
+    try:
+        check_seal(data, "")
+    except PbemError:
+        return False
+    except Exception:  # a value of the wrong type in the seal: it does not verify
+        return False
+    return True
+
+
+def _repaired(f: Found, first_line: int, html: bool) -> None:
+    """A file pasted into a body (or taken out of HTML) as the sender sealed it: the text as found
+    if its seal verifies; else the text with what the mail program did undone (``repair``), if that
+    verifies; else an error that says what the mail program did. The text taken out of an HTML part
+    is accepted only if its seal verifies."""
+    if _verifies(f.data):
+        return
+    where = f.sources[0]
+    fix = repair(f.text)
+    if fix.text != f.text:
+        alt = _candidate(fix.text, where, first_line)
+        if _verifies(alt.data):
+            f.text, f.data, f.error = fix.text, alt.data, None
+            f.notes.append(f"your mail program {fix.what()}: undone, and the seal verifies")
+            return
+    if fix.what() and (f.error is not None or html):
+        f.data, f.error = None, MalformedFileError(
+            f"{where}: your mail program {fix.what()}: send it as an attachment",
+            hint="Undone, the file's seal still does not verify, so pbem does not guess further. Attach the file "
+                 "(or `pbem mail write` the message) rather than paste it.")
+    elif html:
+        f.data, f.error = None, MalformedFileError(
+            f"{where}: a game file in the HTML of a message without a plain-text part, whose seal does not verify as "
+            "read from the HTML", hint="pbem takes a file out of HTML only when its seal verifies: attach the file, or send "
+                                       "the message as plain text.")
+
+
+def extract(raw: bytes | Mailbox, where: str) -> Extracted:
+    """Every game file in a message, an mbox or a Maildir (deduplicated by content), and the other
+    text parts; of several messages, the damaged ones are skipped (``Extracted.skipped``)."""
+    skipped: list[PbemError] = []
+    messages = read_messages(raw, where, skipped)
+    total = len(messages) + len(skipped)
     got = _Gather(where)
     others: list[tuple[str, str]] = []
     for label, msg in messages:
         got.message()
-        leaves = [p for p in msg.walk() if not p.is_multipart()]
-        for n, part in enumerate(leaves, 1):
-            ctype = part.get_content_type()
-            try:
-                filename = _name_of(part)
-                disposition = part.get_content_disposition()
-                params = dict(part.get_params() or [])
-            except Exception as e:
-                raise MalformedFileError(f"{label}: part {n}: unreadable MIME headers ({type(e).__name__})") from e
-            name = f"attachment '{display(filename)}'" if filename else f"part {n} ({display(ctype)})"
-            data = _payload(part, f"{label}: {name}")
+        try:
+            leaves = _leaves(msg, label)
+        except _Damaged as e:
+            if total == 1:
+                raise
+            skipped.append(e)  # one damaged message of a mailbox does not stop the others
+            continue
+        plain = any(ctype == "text/plain" and not filename and disposition != "attachment"
+                    for _, _, ctype, filename, disposition, _, _, _ in leaves)
+        for n, part, ctype, filename, disposition, params, name, data in leaves:
             body = ctype == "text/plain" and not filename and disposition != "attachment"
-            if body:
+            html = ctype == "text/html"
+            if html and (plain or len(data) > MAX_FILES_BYTES):
+                continue  # the HTML copy of a plain-text body (or too large to be read as a pasted file)
+            if body or html:
                 text = _text_of(part, data)
-                if str(params.get("format", "")).lower() == "flowed":
+                if html:
+                    text = html_text(text)
+                elif str(params.get("format", "")).lower() == "flowed":
                     text = unflow(text, str(params.get("delsp", "")).lower() == "yes")
-                where_body = "the body" if len(leaves) == 1 else f"part {n} (text/plain)"
+                where_body = "the body" if len(leaves) == 1 else f"part {n} ({ctype})"
                 blocks = inline_blocks(text, MAX_FILES - got.count)
                 if got.count + len(blocks) > MAX_FILES:  # before reading any of them
                     raise MalformedFileError(f"{label}: more than {MAX_FILES} game files in one message")
                 for line, block in blocks:
-                    got.add(label, block, f"{label}: {where_body}, pasted at line {line}", line)
+                    got.add(label, block, f"{label}: {where_body}, {'read from its HTML' if html else 'pasted'} at line {line}",
+                            line, pasted=True, html=html)
             elif re.search(rb"^[ \t]*\[[ \t]*pbem[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$", data, re.M):
                 try:
                     got.add(label, data.decode("utf-8"), f"{label}: {name}")
@@ -734,7 +1061,7 @@ def extract(raw: bytes, where: str) -> Extracted:
                     others.append((f"{label}: {name}", lf(data.decode("utf-8"))))
                 except UnicodeDecodeError:
                     pass
-    return Extracted(len(messages), got.read(), others)
+    return Extracted(total, got.read(), others, skipped)
 
 
 def _jsonable(data: Any) -> bool:
@@ -786,6 +1113,7 @@ class MailRead:
     messages: int
     folder: Path | None
     entries: list[Entry]
+    skipped: list[PbemError] = field(default_factory=list)  # damaged messages of a mailbox, not read
 
     @property
     def errors(self) -> list[Entry]:
@@ -901,7 +1229,7 @@ class _Reader:
     def run(self) -> MailRead:
         docs: list[tuple[Entry, Doc]] = []
         for f in self.ex.files:
-            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources)
+            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources, notes=list(f.notes))
             self.entries.append(e)
             if f.error is not None or f.data is None:
                 e.fail(f.error or MalformedFileError(f"{f.sources[0]}: unreadable"))
@@ -936,7 +1264,7 @@ class _Reader:
                 if e.status == "new":
                     e.status = "held"
                     e.notes.append("not filed: another file of this mail is not accepted")
-        return MailRead(self.where, self.ex.messages, self.folder, self.entries)
+        return MailRead(self.where, self.ex.messages, self.folder, self.entries, self.ex.skipped)
 
     def _state(self, e: Entry, doc: Doc) -> None:
         h = doc.data["pbem"]
@@ -1221,13 +1549,20 @@ class _Reader:
         self._claim(e)
 
 
-def read_mail(raw: bytes, where: str, folder: Path | None = None) -> MailRead:
-    """`pbem mail read`: the game files in a message or mbox, each checked (against ``folder``)."""
+def read_mail(raw: bytes | Mailbox, where: str, folder: Path | None = None, ok_if_none: bool = False) -> MailRead:
+    """`pbem mail read`: the game files in a message, an mbox or a Maildir, each checked (against
+    ``folder``). No game file is an error (exit 2) unless ``ok_if_none``."""
     ex = extract(raw, where)
     if not ex.files:
+        if ok_if_none:
+            if folder is not None:
+                _folder_chain(folder)  # the folder is still checked
+            return MailRead(where, ex.messages, folder, [], ex.skipped)
         n = f"{ex.messages} messages" if ex.messages > 1 else "the message"
-        raise MalformedFileError(f"{where}: no pbem game file found in {n}",
-                                 hint="Game files are attached, or pasted into a plain-text message from their [pbem] line on.")
+        skipped = f" ({len(ex.skipped)} of them damaged, not read)" if ex.skipped else ""
+        raise MalformedFileError(f"{where}: no pbem game file found in {n}{skipped}",
+                                 hint="Game files are attached, or pasted into a plain-text message from their [pbem] line on. "
+                                      "--ok-if-none makes a message without one no error.")
     return _Reader(where, folder, ex).run()
 
 
@@ -1251,6 +1586,7 @@ class Outgoing:
     orders: Doc | None = None
     orders_bytes: bytes = b""
     previous_step: str | None = None
+    previous: Doc | None = None  # the previous state (or view of the side) beside it: what the last message carried
 
     @property
     def sequence(self) -> int:
@@ -1280,6 +1616,13 @@ def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
         out.report = side_report.read_bytes().decode("utf-8", errors="replace")
         m = re.search(r"^- Step adjudicated: `([^`]+)`", out.report, re.M)
         out.previous_step = m.group(1) if m else None
+    if state.kind == "view" and seq > 0:
+        prev_view = state_path.parent / names.view(seq - 1, str(state.data["pbem"]["side"]))
+        if prev_view.exists():
+            try:
+                out.previous = load_doc(prev_view, "view")
+            except PbemError:
+                pass
     if state.kind != "view":
         rp = state_path.parent / names.report(seq)
         pp = state_path.parent / names.picture(seq)
@@ -1293,6 +1636,7 @@ def gather(state_path: Path, orders_path: Path | None) -> Outgoing:
                 p = load_doc(prev, "state")
                 if p.digest == state.data["pbem"]["previous"]:
                     out.previous_step = str(p.data["awaits"]["step"])
+                    out.previous = p
             except PbemError:
                 pass
         if out.previous_step is None and out.report:
@@ -1396,24 +1740,54 @@ def _address_list(values: list[str], option: str) -> list[str]:
     return out
 
 
+def message_id(game: str, sequence: int, file_digest: str, sender: str) -> str:
+    """The Message-ID of the message that carries a state (or view) of a game from a sender: derived
+    from the game id, the file's digest and the sender's address (its addr-spec, in lower case), so
+    the same message written twice has the same id, and the next turn's message can name this one
+    (In-Reply-To) knowing only the file and who sent it. Never random: outputs are byte-identical."""
+    addr = email.utils.parseaddr(sender)[1].strip().lower()
+    h = hashlib.sha256(f"pbem message-id\n{game}\n{file_digest}\n{addr}".encode()).hexdigest()
+    domain = addr.rsplit("@", 1)[-1]
+    domain = domain if re.fullmatch(r"[a-z0-9.-]{1,200}", domain) and "." in domain.strip(".") else "pbem.invalid"
+    return f"<pbem.{names.number(sequence)}.{h[:32]}@{domain}>"
+
+
+def previous_message_id(out: Outgoing, sender: str, to: list[str]) -> str | None:
+    """The Message-ID of the message that carried the previous state (or the side's previous view),
+    when it is known: the previous file is beside the state, and its sender is known: this sender
+    when the same party sealed both, else the one recipient (the other player of a two-player game)."""
+    prev = out.previous
+    if prev is None:
+        return None
+    same = str(prev.data["seal"]["signer"]) == str(out.state.data["seal"]["signer"])
+    if not same and len(to) != 1:
+        return None
+    return message_id(str(prev.data["pbem"]["game"]), int(prev.data["pbem"]["sequence"]), prev.digest, sender if same else to[0])
+
+
 def compose(out: Outgoing, sender: str, to: list[str], date: _dt.datetime) -> EmailMessage:
     """The outgoing message, deterministically: the same files, addresses and date give the same
-    bytes. The Message-ID and the MIME boundary derive from the digests of the attached files."""
+    bytes. The Message-ID derives from the game, the state's digest and the sender (``message_id``);
+    In-Reply-To and References name the message of the previous state when it is known, so a game's
+    turns make one thread; the MIME boundary derives from the digests of the attached files."""
     frm = _address_list([sender], "--from")[0]
     rcpts = _address_list(to, "--to")
     if not rcpts:
         raise UsageError("--to: at least one recipient is needed")
     seed = out.state.digest + "\n" + (out.orders.digest if out.orders is not None else "")
     h = hashlib.sha256(seed.encode("ascii")).hexdigest()
-    domain = email.utils.parseaddr(frm)[1].rsplit("@", 1)[-1]
-    domain = domain if re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain) else "pbem.invalid"
+    game = str(out.state.data["pbem"]["game"])
+    parent = previous_message_id(out, frm, rcpts)
     pol = email.policy.SMTP
     msg = EmailMessage(policy=pol)
     msg["From"] = frm
     msg["To"] = ", ".join(rcpts)
     msg["Subject"] = subject(out)
     msg["Date"] = email.utils.format_datetime(date)
-    msg["Message-ID"] = f"<pbem.{names.number(out.sequence)}.{h[:32]}@{domain}>"
+    msg["Message-ID"] = message_id(game, out.sequence, out.state.digest, frm)
+    if parent is not None:
+        msg["In-Reply-To"] = parent
+        msg["References"] = parent
     msg["MIME-Version"] = "1.0"
     msg.make_mixed()
     body = MIMEPart(policy=pol)
@@ -1449,14 +1823,18 @@ def parse_date(text: str) -> _dt.datetime:
 
 # --- sending -------------------------------------------------------------------------------------
 
-def parse_server(text: str, starttls: bool) -> tuple[str, int]:
-    """HOST, HOST:PORT or [IPv6]:PORT; the port defaults to 587 (submission with STARTTLS), or 25."""
+SMTPS_PORT = 465  # submission over implicit TLS (RFC 8314): TLS from the first byte
+
+
+def parse_server(text: str, starttls: bool, implicit_tls: bool = False) -> tuple[str, int]:
+    """HOST, HOST:PORT or [IPv6]:PORT; the port defaults to 465 with implicit TLS, else to 587
+    (submission with STARTTLS), or 25."""
     m = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?|([A-Za-z0-9.-]+)(?::(\d{1,5}))?", text.strip())
     if m is None:
         raise UsageError(f"--smtp {display(text)}: write HOST or HOST:PORT")
     host = m.group(1) or m.group(3)
     port_text = m.group(2) or m.group(4)
-    port = int(port_text) if port_text else (587 if starttls else 25)
+    port = int(port_text) if port_text else (SMTPS_PORT if implicit_tls else 587 if starttls else 25)
     if not 0 < port < 65536:
         raise UsageError(f"--smtp {display(text)}: no such port")
     return host, port
@@ -1490,21 +1868,26 @@ def is_loopback(host: str) -> bool:
 
 
 def send(raw: bytes, where: str, host: str, port: int, *, user: str | None, password: Callable[[], str] | None,
-         starttls: bool = True, cafile: Path | None = None, timeout: float = 60.0) -> tuple[str, list[str]]:
+         starttls: bool = True, cafile: Path | None = None, timeout: float = 60.0,
+         implicit_tls: bool = False) -> tuple[str, list[str]]:
     """Send an .eml file as it is (CRLF line endings) over SMTP; the password is asked for only when
-    needed and is never stored. Returns the envelope sender and the recipients."""
+    needed and is never stored. With ``implicit_tls`` the connection is TLS from its first byte
+    (SMTPS, port 465); else STARTTLS upgrades it (unless ``starttls`` is False: a test server on
+    this machine). Returns the envelope sender and the recipients."""
     sender, rcpts = envelope_addresses(raw, where)
     data = re.sub(rb"\r?\n", b"\r\n", raw)
-    if user and not starttls and not is_loopback(host):
+    if user and not starttls and not implicit_tls and not is_loopback(host):
         raise UsageError(f"--user without STARTTLS would send the password to {host} in clear text",
                          hint="Leave out --no-starttls (it is meant for a test server on this machine).")
     try:
-        with smtplib.SMTP(host, port, timeout=timeout) as smtp:
+        ctx = ssl.create_default_context(cafile=str(cafile) if cafile else None) if starttls or implicit_tls else None
+        connect: smtplib.SMTP = (smtplib.SMTP_SSL(host, port, timeout=timeout, context=ctx) if implicit_tls
+                                 else smtplib.SMTP(host, port, timeout=timeout))
+        with connect as smtp:
             smtp.ehlo()
-            if starttls:
+            if starttls and not implicit_tls:
                 if not smtp.has_extn("starttls"):
                     raise UsageError(f"{host}:{port} does not offer STARTTLS", hint="Use the server's submission port (587), or --no-starttls for a test server on this machine.")
-                ctx = ssl.create_default_context(cafile=str(cafile) if cafile else None)
                 smtp.starttls(context=ctx)
                 smtp.ehlo()
             if user:

@@ -211,21 +211,17 @@ def scenario_file_names(name: str, game: str, stop: str) -> bool:
     return bool(head.get("scenario", {}).get("game") == game)
 
 
-def bundled_scenario_path(game_dir: str, name: str) -> Path:
-    """A game's bundled scenario by name (``scenarios/GAME_DIR/NAME/scenario.toml``), or a scenario
-    file by path (``.toml``: test and owner data)."""
-    from pbem.resources import scenarios_dir
-
+def bundled_scenario_path(folder: Path, name: str) -> Path:
+    """A game's bundled scenario by name (``FOLDER/NAME/scenario.toml``, ``folder``: the game's
+    folder of scenarios), or a scenario file by path (``.toml``: test and owner data)."""
     if name.endswith(".toml"):
         return Path(name)
-    return scenarios_dir() / game_dir / name / "scenario.toml"
+    return folder / name / "scenario.toml"
 
 
-def bundled_scenario_names(game_dir: str) -> list[str]:
-    """The names of a game's bundled scenarios, sorted."""
-    from pbem.resources import scenarios_dir
-
-    return sorted(p.parent.name for p in (scenarios_dir() / game_dir).glob("*/scenario.toml"))
+def bundled_scenario_names(folder: Path) -> list[str]:
+    """The names of the bundled scenarios in a game's folder of scenarios, sorted."""
+    return sorted(p.parent.name for p in folder.glob("*/scenario.toml"))
 
 
 def problem_rows(item: str, err: PbemError) -> list[dict[str, Any]]:

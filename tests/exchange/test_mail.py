@@ -10,6 +10,7 @@ server (aiosmtpd) on 127.0.0.1 inside the test and compare what it received byte
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import email
 import email.policy
@@ -234,6 +235,78 @@ def test_an_mbox_with_several_messages(ex: Exchange) -> None:
     assert_received(ex, ex.sent)
 
 
+def damaged(ex: Exchange) -> bytes:
+    """An unrelated message whose base64 attachment was damaged on the way."""
+    photo = b"\xff\xd8" + b"\x00pixels" * 40
+    raw = message(("holiday.jpg", photo), body="Photos from the lake.\n").as_bytes()
+    encoded = base64.b64encode(photo)[:76]
+    assert encoded in raw
+    return raw.replace(encoded, encoded[:-3] + b"!!=", 1)
+
+
+def test_a_damaged_unrelated_message_in_an_mbox_does_not_stop_the_others(ex: Exchange) -> None:
+    box = mailbox.mbox(ex.root / "game.mbox")
+    box.add(message(*attachments_of(ex)))
+    box.add(damaged(ex))
+    box.add(message(body="See you next week.\n"))
+    box.flush()
+    box.close()
+    r = read(ex, ex.root / "game.mbox", 0, "3 messages", "skipped (damaged, not read): message 2: attachment 'holiday.jpg': malformed message",
+             "new    0003.state.toml", "wrote ")
+    assert_received(ex, ex.sent)
+    r = run(["mail", "read", ex.root / "game.mbox", "--folder", ex.receiver, "--json"])
+    out = json.loads(r.output)
+    assert out["ok"] and out["exit"] == 0 and len(out["skipped"]) == 1 and "message 2" in out["skipped"][0]["message"]
+    # alone, the damaged message is an error as before
+    read(ex, save(ex.root, "bad.eml", damaged(ex)), 2, "bad.eml: attachment 'holiday.jpg': malformed message")
+
+
+def test_a_maildir_is_read_through_the_mailbox_module(ex: Exchange) -> None:
+    md = mailbox.Maildir(ex.root / "Maildir", create=True)
+    md.add(message(body="Hello, are you in for a game?\n"))  # unrelated
+    md.add(damaged(ex))  # unrelated and damaged: reported, the others are read
+    md.add(message(*attachments_of(ex)))
+    md.close()
+    r = read(ex, ex.root / "Maildir", 0, "3 messages", "skipped (damaged, not read)", "new    0003.state.toml",
+             "new    0003-german.orders.toml")
+    assert "malformed message" in r.output
+    assert_received(ex, ex.sent)
+    # read again: all known already
+    read(ex, ex.root / "Maildir", 0, "known  0003.state.toml", "nothing new")
+    # a folder that is not a Maildir; a FIFO in place of a message: refused, nothing written
+    (ex.root / "plain").mkdir()
+    read(ex, ex.root / "plain", 2, "not a Maildir")
+    md2 = mailbox.Maildir(ex.root / "Fifo", create=True)
+    md2.close()
+    import os
+
+    os.mkfifo(ex.root / "Fifo" / "new" / "1700000000.M1P1.host")
+    fails(ex.root, 2, ["mail", "read", ex.root / "Fifo", "--folder", ex.receiver], "not a regular file")
+
+
+def test_a_message_from_standard_input(ex: Exchange) -> None:
+    raw = message(*attachments_of(ex)).as_bytes()
+    r = CliRunner().invoke(cli, ["mail", "read", "-", "--folder", str(ex.receiver)], input=raw)
+    assert r.exit_code == 0, r.output
+    assert "standard input: 1 message, 3 files found" in r.output and "new    0003.state.toml" in r.output
+    assert_received(ex, ex.sent)
+    r = CliRunner().invoke(cli, ["mail", "read", "-"], input=b"not a message at all")
+    assert r.exit_code == 2 and "standard input: not an e-mail message" in r.output and "Traceback" not in r.output
+
+
+def test_ok_if_none_makes_a_message_without_game_files_no_error(ex: Exchange) -> None:
+    p = save(ex.root, "chat.eml", message(body="See you next week.\n"))
+    read(ex, p, 2, "no pbem game file found", "--ok-if-none")
+    r = run(["mail", "read", p, "--folder", ex.receiver, "--ok-if-none"])
+    assert "0 files found" in r.output and "nothing to do" in r.output
+    r = run(["mail", "read", p, "--ok-if-none", "--json"])
+    assert json.loads(r.output)["files"] == [] and json.loads(r.output)["exit"] == 0
+    # it is no licence for bad files: a forged one still fails
+    forged = ex.text("0003-german.orders.toml").replace('loss_policy = "fewest-steps-first"', 'loss_policy = "strongest-first"')
+    fails(ex.root, 3, ["mail", "read", save(ex.root, "f.eml", message(("o.toml", forged))), "--folder", ex.receiver,
+                       "--ok-if-none"], "seal")
+
+
 def test_the_same_file_twice_is_listed_once_with_both_places(ex: Exchange) -> None:
     orders = ex.text("0003-german.orders.toml")
     p = save(ex.root, "in.eml", message(("0003.state.toml", ex.text("0003.state.toml")), ("orders.toml", orders),
@@ -318,7 +391,8 @@ def test_a_message_without_game_files(ex: Exchange) -> None:
     html = EmailMessage()
     html["From"] = "a@example.org"
     html.set_content("<p>[pbem]</p>", subtype="html")
-    read(ex, save(ex.root, "html.eml", html), 2, "no pbem game file found", "plain-text")
+    # an HTML-only message is read, but what it yields is taken only if its seal verifies
+    read(ex, save(ex.root, "html.eml", html), 2, "read from its HTML", "seal does not verify", "attach the file")
 
 
 def test_a_truncated_message(ex: Exchange) -> None:
@@ -536,13 +610,69 @@ def test_mail_write_is_deterministic_and_reads_back_into_the_same_files(ex: Exch
     assert "Awaited next: orders for step GT2/1/german from german; adjudicated by soviet." in text
     assert "- 0003-german.orders.toml: german's orders for GT2/1/german" in text
     assert "`" not in text and "**" not in text
-    # another date, another message; other orders, another Message-ID
+    # another date, another message; but the same Message-ID: it carries the same state from the same sender
     c = ex.root / "c.eml"
     write(ex, c, "--date", "Tue, 08 Jul 2025 10:00:00 +0000")
     assert c.read_bytes() != a.read_bytes()
+    assert email.message_from_bytes(c.read_bytes(), policy=email.policy.default)["Message-ID"] == msg["Message-ID"]
     # read back: the same files, byte for byte
     read(ex, a, 0, "new    0003.state.toml", "new    0003.report.md", "new    0003-german.orders.toml")
     assert_received(ex, ex.sent)
+
+
+def parsed(path: Path) -> EmailMessage:
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def test_mail_write_threads_the_turns_of_a_game(ex: Exchange) -> None:
+    # Bob (soviet) adjudicated state 0002 and mailed it to Alice; Alice adjudicated 0003 and mails it to Bob
+    two, three = ex.root / "2.eml", ex.root / "3.eml"
+    run(["mail", "write", ex.file("0002.state.toml"), "--from", "Bob <bob@example.org>", "--to", "alice@example.org",
+         "--date", DATE, "-o", two])
+    write(ex, three, "--date", DATE)
+    m2, m3 = parsed(two), parsed(three)
+    from pbem.exchange.mail import message_id
+
+    digest2 = load_doc(ex.file("0002.state.toml")).digest
+    assert m2["Message-ID"] == message_id("pm-test", 2, digest2, "bob@example.org")
+    assert m2["Message-ID"].startswith("<pbem.0002.") and m2["Message-ID"].endswith("@example.org>")
+    # the reply names the message of the previous state: the one recipient sent it
+    assert m3["In-Reply-To"] == m2["Message-ID"] and m3["References"] == m2["Message-ID"]
+    assert m3["Message-ID"] != m2["Message-ID"]
+    # the previous message is derived from the address only: its display name and case do not matter
+    assert message_id("pm-test", 2, digest2, "BOB@Example.ORG") == m2["Message-ID"]
+    # another sender of the same state: another Message-ID
+    assert message_id("pm-test", 2, digest2, "carol@example.org") != m2["Message-ID"]
+    # which of two recipients sent the previous state is not known: no In-Reply-To rather than a guess
+    four = ex.root / "4.eml"
+    write(ex, four, "--date", DATE, "--to", "carol@example.org")
+    assert parsed(four)["In-Reply-To"] is None and parsed(four)["References"] is None
+    # without the previous state beside it, nothing to name either
+    alone = ex.root / "alone"
+    alone.mkdir()
+    shutil.copy(ex.file("0003.state.toml"), alone / "0003.state.toml")
+    five = ex.root / "5.eml"
+    run(["mail", "write", alone / "0003.state.toml", "--from", "alice@example.org", "--to", "bob@example.org",
+         "--date", DATE, "-o", five])
+    assert parsed(five)["In-Reply-To"] is None and parsed(five)["Message-ID"] == m3["Message-ID"]
+    # state 0000 starts the thread
+    zero = ex.root / "0.eml"
+    run(["mail", "write", ex.file("0000.state.toml"), "--from", "alice@example.org", "--to", "bob@example.org",
+         "--date", DATE, "-o", zero])
+    assert parsed(zero)["In-Reply-To"] is None
+
+
+def test_mail_write_to_standard_output(ex: Exchange) -> None:
+    a = ex.root / "a.eml"
+    write(ex, a, "--date", DATE)
+    r = CliRunner().invoke(cli, ["mail", "write", str(ex.file("0003.state.toml")), "--from", "Alice <alice@example.org>",
+                                 "--to", "bob@example.org", "--orders", str(ex.file("0003-german.orders.toml")),
+                                 "--date", DATE, "-o", "-"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout_bytes == a.read_bytes()  # byte for byte the .eml file; the messages go to standard error
+    assert "wrote the message to standard output" in r.stderr and not (ex.root / "-").exists()
 
 
 def test_mail_write_attaches_the_picture_and_summarises_the_attacks(ex: Exchange) -> None:
@@ -585,10 +715,29 @@ def test_mail_write_bad_input(ex: Exchange) -> None:
 # --- sending -----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
+@contextlib.contextmanager
+def closed_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that refuses connections: bound (so no other test can take it) but not listening."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        yield int(s.getsockname()[1])
+
+
+def bound_controller(handler: Any, **kwargs: Any) -> Any:
+    """An aiosmtpd server on a port the system chose: its socket is bound to port 0 and listening
+    before the server starts, and the port is read back from it, so no other process (or pytest-xdist
+    worker) can take the port between choosing it and using it."""
+    from aiosmtpd.controller import Controller
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+
+    class Bound(Controller):  # type: ignore[misc]
+        def _create_server(self) -> Any:
+            return self.loop.create_server(self._factory_invoker, sock=sock, ssl=self.ssl_context)
+
+    return Bound(handler, hostname="127.0.0.1", port=int(sock.getsockname()[1]), **kwargs)
 
 
 class Inbox:
@@ -604,16 +753,14 @@ class Inbox:
 
 @pytest.fixture
 def smtpd() -> Iterator[Any]:
-    from aiosmtpd.controller import Controller
-
     started: list[Any] = []
 
     def start(**kwargs: Any) -> tuple[Inbox, int]:
-        inbox, port = Inbox(), free_port()
-        c = Controller(inbox, hostname="127.0.0.1", port=port, **kwargs)
+        inbox = Inbox()
+        c = bound_controller(inbox, **kwargs)
         c.start()
         started.append(c)
-        return inbox, port
+        return inbox, int(c.port)
 
     yield start
     for c in started:
@@ -714,11 +861,66 @@ def test_send_with_starttls_and_login(ex: Exchange, smtpd: Any, tmp_path: Path) 
     assert len(inbox.got) == 2
 
 
+def test_send_over_implicit_tls_by_option_and_by_port_465(ex: Exchange, smtpd: Any, tmp_path: Path) -> None:
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        assert isinstance(data, LoginPassword)
+        logins.append((data.login, data.password))
+        return AuthResult(success=data.password == b"s3cret", handled=False)
+
+    eml = ex.root / "out.eml"
+    write(ex, eml, "--date", DATE)
+    ctx, cert = self_signed(tmp_path)
+    # an SMTPS server: TLS from the first byte, no STARTTLS offered
+    inbox, port = smtpd(ssl_context=ctx, authenticator=authenticator, auth_require_tls=False)
+    server = f"127.0.0.1:{port}"
+    r = run(["mail", "send", eml, "--smtp", server, "--ssl", "--user", "alice", "--cafile", cert],
+            env={"PBEM_SMTP_PASSWORD": "s3cret"})
+    assert f"through {server} (implicit TLS)" in r.output
+    assert inbox.got[-1][2] == eml.read_bytes() and logins == [(b"alice", b"s3cret")]
+    # an untrusted certificate: exit 2, nothing sent
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", server, "--ssl"], "TLS failed", "--cafile")
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", server, "--ssl", "--no-starttls"], "contradict")
+    assert len(inbox.got) == 1
+
+
+def test_port_465_chooses_implicit_tls(monkeypatch: pytest.MonkeyPatch, ex: Exchange) -> None:
+    import smtplib
+
+    from pbem.exchange.mail import parse_server
+
+    assert parse_server("smtp.example.org", True, True) == ("smtp.example.org", 465)
+    assert parse_server("smtp.example.org", True) == ("smtp.example.org", 587)
+    used: list[tuple[str, str, int]] = []
+
+    class Refuse(smtplib.SMTP_SSL):
+        def __init__(self, host: str, port: int, **kw: Any) -> None:
+            used.append(("SMTP_SSL", host, port))
+            raise ConnectionRefusedError("refused")
+
+    class RefusePlain(smtplib.SMTP):
+        def __init__(self, host: str, port: int, **kw: Any) -> None:
+            used.append(("SMTP", host, port))
+            raise ConnectionRefusedError("refused")
+
+    monkeypatch.setattr(smtplib, "SMTP_SSL", Refuse)
+    monkeypatch.setattr(smtplib, "SMTP", RefusePlain)
+    eml = ex.root / "out.eml"
+    write(ex, eml, "--date", DATE)
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org:465"], "cannot send through smtp.example.org:465")
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org", "--ssl"], "cannot send through smtp.example.org:465")
+    fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org"], "cannot send through smtp.example.org:587")
+    assert used == [("SMTP_SSL", "smtp.example.org", 465)] * 2 + [("SMTP", "smtp.example.org", 587)]
+
+
 def test_send_bad_input_and_unreachable_server(ex: Exchange) -> None:
     eml = ex.root / "out.eml"
     write(ex, eml, "--date", DATE)
-    port = free_port()
-    fails(ex.root, 2, ["mail", "send", eml, "--smtp", f"127.0.0.1:{port}", "--no-starttls"], f"cannot send through 127.0.0.1:{port}")
+    with closed_port() as port:
+        fails(ex.root, 2, ["mail", "send", eml, "--smtp", f"127.0.0.1:{port}", "--no-starttls"], f"cannot send through 127.0.0.1:{port}")
     fails(ex.root, 2, ["mail", "send", eml, "--smtp", "smtp.example.org", "--user", "alice", "--no-starttls"],
           "in clear text")
     fails(ex.root, 2, ["mail", "send", eml, "--smtp", "bad host!"], "write HOST or HOST:PORT")

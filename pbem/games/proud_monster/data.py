@@ -530,11 +530,11 @@ def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec]
 
 def scenario_path(name: str) -> Path:
     """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
-    return bundled_scenario_path(GAME_DIR, name)
+    return bundled_scenario_path(scenarios_dir() / GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    return bundled_scenario_names(GAME_DIR)
+    return bundled_scenario_names(scenarios_dir() / GAME_DIR)
 
 
 @lru_cache(maxsize=8)

@@ -101,22 +101,24 @@ def phase(ctx: Ctx, body: dict[str, Any]) -> None:
         ctx.emit("activation-end", "15.1", box=len(act["track"]), why="the cup is empty (A-71)")
     for f, ms in sorted(by_formation.items()):
         for i, m in ms:
-            ctx.emit("move-skipped", "15.12" if f == "" else "15.1", index=i, units=list(m.get("units", [])),
+            independent = not {ctx.spec(u).formation for u in m.get("units", []) if u in ctx.sc.units} - {""}
+            ctx.emit("move-skipped", "15.12" if independent else "15.1", index=i, units=list(m.get("units", [])),
                      why=f"{f or 'the formation named'} was not activated this turn" if f else "no formation was activated")
 
 
 def _cup(e: Event) -> list[str]:
     d = e.data
-    if "count" in d:  # a refereed game's Axis report: how many, not which (15.14)
-        return [f"- The referee puts {d['count']} Soviet formation marker(s) in the cup ({e.rule})."]
+    if d.get("unseen"):  # a refereed game's Axis report: neither which nor how many (15.14)
+        return [f"- The referee puts the Soviet formation markers in the cup ({e.rule})."]
     held = " (the reserve division's marker is held back on a daytime turn, 15.14)" if d.get("reserve_withheld") else ""
     return [f"- The Soviet formation markers in the cup ({e.rule}): {', '.join(d['formations']) or 'none'}{held}."]
 
 
 def _activated(e: Event) -> list[str]:
     d = e.data
-    return [f"- Box {d['box']} of the Activation Track: {d['formation']} is drawn (marker {d['draw']} of {d['of']} in the cup, "
-            f"{e.rule}); its units move, with the independent units that move with it (15.12)."]
+    drawn = f"marker {d['draw']} of {d['of']} in the cup, " if "draw" in d else ""
+    return [f"- Box {d['box']} of the Activation Track: {d['formation']} is drawn ({drawn}{e.rule}); its units move, "
+            "with the independent units that move with it (15.12)."]
 
 
 def _roll(e: Event) -> list[str]:

@@ -33,6 +33,7 @@ from pbem.engine.model import Submission
 from .combat import support_item
 from .context import DEPLOYED, FULL_AMMO, TOWED, Ctx, context, other
 from .data import REINFORCEMENTS, SOVIET
+from .intro import reserve_item
 
 MAX_STEPS = 3  # hexes a unit tries to advance in one movement step
 
@@ -86,11 +87,15 @@ def _targets(ctx: Ctx, side: str) -> list[str]:
 
 
 def _intro(ctx: Ctx) -> dict[str, Any]:
-    """17.3: always try to mobilise, militia to the Soviet towns and cities farthest from the Axis."""
+    """17.3: always try to mobilise, militia to the Soviet towns and cities farthest from the Axis;
+    15.14: no reserve (without a referee committed as "", so that whether one is named stays secret)."""
     axis = [ctx.at(u) for u in ctx.side_units(other(SOVIET))]
     towns = [h for h in ctx.sc.map.grid.place_ids() if ctx.sc.map.hex(h).urban and ctx.control.get(h) == SOVIET]
     towns.sort(key=lambda h: (-min((ctx.distance(h, a) for a in axis), default=99), h))
-    return {"intro": {"mobilise": True, "militia": towns[:6]}}
+    body: dict[str, Any] = {"intro": {"mobilise": True, "militia": towns[:6]}}
+    if ctx.secret:
+        body["hidden"] = {reserve_item(ctx.turn): ""}
+    return body
 
 
 def _movement(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str, Any]:
@@ -180,9 +185,9 @@ def _combat(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str
         if sum(ctx.attack(u) for u in attackers) < 2 * defense:
             continue
         order: dict[str, Any] = {"target": target, "units": attackers, "advance": [target]}
-        if not b.add("attack", order):
+        if not _add_attack(b, ctx, order):
             order.pop("advance")
-            if not b.add("attack", order):
+            if not _add_attack(b, ctx, order):
                 continue
         used.update(attackers)
         k = len(b.body["attack"]) - 1
@@ -196,10 +201,9 @@ def _combat(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str
             if b.legal(_as_sent(ctx, {**b.body, "attack": attacks})):
                 b.body["attack"] = attacks
                 used.add(art)
-    if ctx.secret and b.body.get("attack"):  # 3.34c: without a referee the support is committed hidden
+    if ctx.secret and b.body.get("attack"):  # 3.34c: without a referee the support is committed hidden, given or not
         support = {str(a["target"]): a.pop("support") for a in b.body["attack"] if a.get("support")}
-        if support:
-            b.body["hidden"] = {support_item(ctx.turn): support}
+        b.body["hidden"] = {support_item(ctx.turn): support}
     for art in artillery:  # 8.0: the rest bombard the nearest enemy hex they may
         if art in used:
             continue
@@ -217,6 +221,14 @@ def _combat(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[str
     return b.body
 
 
+def _add_attack(b: _Builder, ctx: Ctx, order: dict[str, Any]) -> bool:
+    trial = b.trial("attack", order)
+    if b.legal(_as_sent(ctx, trial)):
+        b.body = trial
+        return True
+    return False
+
+
 def _as_sent(ctx: Ctx, body: dict[str, Any]) -> dict[str, Any]:
     """Combat orders as they are sent: without a referee the attack support is the hidden value
     ``support.TN`` (3.34c), by target."""
@@ -225,7 +237,7 @@ def _as_sent(ctx: Ctx, body: dict[str, Any]) -> dict[str, Any]:
     attacks = [{k: v for k, v in a.items() if k != "support"} for a in body.get("attack", [])]
     support = {str(a["target"]): list(a["support"]) for a in body.get("attack", []) if a.get("support")}
     out = {**body, "attack": attacks}
-    if support:
+    if attacks:
         out["hidden"] = {support_item(ctx.turn): support}
     return out
 

@@ -20,11 +20,11 @@ from pbem.errors import Problem
 from pbem.mechanics.odds import Shift
 
 from .combat import (
-    activated,
     apply_losses,
     artillery_problem,
     entrenched,
     fire,
+    mission_problems,
     support_value,
     take_losses,
     terrain_row,
@@ -59,7 +59,7 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
     """8.1, 11.2, 11.3, 15.11, 16.1-16.3: the [[bombard]] and [[air]] orders."""
     side = ctx.side
     seen_t: dict[str, int] = {}
-    seen_u: dict[str, int] = {}
+    seen_u: dict[str, str] = {}
     for i, b in enumerate(body.get("bombard", [])):
         w = f"bombard[{i}]"
         t = str(b["target"])
@@ -76,21 +76,7 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
             problems.append(Problem(f"{w}.target", f"{t} is bombarded by bombard[{seen_t[t]}] already: one artillery bombardment of a hex a phase (A-35)", "8.2"))
         seen_t.setdefault(t, i)
         for j, u in enumerate(b["units"]):
-            uw = f"{w}.units[{j}]"
-            if u in ctx.sc.aircraft:
-                problems.append(Problem(uw, f"{u} is an aircraft: it bombards alone, in [[air]]", "16.3"))
-                continue
-            why, rule = artillery_problem(ctx, u, side, t, "bombard")
-            if why:
-                problems.append(Problem(uw, why, rule))
-                continue
-            if u in seen_u:
-                problems.append(Problem(uw, f"{u} fires in bombard[{seen_u[u]}] already: one mission a phase (A-35, A-60)", "11.1"))
-            elif ctx.flagged(u, "fired"):
-                problems.append(Problem(uw, f"{u} fired already this phase (A-60)", "11.1"))
-            seen_u.setdefault(u, i)
-            if not activated(ctx, u):
-                problems.append(Problem(uw, f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn", "15.11"))
+            mission_problems(ctx, u, t, "bombard", f"{w}.units[{j}]", w, seen_u, problems)
     used: dict[str, int] = {}
     drawn = list(ctx.pos.get("aircraft", {}).get("drawn", []))
     spent = list(ctx.pos.get("aircraft", {}).get("used", []))

@@ -49,7 +49,7 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
         if k in p:
             pos[k] = copy.deepcopy(p[k])
     parties: dict[str, Any] = {s: {} for s in SIDES}
-    if meta.get("referee"):
+    if meta.get("referee", True):  # the rules are played refereed; the secrets without a referee in test_secrets.py
         parties["referee"] = {}
     side, turn, phase = str(p.get("side", "axis")), int(p.get("turn", 1)), str(p.get("phase", "move"))
     sender = "soviet" if phase == "intro" else side  # 3.1: the Introductory Segment is the Soviet's step

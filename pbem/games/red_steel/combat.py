@@ -25,7 +25,8 @@ Readings of the rules (each an option where the digest names an ambiguity, optio
 - 6.3, A-25: excess units of an overstacked defending hex (the attacker's ``exclude``; by default
   the strongest defenders) add nothing and take no losses, but retreat with the hex and then lose
   one step more; d and Z reach every unit of the defending hex.
-- 9.5: the units that attacked and did not retreat advance along the attacker's ``advance`` hexes,
+- 9.5, 9.52: the units that attacked and did not retreat, and the units stacked with them that the
+  order names (``advance_with``), advance along the attacker's ``advance`` hexes,
   each as far as its own distance allows (9.51, 9.55, 9.56), stopping after a river or the Prut
   (9.57) and short of a hex that would overstack (9.53).
 """
@@ -44,6 +45,7 @@ from pbem.mechanics.steps import Loss, allocate
 
 from .context import DEMORALIZED, DEPLOYED, DISRUPTED, ISOLATED, OOS, Ctx, other
 from .data import AXIS, INFANTRY_SUPPORT, SOVIET, Terrain
+from .movement import adjacent_triggers
 
 KEYS = ("attack",)
 STACK_LIMIT = 3  # 6.1: three battalions (the first HQ free: Ctx.stack_value)
@@ -256,22 +258,10 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
             if not activated(ctx, u):
                 problems.append(Problem(uw, f"{u} belongs to {spec.formation}, a formation not activated this turn", "15.11"))
         for k, u in enumerate(a.get("support", [])):
-            sw = f"{w}.support[{k}]"
-            if u in ctx.sc.aircraft:
-                problems.append(Problem(sw, f"{u} is an aircraft: aircraft never support a combat", "16.2"))
-                continue
-            why, rule = artillery_problem(ctx, u, side, t, "support")
-            if why:
-                problems.append(Problem(sw, why, rule))
-                continue
-            if u in fired:
-                problems.append(Problem(sw, f"{u} fires in {fired[u]} already: one mission a phase (A-60)", "11.1"))
-            elif ctx.flagged(u, "fired"):
-                problems.append(Problem(sw, f"{u} fired already this phase (A-60)", "11.1"))
-            fired.setdefault(u, w)
-            if not activated(ctx, u):
-                problems.append(Problem(sw, f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"))
+            mission_problems(ctx, u, t, "support", f"{w}.support[{k}]", w, fired, problems)
         adv = [str(h) for h in a.get("advance", [])]
+        for k, u in enumerate(a.get("advance_with", [])):
+            _with_problem(ctx, a, str(u), adv, f"{w}.advance_with[{k}]", problems)
         if adv:
             if adv[0] != t:
                 problems.append(Problem(f"{w}.advance[0]", f"the first hex of an advance is the hex attacked, {t}", "9.54"))
@@ -288,10 +278,56 @@ def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
                 problems.append(Problem(f"{w}.exclude", why, "6.3"))
 
 
+def mission_problems(ctx: Ctx, u: str, t: str, mission: str, where: str, order: str, fired: dict[str, str],
+                     problems: list[Problem], side: str | None = None) -> None:
+    """One artillery unit's mission against (or for) hex ``t``: ``mission`` "support" (attack
+    support), "defense" (defensive support) or "bombard": artillery that may fire there (11.x,
+    13.2), once a phase (A-60; ``fired``: the orders that fire each unit so far, by unit), of an
+    activated formation for a mission of the phasing side (15.11; A-72: defensive support is free);
+    aircraft never support (16.2) and bombard alone (16.3)."""
+    side = side or ctx.side
+    if u in ctx.sc.aircraft:
+        problems.append(Problem(where, f"{u} is an aircraft: it bombards alone, in [[air]]", "16.3") if mission == "bombard"
+                        else Problem(where, f"{u} is an aircraft: aircraft never support a combat", "16.2"))
+        return
+    why, rule = artillery_problem(ctx, u, side, t, "bombard" if mission == "bombard" else "support")
+    if why:
+        problems.append(Problem(where, why, rule))
+        return
+    if u in fired:
+        problems.append(Problem(where, f"{u} fires in {fired[u]} already: one mission a phase (A-60)", "11.1"))
+    elif mission != "defense" and ctx.flagged(u, "fired"):
+        problems.append(Problem(where, f"{u} fired already this phase (A-60)", "11.1"))
+    fired.setdefault(u, order)
+    if mission != "defense" and not activated(ctx, u):
+        problems.append(Problem(where, f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"))
+
+
 def support_item(turn: int) -> str:
     """3.34c: the hidden item of the attack support the phasing side commits in game turn ``turn``
     (a game without a referee): the artillery by target hex, opened when the combats are resolved."""
     return f"support.T{turn}"
+
+
+def _with_problem(ctx: Ctx, a: dict[str, Any], u: str, adv: list[str], where: str, problems: list[Problem]) -> None:
+    """9.52: a unit that advances with the attackers: a unit of the phasing side stacked with one of
+    them, not attacking in this combat itself, that may advance (9.56: never artillery), along an
+    advance the order gives (9.5)."""
+    why = unit_problem(ctx, u, ctx.side)
+    if why:
+        problems.append(Problem(where, why, "9.52"))
+        return
+    if u in a["units"]:
+        problems.append(Problem(where, f"{u} attacks in this combat: it advances as an attacker", "9.52"))
+        return
+    hexes = {ctx.at(v) for v in a["units"] if v in ctx.units and ctx.on_map(v)}
+    if ctx.at(u) not in hexes:
+        problems.append(Problem(where, f"{u} at {ctx.at(u)} is not stacked with a unit of this attack "
+                                       f"({', '.join(sorted(hexes)) or 'none on the map'})", "9.52"))
+    if ctx.spec(u).artillery:
+        problems.append(Problem(where, f"{u} is artillery (or a monitor): it never advances", "9.56"))
+    if not adv:
+        problems.append(Problem(where, "no advance is given (advance = [...]) for the units to follow", "9.5"))
 
 
 def declared(ctx: Ctx, body: dict[str, Any]) -> list[str]:
@@ -304,7 +340,7 @@ def check_support(ctx: Ctx, attacks: list[dict[str, Any]], reply: dict[str, Any]
     declared target, each unit once (A-72: inactive Soviet formations may support in defense)."""
     targets = [str(a["target"]) for a in attacks]
     seen_t: dict[str, int] = {}
-    seen_u: dict[str, int] = {}
+    seen_u: dict[str, str] = {}
     for i, s in enumerate(reply.get("support", [])):
         t = str(s["target"])
         if t not in targets:
@@ -314,17 +350,7 @@ def check_support(ctx: Ctx, attacks: list[dict[str, Any]], reply: dict[str, Any]
             problems.append(Problem(f"support[{i}].target", f"{t} has its support in support[{seen_t[t]}] already: list every unit there", "9.11"))
         seen_t.setdefault(t, i)
         for k, u in enumerate(s["units"]):
-            w = f"support[{i}].units[{k}]"
-            if u in ctx.sc.aircraft:
-                problems.append(Problem(w, f"{u} is an aircraft: aircraft never support a combat", "16.2"))
-                continue
-            why, rule = artillery_problem(ctx, u, side, t, "support")
-            if why:
-                problems.append(Problem(w, why, rule))
-                continue
-            if u in seen_u:
-                problems.append(Problem(w, f"{u} supports support[{seen_u[u]}] already: one mission a phase (A-60)", "11.1"))
-            seen_u.setdefault(u, i)
+            mission_problems(ctx, u, t, "defense", f"support[{i}].units[{k}]", f"support[{i}]", seen_u, problems, side)
 
 
 # --- resolution -----------------------------------------------------------------------------------
@@ -371,12 +397,22 @@ def _defaults_excluded(ctx: Ctx, t: str, defenders: list[str]) -> list[str]:
 
 def _valid_support(ctx: Ctx, units: list[str], side: str, t: str, attack: bool,
                    skipped: list[dict[str, str]]) -> list[tuple[str, int]]:
+    """The support that may be given, as the orders' check would allow it (the attack support of a
+    game without a referee is checked here only, once opened: 3.34c): each unit once (A-60: one
+    mission a phase; attack support flags the unit as it fires), of an activated Soviet formation or
+    independent for attack support (15.11, A-72)."""
     out = []
+    seen: set[str] = set()
     for u in units:
         why, rule = artillery_problem(ctx, u, side, t, "support")
+        if not why and (u in seen or (attack and ctx.flagged(u, "fired"))):
+            why, rule = f"{u} fires once a phase (A-60)", "11.1"
+        if not why and attack and not activated(ctx, u):
+            why, rule = f"{u} belongs to {ctx.spec(u).formation}, a formation not activated this turn (A-72)", "15.11"
         if why:
             skipped.append({"unit": u, "why": why, "rule": rule})
             continue
+        seen.add(u)
         out.append((u, support_value(ctx, u, attack)))
     return out
 
@@ -652,6 +688,8 @@ def _retreat(ctx: Ctx, units: list[str], side: str, steps: int, enemies: list[st
                 for u in g:
                     ctx.place(u, h)
                 ctx.control[h] = side
+                if ctx.option("bridge_trigger") == "any":  # A-84: a retreat next to the enemy's works triggers them
+                    adjacent_triggers(ctx, h, side)
             ctx.emit("retreat", "9.41", side=side, units=g, start=start, path=p[0], priorities=p[1], needed=steps,
                      eliminated=False, farther=ctx.option("retreat_farther"))
 
@@ -721,13 +759,18 @@ def max_advance(ctx: Ctx, u: str) -> int:
 
 
 def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> None:
-    """9.5-9.57, 11.4: the attackers that did not retreat follow the ``advance`` hexes."""
+    """9.5-9.57, 11.4: the attackers that did not retreat, and the units stacked with them that
+    the order names (9.52), follow the ``advance`` hexes."""
     path = [str(h) for h in c.order.get("advance", [])]
     if not path:
         return
     side = ctx.side
     moved: list[dict[str, Any]] = []
-    for u in c.attackers:
+    # 9.52: every attacker, and the units stacked with them that the order names (advance_with)
+    start = {ctx.at(u) for u in c.attackers if ctx.on_map(u)}
+    stacked = [str(u) for u in c.order.get("advance_with", [])
+               if str(u) not in c.attackers and ctx.on_map(str(u)) and ctx.at(str(u)) in start]
+    for u in [*c.attackers, *stacked]:
         if not ctx.on_map(u):
             continue
         limit = min(max_advance(ctx, u), dist)
@@ -757,6 +800,8 @@ def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> Non
             why = "the next hex would be overstacked (9.53)"
         for h in reach:
             ctx.control[h] = side
+            if ctx.option("bridge_trigger") == "any":  # A-84: so does an advance
+                adjacent_triggers(ctx, h, side)
         if reach:
             ctx.place(u, reach[-1])
             ctx.flag(u, "moved")
@@ -774,7 +819,9 @@ def _advance(ctx: Ctx, c: Combat, dist: int, later: dict[str, list[str]]) -> Non
 
 
 def _after(ctx: Ctx, c: Combat, iso_rolls: list[dict[str, Any]]) -> None:
-    """7.7: attackers out of supply become isolated; 7.71: the defenders' rolls take effect (A-32)."""
+    """7.7: attackers out of supply become isolated; 7.71: the defenders' rolls take effect (A-32);
+    2.1: control of the hexes the ZOCs now reach (A-2)."""
+    ctx.zoc_control("2.1")
     for u in c.attackers:
         if ctx.on_map(u) and ctx.supply(u) == OOS:
             ctx.units[u]["supply"] = ISOLATED

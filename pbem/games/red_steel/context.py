@@ -212,30 +212,30 @@ class Ctx:
         return v
 
     def morale(self, u: str) -> int:
-        """9.7, 13.31 (A-52: current morale): isolated -1 never to 0 (7.8, A-33), demoralized -1 (13.2)."""
+        """9.7, 13.31 (A-52: current morale): isolated -1 (7.8) and demoralized -1 (13.2), never to 0 (A-33)."""
         v = self.printed(u).m
         if self.supply(u) == ISOLATED and v > 1:
             v -= 1
-        if self.status(u) == DEMORALIZED:
-            v = max(0, v - 1)
+        if v and self.status(u) == DEMORALIZED:
+            v = max(1, v - 1)  # A-33: never to 0
         return v
 
     def armor(self, u: str) -> int:
-        """10.x: armor, -2 isolated (never to 0, A-33) and -2 demoralized (13.2)."""
+        """10.x: armor, -2 isolated and -2 demoralized (13.2), never to 0 (A-33)."""
         v = self.printed(u).ar
         if v and self.supply(u) == ISOLATED:
             v = max(1, v - 2)
         if v and self.status(u) == DEMORALIZED:
-            v = max(0, v - 2)
+            v = max(1, v - 2)  # A-33: never to 0
         return v
 
     def anti_armor(self, u: str) -> int:
-        """10.x: anti-armor, -1 isolated (never to 0, A-33) and -1 demoralized (13.2)."""
+        """10.x: anti-armor, -1 isolated and -1 demoralized (13.2), never to 0 (A-33)."""
         v = self.printed(u).aa
         if v and self.supply(u) == ISOLATED:
             v = max(1, v - 1)
         if v and self.status(u) == DEMORALIZED:
-            v = max(0, v - 1)
+            v = max(1, v - 1)  # A-33: never to 0
         return v
 
     def klass(self, u: str) -> str:
@@ -288,12 +288,34 @@ class Ctx:
         for h, us in self._index().items():
             if self.side_of(us[0]) != side or not self.exerts_zoc(h):
                 continue
-            out.update(n for n in self.neighbours(h) if self.zoc_crosses(h, n))
+            classes = {self.klass(u) for u in us if self.spec(u).type != "monitor"}
+            out.update(n for n in self.neighbours(h) if self.zoc_crosses(h, n) and any(self.could_enter(k, n) for k in classes))
         self._zoc[side] = frozenset(out)
         return self._zoc[side]
 
+    def could_enter(self, klass: str, h: str) -> bool:
+        """4.0, A-13: whether a unit of the movement class could enter the hex at all (the TEC's
+        prohibited terrain, 5.11: the least favourable terrain of the hex)."""
+        p = self.sc.map.hex(h)
+        tec = self.sc.charts.tec.terrain
+        rows = [p.terrain, *(["town"] if p.town else []), *(["city"] if p.city else [])]
+        return all(tec[r].cost(klass) is not None for r in rows if r in tec)
+
     def in_enemy_zoc(self, h: str, side: str) -> bool:
         return h in self.zoc_of(other(side))
+
+    def zoc_control(self, rule: str) -> None:
+        """2.1, A-2: an empty hex that only one side's ZOC reaches becomes that side's (a contested
+        hex keeps its controller; an occupied one is its occupant's, 5.1); one ``control`` event
+        lists the hexes that changed hands."""
+        gained: dict[str, list[str]] = {}
+        for side in (AXIS, SOVIET):
+            for h in sorted(self.zoc_of(side) - self.zoc_of(other(side))):
+                if self.control.get(h) != side and not self.units_in(h):
+                    self.control[h] = side
+                    gained.setdefault(side, []).append(h)
+        if gained:
+            self.emit("control", rule, gained=gained)
 
     # --- stacking (6.x) ---------------------------------------------------------------------------
     def stack_value(self, hex_id: str, extra: list[str] | None = None) -> Fraction:

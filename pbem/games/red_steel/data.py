@@ -320,11 +320,11 @@ def charts_path() -> Path:
 
 def scenario_path(name: str) -> Path:
     """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
-    return bundled_scenario_path(GAME_DIR, name)
+    return bundled_scenario_path(scenarios_dir() / GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    return bundled_scenario_names(GAME_DIR)
+    return bundled_scenario_names(scenarios_dir() / GAME_DIR)
 
 
 def _read(path: Path, problems: list[Problem]) -> dict[str, Any]:

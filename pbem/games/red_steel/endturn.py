@@ -18,7 +18,7 @@ from .context import DEMORALIZED, DISRUPTED, Ctx
 from .data import AXIS
 
 TURN_FLAGS = ("moved", "strategic", "attacked", "forded", "fired", "class-mot", "class-foot", "entered", "activated",
-              "replaced", "no-move")
+              "replaced", "no-move", "tank-checked")  # 15.22: a tank's breakdown check, once a Movement Phase
 
 
 def recovery(ctx: Ctx) -> None:

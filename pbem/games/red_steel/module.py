@@ -268,6 +268,9 @@ class RedSteel(BundledGame):
         targets = [str(a["target"]) for a in attacks]
         if draft is not None and not targets:
             problems.append(Problem(f"hidden.{item}", "support for no attack: the orders declare none", "9.0"))
+        if draft is None and targets:
+            problems.append(Problem("hidden", f'attacks commit their support, given or not: [hidden] "{item}" = {{ HEX = ["UNIT"] }}, '
+                                    "or {} for none (3.34c: even whether there is support stays secret until the combats)", "3.34"))
         if isinstance(draft, dict) and not is_sealed_entry(draft):  # the sender's own draft: checked as the support it will be
             for t in sorted(draft):
                 if t not in targets:
@@ -349,13 +352,13 @@ class RedSteel(BundledGame):
         return self._combat_phase(state, ctx, orders, [])
 
     def _combat_phase(self, state: dict[str, Any], ctx: Ctx, orders: dict[str, Any], support: list[dict[str, Any]]) -> Transition:
-        """9.1: the combats, then bombardment (A-11, default after the Combat Phase as 3.35), the
-        end of the Combat Phase (13.31, 17.52) and of the player turn."""
+        """9.1: the combats, the end of the Combat Phase (13.31, 17.52), then bombardment (A-11,
+        default after the Combat Phase as 3.35), and the end of the player turn."""
         combat.resolve_all(ctx, list(orders.get("attack", [])), support)
+        combat.end_phase(ctx)  # 13.31, 17.52: the end of the Combat Phase, before bombardment as 3.35 (A-11)
         if ctx.option("bombardment") == "after-combat":
             ctx.emit("phase", "8.0", phase="bombardment", step=step_name(ctx.turn, ctx.side, COMBAT))
             bombard.resolve(ctx, orders)
-        combat.end_phase(ctx)
         nxt = self._end_player_turn(ctx)
         if not nxt:
             return self._game_over(state, ctx)
@@ -398,13 +401,16 @@ class RedSteel(BundledGame):
         it: the Axis's air draw for the Soviet (it learns that the Axis drew), the reserve for the
         Axis, and the formations in the cup (they would name the reserve by its absence)."""
         out = []
+        held = bool(state["position"].get("activation", {}).get("reserve"))
         for e in events:
             if side == SOVIET and e.kind == "air-draw" and not e.data.get("hidden"):
                 out.append(Event("air-draw-unseen", e.rule, {}))
             elif side == AXIS and e.kind == "reserve":
                 continue
-            elif side == AXIS and e.kind == "activation-cup":
-                out.append(Event("activation-cup", e.rule, {"formations": [], "count": len(e.data["formations"])}))
+            elif side == AXIS and e.kind == "activation-cup":  # the cup: neither which markers nor how many
+                out.append(Event("activation-cup", e.rule, {"formations": [], "unseen": True}))
+            elif side == AXIS and held and e.kind == "activated":  # the draw's place in the cup would tell its size
+                out.append(Event("activated", e.rule, {k: v for k, v in e.data.items() if k not in ("draw", "of")}))
             else:
                 out.append(e)
         return out
@@ -459,8 +465,14 @@ class RedSteel(BundledGame):
         Segment the reserve of that turn (15.14), a formation or "" (its sender's own check sees the
         value; the adjudicator sees a commitment); the draws the core lets in; nothing else."""
         hidden = dict(submission.body.get("hidden", {}))
+        step = str(state["awaits"]["step"])
+        out = []
+        if ctx.secret and step.endswith("/" + INTRO) and intro.reserve_item(ctx.turn) not in hidden:
+            out.append(Problem("hidden", "the Introductory Segment's file commits the reserve, named or not: "
+                               f'[hidden] "{intro.reserve_item(ctx.turn)}" = "FORMATION", or "" for none (15.14: even whether '
+                               "one is named stays secret; pbem sign seals it)", "15.14"))
         if not hidden:
-            return []
+            return out
         if not ctx.secret:
             return [Problem("hidden", "a game with a referee has no hidden values: the referee keeps the secrets", "15.14")]
         allowed: set[str] = set()
@@ -468,7 +480,6 @@ class RedSteel(BundledGame):
             allowed.add(intro.reserve_item(ctx.turn))
         if str(state["awaits"]["step"]).endswith("/" + COMBAT) and submission.side == ctx.side:
             allowed.add(combat.support_item(ctx.turn))
-        out = []
         for item, value in sorted(hidden.items()):
             if self.drawn(item):  # a draw: the core takes it only when one is asked (docs/protocol.md, Hidden draws)
                 continue
@@ -480,6 +491,11 @@ class RedSteel(BundledGame):
         return out
 
     hidden_draws = True  # 16.0: the Axis's aircraft, drawn in secret in a game without a referee
+
+    def hidden_pad(self, item: str) -> int:
+        """3.34c: a support's box is as large as the largest support could be, so that its size does
+        not tell the defender how much artillery supports the attacks (docs/protocol.md)."""
+        return 4096 if item.startswith("support.") else 0
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
         """16.0: the Axis's secret air draw: the roll, and the aircraft drawn from the cup."""

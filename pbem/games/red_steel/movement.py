@@ -433,7 +433,7 @@ def carry_out(ctx: Ctx, p: Plan) -> None:
             ctx.place(u, h)
         if ctx.control.get(h) != side:
             ctx.control[h] = side
-        _adjacent_triggers(ctx, h)
+        adjacent_triggers(ctx, h)
         kishinev = ctx.sc.map.kishinev
         if side == AXIS and not ctx.pos.get("garrison_released", False) and ctx.sc.garrison and kishinev \
                 and ctx.distance(h, kishinev) <= GARRISON_RANGE:
@@ -477,11 +477,12 @@ def _isolation(ctx: Ctx, u: str, p: Plan) -> None:
                  why=f"out of supply, it spent {spent} of its {ma} MP (A-31)")
 
 
-def _adjacent_triggers(ctx: Ctx, h: str) -> None:
-    """A unit of the phasing side entered ``h``: the other side's entrenchments under construction
-    next to it are removed (17.22); its bridges being built next to it cannot be placed (17.42); its
-    placed bridges next to it are removed from play with their engineer (17.43)."""
-    enemy = other(ctx.side)
+def adjacent_triggers(ctx: Ctx, h: str, mover: str | None = None) -> None:
+    """A unit of ``mover`` (default the phasing side) entered ``h``: the other side's entrenchments
+    under construction next to it are removed (17.22); its bridges being built next to it cannot be
+    placed (17.42); its placed bridges next to it are removed from play with their engineer (17.43).
+    Retreats and advances trigger them too (option bridge_trigger = "any", A-84)."""
+    enemy = other(mover or ctx.side)
     ents = ctx.pos.get("entrenchments", {})
     for eh in sorted(ents):
         e = ents[eh]
@@ -731,6 +732,7 @@ def make_moves(ctx: Ctx, moves: list[tuple[int, dict[str, Any]]]) -> None:
             ctx.emit("move-skipped", first.rule, index=i, units=list(m.get("units", [])), why=first.message, where=first.where)
             continue
         carry_out(ctx, p)
+        ctx.zoc_control("2.1")
 
 
 def overstack_order(ctx: Ctx, units: list[str]) -> list[str]:
@@ -818,7 +820,13 @@ def _check_line(e: Event) -> list[str]:
     return [f"- Tank breakdown check for {d['unit']}: die {d['die']}{mod} against morale {d['morale']}, {res} ({e.rule})."]
 
 
+def _control_line(e: Event) -> list[str]:
+    return [f"- Control ({e.rule}, A-2): {', '.join(hs)} become{'s' if len(hs) == 1 else ''} {side.capitalize()}:"
+            f" only its zone of control reaches {'it' if len(hs) == 1 else 'them'}." for side, hs in sorted(e.data["gained"].items())]
+
+
 RENDER = {
+    "control": _control_line,
     "move": _move_line,
     "move-skipped": _skipped,
     "breakdown-check": _check_line,

@@ -61,8 +61,6 @@ OPTIONS: tuple[Option, ...] = (
     Option("reserve_days", 1, (1, 99), "A-74", "15.14: the days a division stays in reserve"),
     Option("activation", "plans", ("plans",), "6.6",
            "15.1: the Soviet player's moves for every formation are sent at once and made in the order the chits are drawn"),
-    Option("cavalry_second", "again", ("again",), "A-73",
-           "15.13 (cut short): the 2nd Cavalry Corps' second marker activates its units not yet moved"),
     Option("bridge_trigger", "any", ("any", "movement"), "A-84",
            "17.42 / 17.43: an enemy unit adjacent by any movement, advance or retreat, or by movement only"),
     Option("ford_retreat", False, (False, True), "A-46", "an Axis unit may retreat across the Prut where it could ford it"),

@@ -147,8 +147,12 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     elif step.endswith("/intro"):
         out += ["# Introductory Segment (3.1): your choices; what you leave out comes from your standing instructions.",
                 "# [intro]", "# mobilise = true            # 17.3: try to mobilise militia",
-                '# militia = ["HEX"]           # 17.3: towns and cities for them, best first',
-                '# reserve = "FORMATION"       # 15.14: a division in reserve ("" for none)']
+                '# militia = ["HEX"]           # 17.3: towns and cities for them, best first']
+        if "referee" in state.get("parties", {}):
+            out += ['# reserve = "FORMATION"       # 15.14: a division in reserve ("" for none)']
+        else:
+            out += ["", "# 15.14: the division in reserve, or \"\" for none: hidden (pbem sign seals it), always given.",
+                    "[hidden]", f'"reserve.T{state["clock"]["turn"]}" = ""']
     elif step.endswith("/move"):
         out += ["# Status Phase: ammunition issued (11.51).", "# [[ammo]]", '# unit = "UNIT"', "# volleys = 2", "",
                 "# Engineer Phase (17.2, 17.4).", "# [[entrench]]", '# unit = "UNIT"', "",
@@ -158,7 +162,8 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
         out += ["# Combat Phase (9.x): a target hex and the attacking units.", "# [[attack]]",
                 '# target = "HEX"', '# units = ["UNIT"]', "",
                 "# The artillery supporting each attack, hidden until the defender has allocated his (3.34c);",
-                "# pbem sign seals it:", "# [hidden]", f'# "support.T{state["clock"]["turn"]}" = {{ HEX = ["UNIT"] }}', "",
+                "# given with every attack, {} for none; pbem sign seals it:", "# [hidden]",
+                f'# "support.T{state["clock"]["turn"]}" = {{ HEX = ["UNIT"] }}', "",
                 "# Bombardment (8.x).", "# [[bombard]]", '# target = "HEX"', '# units = ["UNIT"]']
     else:
         out += ["# Combat Phase (9.x): a target hex, the attacking units, the artillery supporting.", "# [[attack]]",

@@ -20,6 +20,7 @@ from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml, schema_problems
 from pbem.games.base import bundled_scenario_names, bundled_scenario_path
 from pbem.mechanics.places import AreaMap, Place, area_map
+from pbem.resources import scenarios_dir
 
 GAME_DIR = "skirmish"
 SIDES: tuple[str, ...] = ("red", "blue", "green")  # 1.1, in the turn order (2.1)
@@ -79,11 +80,11 @@ class Scenario:
 
 def scenario_path(name: str) -> Path:
     """A bundled scenario by name, or a scenario file by path (``.toml``: test and owner data)."""
-    return bundled_scenario_path(GAME_DIR, name)
+    return bundled_scenario_path(scenarios_dir() / GAME_DIR, name)
 
 
 def scenario_names() -> list[str]:
-    return bundled_scenario_names(GAME_DIR)
+    return bundled_scenario_names(scenarios_dir() / GAME_DIR)
 
 
 def _read(path: Path, schema: str, problems: list[Problem]) -> dict[str, Any]:

@@ -52,6 +52,25 @@ def start(folder: Path, seed: str = "rs secrets") -> SkGame:
     return g
 
 
+def refereed(folder: Path, seed: str = "rs referee") -> SkGame:
+    """The training scenario with a referee, joined: awaiting the Soviet's first Introductory Segment."""
+    folder.mkdir(parents=True)
+    parties = (*SIDES, "referee")
+    keys = {p: KeyPair.from_seed(f"{seed} {p}".encode()) for p in parties}
+    st0 = new_game("red-steel", "training", {s: keys[s].public_text for s in SIDES}, keys["referee"].public_text,
+                   keys["referee"], "rs-ref", {})
+    write_new(folder / "0000.state.toml", dumps(st0))
+    g = SkGame(folder, keys, referee=True)
+    st = g.state()
+    joins = []
+    for p in parties:
+        j = folder / f"0000-{p}.join.toml"
+        write_new(j, dumps(make_join(st, p, keys[p], None, salt=join_salt(keys[p], st.digest, salt_of(p, seed)))))
+        joins.append(j)
+    g.adjudicate(*joins)
+    return g
+
+
 def auto(g: SkGame) -> None:
     """The awaited step played by the built-in player (the last step: a reveal file from each side)."""
     st = g.state()
@@ -147,7 +166,7 @@ def test_pbem_hidden_shows_a_side_its_own_secrets_only(tmp_path: Path) -> None:
     got = json.loads(r.output)
     assert got["side"] == "axis" and set(got["draws"]) == {"air.T1"}
     r = CliRunner().invoke(cli, ["hidden", str(g.state_path), "--key", str(keys["soviet"])])
-    assert r.exit_code == 0 and "soviet holds nothing hidden" in r.output
+    assert r.exit_code == 0 and r.output == 'soviet reserve.T1 (hidden) = ""\n'  # no reserve, committed as such (15.14)
 
 
 def load_aircraft() -> set[str]:
@@ -179,7 +198,8 @@ def test_the_reserve_is_named_in_secret_and_opened_when_the_cup_is_made(tmp_path
 def test_a_reserve_that_is_no_formation_is_refused_by_its_sender(tmp_path: Path) -> None:
     g = start(tmp_path / "game")
     assert "'99XX' is not a Soviet formation of the scenario" in checked(g, '\n[hidden]\n"reserve.T1" = "99XX"\n')
-    assert "may not hide 'reserve.T5'" in checked(g, '\n[hidden]\n"reserve.T5" = ""\n')
+    said = checked(g, '\n[hidden]\n"reserve.T5" = ""\n')
+    assert "may not hide 'reserve.T5'" in said and 'commits the reserve, named or not: [hidden] "reserve.T1"' in said
 
 
 def load_formations() -> tuple[str, ...]:
@@ -198,21 +218,8 @@ def checked(g: SkGame, body: str) -> str:
 
 
 def test_a_refereed_game_keeps_each_side_s_secret_out_of_the_other_s_views_and_reports(tmp_path: Path) -> None:
-    folder = tmp_path / "game"
-    folder.mkdir()
-    parties = (*SIDES, "referee")
-    keys = {p: KeyPair.from_seed(f"rs referee {p}".encode()) for p in parties}
-    st0 = new_game("red-steel", "training", {s: keys[s].public_text for s in SIDES}, keys["referee"].public_text,
-                   keys["referee"], "rs-ref", {})
-    write_new(folder / "0000.state.toml", dumps(st0))
-    g = SkGame(folder, keys, referee=True)
-    st = g.state()
-    joins = []
-    for p in parties:
-        j = folder / f"0000-{p}.join.toml"
-        write_new(j, dumps(make_join(st, p, keys[p], None, salt=join_salt(keys[p], st.digest, salt_of(p, "ref")))))
-        joins.append(j)
-    g.adjudicate(*joins)
+    g = refereed(tmp_path / "game")
+    folder = g.folder
     formation = sorted(load_formations())[0]
     g.play(f'\n[intro]\nreserve = "{formation}"\n')  # with a referee the reserve is named in the open, to the referee
     full = g.state().data

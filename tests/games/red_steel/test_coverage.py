@@ -1,0 +1,81 @@
+"""The rule coverage table of Red Steel is true: statuses, titles, notes and catalog cases agree,
+and every rule of the digest's section 2 is listed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from pbem.games.red_steel.module import RedSteel
+from tests.paths import ROOT
+
+CATALOG = ROOT / "tests" / "games" / "red_steel" / "catalog"
+DIGEST = ROOT.parent / "shared" / "rules" / "red-steel.md"
+STATUSES = {"implemented", "not-applicable"}  # every rule is adjudicated, or says why it cannot be
+RULE = re.compile(r"^[0-9]+\.[0-9]+$")
+AMBIGUITY = re.compile(r"^A-[0-9]+$")
+
+
+def catalog() -> dict[str, list[str]]:
+    out = {}
+    for p in sorted(CATALOG.glob("RS-*.toml")):
+        with p.open("rb") as f:
+            c = tomllib.load(f)["case"]
+        out[c["id"]] = c["rules"]
+    return out
+
+
+def test_every_row_has_a_valid_status_a_title_and_the_right_cases() -> None:
+    rows = RedSteel().coverage()
+    cases = catalog()
+    numbers = [r["rule"] for r in rows]
+    assert len(numbers) == len(set(numbers)), "each rule once"
+    for r in rows:
+        assert r["status"] in STATUSES, r
+        assert r["title"] and not re.fullmatch(r"rule [0-9.]+", r["title"]), f"{r['rule']} has no real title"
+        if r["status"] == "implemented":
+            assert r["cases"], f"{r['rule']} is implemented but no catalog case tests it"
+            for cid in r["cases"]:
+                assert r["rule"] in cases[cid], f"{cid} does not cite {r['rule']}"
+        else:
+            assert not r["cases"] and r.get("note"), f"{r['rule']}: a rule that is not implemented says why"
+
+
+def test_every_cited_rule_is_implemented() -> None:
+    status = {r["rule"]: r["status"] for r in RedSteel().coverage()}
+    for cid, rules in catalog().items():
+        assert rules, f"{cid} cites no rule"
+        for rule in rules:
+            assert RULE.match(rule) or AMBIGUITY.match(rule), f"{cid} cites {rule}, neither a rule nor an ambiguity (A-nn)"
+            if RULE.match(rule):
+                assert status.get(rule) == "implemented", f"{cid} cites {rule}, which the table does not list as implemented"
+
+
+def test_table_is_in_sync_with_the_catalog() -> None:
+    res = subprocess.run([sys.executable, str(ROOT / "tools" / "sync_coverage.py"), "--check"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout
+
+
+@pytest.mark.skipif(not DIGEST.exists(), reason="the rules digest is not beside the project")
+def test_every_rule_number_of_the_digest_is_listed() -> None:
+    text = DIGEST.read_text(encoding="utf-8")
+    rules = text[text.index("## 2. Rules"):text.index("## 3. Tables")]
+    # headings (### 9.0 Combat), rules (**9.1 Method.**, - **3.31 Status Phase.**) and the missing ones (**(6.4)**)
+    numbers = set(re.findall(r"^(?:- )?\*\*\(?([0-9]+\.[0-9]+)\b", rules, re.M)) | set(re.findall(r"^### ([0-9]+\.[0-9]+) ", rules, re.M))
+    listed = {r["rule"] for r in RedSteel().coverage()}
+    assert len(numbers) > 150, "the digest's rules were found"
+    assert numbers == listed, (sorted(numbers - listed), sorted(listed - numbers))
+
+
+@pytest.mark.skipif(not DIGEST.exists(), reason="the rules digest is not beside the project")
+def test_every_cited_ambiguity_is_in_the_digest() -> None:
+    text = DIGEST.read_text(encoding="utf-8")
+    known = set(re.findall(r"^\| (A-[0-9]+) \|", text, re.M))
+    for cid, rules in catalog().items():
+        for rule in rules:
+            if AMBIGUITY.match(rule):
+                assert rule in known, f"{cid} cites {rule}, not an ambiguity of the digest's section 5"
