@@ -12,6 +12,7 @@ Escaping follows the workflow-commands syntax: in the message ``%``, CR and LF a
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from pbem.errors import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_TAMPER, PbemError, Problem
 
@@ -34,10 +35,56 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(level: str, message: str, file: str | None = None, title: str | None = None) -> str:
-    """One workflow command: ``::LEVEL file=...,title=...::MESSAGE`` (level: error, warning, notice)."""
-    props = ",".join(f"{k}={escape_property(v)}" for k, v in (("file", file), ("title", title)) if v)
+def command(level: str, message: str, file: str | None = None, title: str | None = None,
+            line: int | None = None, col: int | None = None) -> str:
+    """One workflow command: ``::LEVEL file=...,line=...,col=...,title=...::MESSAGE`` (level: error,
+    warning, notice); ``line`` and ``col`` (1-based) where pbem knows them, so that a pull request
+    shows the annotation on that line."""
+    given = (("file", file), ("line", str(line) if line and file else None), ("col", str(col) if col and line and file else None),
+             ("title", title))
+    props = ",".join(f"{k}={escape_property(v)}" for k, v in given if v)
     return f"::{level}{' ' + props if props else ''}::{escape_data(message)}"
+
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")  # tomllib's place of a syntax error
+_PLACE = re.compile(r"^(?P<name>[A-Za-z_][\w.]*?)(?:\[(?P<index>\d+)\])?(?:\.(?P<key>[A-Za-z_]\w*))?(?:[\[. ]|$)")
+MAX_READ = 1 << 20  # a file larger than this is not read for line numbers
+
+
+def line_in_file(file: str | None, where: str) -> int | None:
+    """The line of an order file that a problem's place names: ``move[2]`` is the third ``[[move]]``
+    header, ``move[2].path`` its ``path =`` line, ``standing.loss_order`` the ``loss_order =`` line
+    of ``[standing]``; None when the file cannot be read or the place is not found."""
+    m = _PLACE.match(where)
+    if not file or not m:
+        return None
+    try:
+        path = Path(file)
+        if not path.is_file() or path.stat().st_size > MAX_READ:
+            return None
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    name, index, key = m.group("name"), m.group("index"), m.group("key")
+    if index is None and "." in name and key is None:  # standing.loss_order: table standing, key loss_order
+        name, key = name.rsplit(".", 1)
+    esc = re.escape(name)
+    header = re.compile(rf"^\s*\[\[\s*{esc}\s*\]\]" if index is not None else rf"^\s*\[\s*{esc}\s*\]")
+    starts = [i for i, ln in enumerate(lines) if header.match(ln)]
+    nth = int(index) if index is not None else 0
+    if nth >= len(starts):
+        at_top = re.compile(rf"^\s*{esc}\s*=")  # a top-level key
+        found = next((i for i, ln in enumerate(lines) if at_top.match(ln)), None)
+        return None if found is None or index is not None else found + 1
+    start = starts[nth]
+    if key:
+        key_line = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for i in range(start + 1, len(lines)):
+            if re.match(r"^\s*\[", lines[i]):
+                break
+            if key_line.match(lines[i]):
+                return i + 1
+    return start + 1
 
 
 def split_file(text: str, default: str | None) -> tuple[str | None, str]:
@@ -56,7 +103,7 @@ def problem_lines(tool: str, problems: list[Problem], file: str | None) -> list[
         message = f"{where}: {p.message}" if where else p.message
         if p.hint:
             message += f" {p.hint}"
-        out.append(command("error", message, f, f"{tool} [{p.rule}]" if p.rule else tool))
+        out.append(command("error", message, f, f"{tool} [{p.rule}]" if p.rule else tool, line=line_in_file(f, where)))
     return out
 
 
@@ -65,9 +112,11 @@ def error_lines(tool: str, error: PbemError, file: str | None) -> list[str]:
     if error.problems:
         return problem_lines(tool, error.problems, split_file(error.message, file)[0])
     f, message = split_file(error.message, file)
+    at = _TOML_AT.search(message)  # a TOML syntax error: its line and column
     if error.hint:
         message += f"\n{error.hint}"
-    return [command("error", message, f, f"{tool} exit {error.exit_code} ({EXIT_TITLES.get(error.exit_code, 'error')})")]
+    return [command("error", message, f, f"{tool} exit {error.exit_code} ({EXIT_TITLES.get(error.exit_code, 'error')})",
+                    line=int(at.group(1)) if at else None, col=int(at.group(2)) if at else None)]
 
 
 def note_line(tool: str, note: str) -> str:

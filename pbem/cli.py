@@ -552,10 +552,26 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         click.echo(f"{orders}: {_count(len(c.problems), 'problem')}:")
         for p in c.problems:
             click.echo(f"  - {p.render()}")
+        legend = _table_numbering(c.problems)
+        if legend:
+            click.echo(legend)
     else:
         click.echo(f"{orders}: legal for step {st.data['awaits']['step']}" + ("" if c.sealed else " (not sealed yet: `pbem sign`)"))
     if c.problems:
         sys.exit(EXIT_ILLEGAL)
+
+
+def _table_numbering(problems: list[Any]) -> str:
+    """How a problem's place counts the tables of a file, next to the report's numbers: ``move[0]``
+    is the first ``[[move]]`` (the report's "Move 1"). Said once, for the first place that needs it
+    (docs/files.md, Numbering)."""
+    for p in problems:
+        m = re.match(r"([a-z_]+)\[(\d+)\]", p.where)
+        if m:
+            name, i = m.group(1), int(m.group(2))
+            return (f"(Places count from 0 as in TOML: {name}[{i}] is [[{name}]] number {i + 1} in the file, "
+                    f"which a report calls {name.capitalize()} {i + 1}.)")
+    return ""
 
 
 def _load_orders(orders: Path) -> Any:
@@ -772,18 +788,19 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (JSON).")
-@click.option("--quiet", is_flag=True, help="No progress lines.")
+@click.option("--progress/--quiet", "show_progress", default=None,
+              help="Progress lines on standard error, or none (default: only when standard error is a terminal).")
 @click.option("--github", is_flag=True, help="A failure as GitHub Actions annotations (docs/git.md).")
 @click.option("--from", "anchor", metavar="DIGEST",
               help="Trust the history from the state of this digest (one you hold), not from the game's first state.")
 @guarded
-def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, anchor: str | None) -> None:
+def verify(paths: tuple[Path, ...], as_json: bool, show_progress: bool | None, github: bool, anchor: str | None) -> None:
     """Signatures, chain, commitments and a deterministic replay of every transition.
 
     The history is trusted from the game's first state (0000, re-derived from its scenario) or from
     the state named with --from. Two different files signed by one party for one step are an
-    equivocation (exit 3), shown with both files. Progress goes to standard error: at most one line
-    a second, and the last transition.
+    equivocation (exit 3), shown with both files. Progress goes to standard error when it is a
+    terminal (--progress: always): at most one line a second, and the last transition.
 
     \b
     Example:
@@ -800,10 +817,12 @@ def verify(paths: tuple[Path, ...], as_json: bool, quiet: bool, github: bool, an
     if as_json and github:
         raise UsageError("give --json or --github, not both")
     shown = [float("-inf")]
+    if show_progress is None:  # a terminal shows it; a log or a test's captured output does not
+        show_progress = sys.stderr.isatty()
 
     def progress(n: int, last: int) -> None:
         now = time.monotonic()
-        if not quiet and not as_json and (n == last or now - shown[0] >= 1.0):
+        if show_progress and not as_json and (n == last or now - shown[0] >= 1.0):
             shown[0] = now
             click.echo(f"checking transition {n} of {last} ({100 * n // max(last, 1)}%)", err=True)
 

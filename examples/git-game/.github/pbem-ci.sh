@@ -20,17 +20,21 @@ games=(games/*/)
 if [ ${#games[@]} -eq 0 ]; then
   echo "::warning title=pbem::no game folder games/*/ in the repository"
 fi
+annotated=$(mktemp)  # the files pbem verify annotated: pbem check does not annotate them again
+added=$(mktemp)
+trap 'rm -f "${annotated}" "${added}"' EXIT
 for game in "${games[@]}"; do
   echo "== pbem verify ${game}"
-  pbem verify --github "${game}" || record $?
+  out=$(pbem verify --github "${game}") || record $?
+  [ -z "${out}" ] || printf '%s\n' "${out}"
+  printf '%s\n' "${out}" | sed -n 's/^::error file=\([^,:]*\).*/\1/p' \
+    | sed -e 's/%2C/,/g' -e 's/%3A/:/g' -e 's/%0D/\r/g' -e 's/%0A/\n/g' -e 's/%25/%/g' >> "${annotated}"
 done
 
 if [ -z "${BEFORE}" ] || [[ "${BEFORE}" =~ ^0+$ ]] || ! git cat-file -e "${BEFORE}^{commit}" 2>/dev/null; then
   echo "== no previous commit to compare with: checking the order and reply files of the whole history"
   BEFORE=$(git hash-object -t tree /dev/null)  # the empty tree
 fi
-added=$(mktemp)
-trap 'rm -f "${added}"' EXIT
 if ! git diff -z --name-only --no-renames --diff-filter=A "${BEFORE}" "${SHA}" -- \
        'games/**/*.orders.toml' 'games/**/*.reply.toml' > "${added}"; then
   echo "::error title=pbem::git diff ${BEFORE} ${SHA} failed: is the history checked out (fetch-depth: 0)?"
@@ -38,6 +42,10 @@ if ! git diff -z --name-only --no-renames --diff-filter=A "${BEFORE}" "${SHA}" -
 fi
 while IFS= read -r -d '' file; do
   [ -f "${file}" ] || continue
+  if grep -qxF -- "${file}" "${annotated}"; then
+    echo "== pbem check ${file}: not checked, pbem verify has annotated it"
+    continue
+  fi
   echo "== pbem check ${file}"
   pbem check --github "$(dirname "${file}")" "${file}" || record $?
 done < "${added}"

@@ -138,6 +138,7 @@ class ProudMonster(BundledGame):
     title = "Proud Monster: The Barbarossa Campaign"
     short_title = "Proud Monster"
     ruleset = "pbem-proud-monster/1-basic"
+    rulesets = {"basic": "pbem-proud-monster/1-basic", "full": "pbem-proud-monster/1-full"}  # by the option ruleset (A.4)
     sides: tuple[str, ...] = ("german", "soviet")
     id_prefix = "pm"  # game ids `pbem new` makes: pm-<hex>
     schema_dir = "proud-monster"  # its schemas: schemas/proud-monster/ (state-body, view-body, orders-body, map...)

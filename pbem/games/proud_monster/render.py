@@ -392,12 +392,12 @@ def _attack(e: Event) -> list[str]:
         lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
                      "before city doubling (14.41, Ambiguity 41, option arko_order).")
         lines.append(f"  - City: {c['from']} with the ArKo's +1 becomes {c['attacker']}/{c['defender']} "
-                     f"(losses doubled, 0 becomes 1, 14.23); outcome {d['outcome']}.")
+                     f"({_doubling_why(c)}); outcome {d['outcome']}.")
         return lines
     if d["city"]:
         c = d["city"]
         lines.append(f"  - City: {c['from']} becomes {c['attacker']}/{'E' if c['defender'] is None else c['defender']} "
-                     "(losses doubled, 0 becomes 1, 14.23).")
+                     f"({_doubling_why(c)}).")
     if "arko" in d and d["arko"].get("idle"):
         lines.append(f"  - ArKo ({', '.join(d['arko']['units'])}) supports the attack without taking part in it (Ambiguity 49), "
                      "but adds nothing: only stacked with other attackers of a PA on a city, large town, fort or heavy "
@@ -407,6 +407,19 @@ def _attack(e: Event) -> list[str]:
         lines.append(f"  - ArKo ({', '.join(a['units'])}){_arko_part(a)} the defender's result {a['from']} becomes {a['to']} "
                      f"(14.41, after city doubling, Ambiguity 41); outcome {d['outcome']}.")
     return lines
+
+
+def _doubling_why(c: dict[str, Any]) -> str:
+    """What 14.23 did to the numbers of a result in a city: doubled, and a 0 raised to 1 or kept."""
+    zero = c.get("zero")
+    if zero == "raised":
+        return "losses doubled, 0 becomes 1, 14.23"
+    if zero == "kept-below-1:3":
+        return "losses doubled; below 1:3 a 0 stays 0, 14.23"
+    if zero == "kept-above-7:1":
+        return ("losses doubled; the automatic 0 above 7:1 stays 0, 14.23, Ambiguity 41, "
+                "option city_doubling_above_7_1")
+    return "losses doubled, 14.23"
 
 
 def _mobile_assault(e: Event) -> list[str]:
@@ -456,7 +469,14 @@ def _losses(e: Event) -> list[str]:
                      for x in d["losses"])
     if d["owed"] is None:
         return [f"  - E: every defender is eliminated: {', '.join(x['unit'] for x in d['losses'])} (14.38)."]
-    return [f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — by {d['source']} (14.35, 2.16)."]
+    head = f"  - {d['role'].capitalize()} ({d['side']}) absorbs {d['owed']}: {what} — "
+    decided = d.get("decided") or []
+    if not decided:
+        return [head + f"by {d['source']} (14.35, 2.16)."]
+    why = "; ".join(f"{x['why']} ({x['rule']})" for x in decided)
+    if len(decided) == 1 and decided[0].get("every"):
+        return [head + why + "."]  # 14.36 alone: every unit goes, whoever chose the order
+    return [head + f"{why}; otherwise by {d['source']} (2.16)."]
 
 
 def _advance(e: Event) -> list[str]:
@@ -723,41 +743,45 @@ def template(state: dict[str, Any], side: str, context: Callable[[str], Ctx], he
     head += off_map_template(context(side), side)
     head += naval.template_lines(sc, state, side)  # 11.1-11.4: the ports, the Box, the [[sea]] keys
     head += ["", *rwr_text.template_lines(context(side))]  # 8.13-8.21
-    head += [
-        "# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
-        "# [[move]]",
-        '# units = ["UNIT"]',
-        '# path = ["HEX", "HEX"]',
-        '# assault = "HEX"              # option mobile_assault: the last hex of path is a mobile assault (15.2)',
-        '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)',
-        "# air_supply = true            # option supply: this part of an air-supplied stack takes the marker (9.18)",
-        '# support = ["AIR"]            # option ground_support: this part of a split stack takes its air unit (10.2)',
-        "",
-        "# Prepared assaults (14.x), resolved in this order.",
-        "# [[attack]]",
-        '# target = "HEX"',
-        '# units = ["UNIT", "UNIT"]',
-        '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
-        '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
-        '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)',
-        "",
-        "# Full game, declarations made before the first move (GT12 hedgehogs 14.40; the ArKo 14.41;",
-        "# the German's supply measures at the start of his player turn, option supply, 9.18-9.20):",
-        "# [declare]",
-        '# hedgehog = ["HEX"]',
-        '# form_arko = "HEX"',
-        '# concentration = ["UNIT"]     # 9.20: declare or reconfirm supply concentration, up to 18 units; [] cancels',
-        '# air_supply = ["HEX", "HEX"]  # 9.18: the 2 air supply markers, one per German-side stack; [] takes them off',
-        "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2 (or GT3/1, GT4/1); false cancels it",
-        "",
-        "# Standing instructions for decisions during the opponent's turn, committed before his dice.",
-        "[standing]",
-        'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask',
-        "loss_order = []",
-        '# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex',
-        "",
-    ]
+    head += order_skeleton(state["options"], side)
     return "\n".join(head)
+
+
+def order_skeleton(options: Mapping[str, Any], side: str) -> list[str]:
+    """The commented keys of a player turn's orders: only those the game's rules (its options) give
+    to ``side``, so that a basic game's template shows no full-game key and the Soviet's no German one."""
+    german = side == "german"
+    ma, supply, gs = bool(options.get("mobile_assault")), bool(options.get("supply")), bool(options.get("ground_support"))
+    out = ["# Movement phase (12.x): one [[move]] per unit or stack, in order; path = every hex entered.",
+           "# [[move]]", '# units = ["UNIT"]', '# path = ["HEX", "HEX"]']
+    if ma:
+        out += ['# assault = "HEX"              # mobile assault (15.2): the last hex of path',
+                '# losses = ["UNIT"]            # the MA attacker\'s step losses, first to last (14.35)']
+    if supply and german:
+        out.append("# air_supply = true            # this part of an air-supplied stack takes the marker (9.18)")
+    if gs:
+        out.append('# support = ["AIR"]            # this part of a split stack takes its air unit (10.2)')
+    out += ["", "# Prepared assaults (14.x), resolved in this order.", "# [[attack]]", '# target = "HEX"',
+            '# units = ["UNIT", "UNIT"]', '# losses = ["UNIT"]            # one id per step lost, first to last (14.35)',
+            '# advance = ["UNIT"]           # advance if the hex is emptied (14.39)',
+            '# if_cleared = ["HEX"]         # made only if these hexes hold no enemy unit by then (14.5)', ""]
+    declare = []
+    if german and options.get("hedgehogs"):
+        declare.append('# hedgehog = ["HEX"]            # GT12 hedgehogs (14.40)')
+    if german and options.get("arko"):
+        declare.append('# form_arko = "HEX"             # the ArKo (14.41)')
+    if german and supply:
+        declare += ['# concentration = ["UNIT"]     # 9.20: declare or reconfirm supply concentration, up to 18 units; [] cancels',
+                    '# air_supply = ["HEX", "HEX"]  # 9.18: the 2 air supply markers, one per German-side stack; [] takes them off',
+                    "# pause = true                 # 9.19: the von Paulus Pause, in the orders of GT2/2 or GT3/2 (or GT3/1, GT4/1);"
+                    " false cancels it"]
+    if declare:
+        out += ["# Declarations made before the first move:", "# [declare]", *declare, ""]
+    out += ["# Standing instructions for decisions during the opponent's turn, committed before his dice.",
+            "[standing]", 'loss_policy = "fewest-steps-first"   # fewest-steps-first | most-steps-first | ask', "loss_order = []"]
+    if ma:
+        out.append('# overstack_removal = ["UNIT"]  # 6.2: enemy units you remove first when a failed mobile assault over-stacks his hex')
+    return [*out, ""]
 
 
 def off_map_template(ctx: Ctx, side: str) -> list[str]:

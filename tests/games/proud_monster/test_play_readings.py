@@ -36,9 +36,9 @@ def test_the_arko_first_lines_show_the_plus_one_before_the_doubling() -> None:
     text = lines("PM-572", "attack")
     assert ("  - ArKo (ArKo): the defender's result 1 becomes 2 before city doubling (14.41, Ambiguity 41, "
             "option arko_order).") in text
-    assert "  - City: 1/1 with the ArKo's +1 becomes 2/4 (losses doubled, 0 becomes 1, 14.23); outcome 2/4." in text
+    assert "  - City: 1/1 with the ArKo's +1 becomes 2/4 (losses doubled, 14.23); outcome 2/4." in text
     default = lines("PM-571", "attack")
-    assert "  - City: 1/1 becomes 2/2 (losses doubled, 0 becomes 1, 14.23)." in default
+    assert "  - City: 1/1 becomes 2/2 (losses doubled, 14.23)." in default
     assert any("the defender's result 2 becomes 3 (14.41, after city doubling, Ambiguity 41); outcome 2/3." in line
                for line in default)
 

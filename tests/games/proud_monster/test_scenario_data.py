@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pbem import resources
 from pbem.cli import cli
 from pbem.errors import ModuleDataError, Problem
 from pbem.games.proud_monster import data
@@ -356,6 +357,7 @@ def broken_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     assert old in text
     m.write_text(text.replace(old, old.replace("vp = 1", "vp = 2")), encoding="utf-8")
     monkeypatch.setattr(data, "scenarios_dir", lambda: root)
+    monkeypatch.setattr(resources, "scenarios_dir", lambda: root)  # the bundled scenario paths (pbem.games.base)
     load_scenario.cache_clear()
     yield root
     load_scenario.cache_clear()

@@ -113,4 +113,6 @@ def arko_before_doubling(result: Result, doubling: dict[str, Any]) -> int:
     loss = 2 * (int(result.defender or 0) + 1)
     doubling["defender"] = loss
     doubling["arko_first"] = True
+    if result.attacker != 0:  # the defender's number is not a 0 any more: only the attacker's could be
+        doubling.pop("zero", None)
     return loss

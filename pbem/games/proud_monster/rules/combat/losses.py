@@ -101,6 +101,45 @@ def loss_constraints_text(units: list[str], r: dict[str, Any]) -> list[str]:
     return out
 
 
+def deciding_rules(alive: list[tuple[str, int]], loss: int, order: list[str], policy: str, r: dict[str, Any],
+                   got: list[Loss]) -> list[dict[str, Any]]:
+    """The constraints of loss_rules that changed the allocation ``got`` from what the loss order and
+    policy alone would give (for the report: the line says which rule decided, not only who chose).
+    Each constraint is added in turn (14.36, then 14.35 exceptions 1 and 2) and cited when it changes
+    the allocation, or settles one the order and policy left open."""
+    def attempt(c: dict[str, Any]) -> list[Loss] | None:
+        try:
+            return allocate_with(alive, loss, order, policy, c)
+        except NeedsDecision:
+            return None
+
+    out: list[dict[str, Any]] = []
+    cur: dict[str, Any] = {"weight": {}, "first_from": [], "spread": False}
+    before = attempt(cur)
+    everything = all(lo.eliminated for lo in got) and len(got) == len(alive)
+    reduced = "lost a step" if r.get("reduced") else "one step left"
+    halves = [u for u, _ in alive if u in r["weight"]]
+    weights = sorted({r["weight"][u] for u in halves})
+    stages: list[tuple[dict[str, Any], str, str]] = [
+        ({"weight": r["weight"]}, "14.36",
+         f"a step of {', '.join(halves)} counts {' or '.join(weights)} point"
+         + (", so the loss takes every unit" if everything else "")),
+        ({"first_from": r["first_from"]}, "14.35 exception 1",
+         f"the attacker's first step comes from a tank unit ({', '.join(u for u, _ in alive if u in r['first_from'])})"),
+        ({"spread": r["spread"], "reduced": r.get("reduced")}, "14.35 exception 2",
+         f"no unit is eliminated until every participant has {reduced}"),
+    ]
+    for patch, rule, why in stages:
+        if not any(patch.values()):
+            continue
+        cur = {**cur, **patch}
+        now = attempt(cur)
+        if now != before:
+            out.append({"rule": rule, "why": why, **({"every": True} if rule == "14.36" and everything else {})})
+        before = now
+    return out
+
+
 def loss_reduced(r: dict[str, Any]) -> dict[str, int] | None:
     """The steps at which each unit counts as reduced for 14.35 exception 2 (Ambiguity 46; absent: 1)."""
     return {u: int(v) for u, v in r["reduced"].items()} if r.get("reduced") else None
@@ -121,7 +160,8 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
     else:
         key = f"{attack_index}/{role}"
         if key in decisions:
-            losses = allocate_with(alive, loss, list(decisions[key]), "fewest-steps-first", r)
+            order, policy = list(decisions[key]), "fewest-steps-first"
+            losses = allocate_with(alive, loss, order, policy, r)
             source = f"{side}'s reply"
         else:
             order, policy, source = policy_for(ctx, side, attack if role == "attacker" else None,
@@ -140,12 +180,14 @@ def take_losses(ctx: Ctx, side: str, role: str, units: list[str], loss: int | No
                 source = "the only allocation the rules allow"
             elif policy != "ask":
                 source += f", {policy}"
+        decided = deciding_rules(alive, loss, order, policy.split(" (")[0], r, losses)
     for lo in losses:
         left = ctx.steps(lo.unit) - lo.steps
         ctx.units[lo.unit]["steps"] = max(left, 0)
         if left <= 0:
             ctx.units[lo.unit]["at"] = "dead"
     rules_cited = "14.35" + (", 14.36" if r["weight"] else "")
+    extra: dict[str, Any] = {"decided": decided} if loss is not None and decided else {}
     ctx.emit("losses", rules_cited, side=side, role=role, source=source, owed=loss,
-             losses=[{"unit": lo.unit, "steps": lo.steps, "eliminated": lo.eliminated} for lo in losses])
+             losses=[{"unit": lo.unit, "steps": lo.steps, "eliminated": lo.eliminated} for lo in losses], **extra)
     return losses

@@ -76,6 +76,9 @@ def crt_outcome(ctx: Ctx, final: Odds, target: str, label: str) -> tuple[
             new_att = att_loss * 2
         new_def = None if def_loss is None else (def_loss * 2 if (def_loss or below) else 1)
         doubling = {"from": result.label, "attacker": new_att, "defender": new_def}
+        zeros = [(old, new) for old, new in ((att_loss, new_att), (def_loss, new_def)) if old == 0]
+        if zeros:  # what became of a 0, for the report (14.23)
+            doubling["zero"] = ("raised" if any(n for _, n in zeros) else "kept-below-1:3" if below else "kept-above-7:1")
         att_loss, def_loss = new_att, new_def
     return auto, face, label, result, provisional, att_loss, def_loss, doubling
 
