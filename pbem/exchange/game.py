@@ -310,6 +310,15 @@ def ruleset_of(module: Any, options: dict[str, Any]) -> str:
     return variants.get(str(options.get("ruleset", "")), module.ruleset)  # type: ignore[no-any-return]
 
 
+def check_ruleset(s: dict[str, Any], module: Any, where: str) -> None:
+    """The rules a game records are the ones this pbem adjudicates it under: its variant's ruleset,
+    or for a game made before the variant had an id of its own, the module's (it still replays)."""
+    if s["pbem"]["ruleset"] not in (ruleset_of(module, s.get("options", {})), module.ruleset):
+        raise VerificationError(f"{where}: the game uses the rules '{s['pbem']['ruleset']}', "
+                                f"this pbem adjudicates '{ruleset_of(module, s.get('options', {}))}'",
+                                hint="Install the pbem version the game was created with.")
+
+
 def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, creator: str,
                game_id: str, options: dict[str, Any]) -> dict[str, Any]:
     """The unsealed state 0 of a game: its parties' keys, the scenario's start, awaiting every
@@ -752,10 +761,7 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         if any(x.side in defaulted for x in subs):
             raise UsageError("a side cannot both send orders and be adjudicated without them")
     module = find_module(s["pbem"]["module"])
-    if s["pbem"]["ruleset"] != ruleset_of(module, s.get("options", {})):
-        raise VerificationError(f"{prev.path}: the game uses the rules '{s['pbem']['ruleset']}', "
-                                f"this pbem adjudicates '{ruleset_of(module, s.get('options', {}))}'",
-                                hint="Install the pbem version the game was created with.")
+    check_ruleset(s, module, str(prev.path))
     if module.data_digest(s["pbem"]["scenario"]) != s["pbem"]["data"]:
         raise VerificationError(f"{prev.path}: the installed data of scenario '{s['pbem']['scenario']}' differs from the data this game was started with",
                                 hint="Install the pbem version the game was created with.")

@@ -70,3 +70,20 @@ def test_the_training_scenario_plays_to_its_end_under_the_full_game(tmp_path) ->
     assert last["options"]["ruleset"] == "full" and last["options"]["supply"] is True
     assert last["result"]["winner"] in ("german", "soviet") and last["awaits"]["kind"] == "none"
     assert verify([game]).transitions == len(states) - 1
+
+
+def test_a_full_game_made_before_the_full_ruleset_had_its_own_id_still_replays() -> None:
+    """A full game now records pbem-proud-monster/1-full; one created before recorded 1-basic, and
+    pbem still adjudicates it; a basic game that claims the full ruleset is refused."""
+    from pbem.errors import VerificationError
+    from pbem.exchange.game import check_ruleset, ruleset_of
+    from pbem.games.proud_monster.module import ProudMonster
+
+    m = ProudMonster()
+    full = {"pbem": {"ruleset": "pbem-proud-monster/1-full"}, "options": {"ruleset": "full"}}
+    assert ruleset_of(m, full["options"]) == "pbem-proud-monster/1-full"
+    check_ruleset(full, m, "new")
+    check_ruleset({"pbem": {"ruleset": "pbem-proud-monster/1-basic"}, "options": {"ruleset": "full"}}, m, "older")
+    check_ruleset({"pbem": {"ruleset": "pbem-proud-monster/1-basic"}, "options": {}}, m, "basic")
+    with pytest.raises(VerificationError, match="the game uses the rules 'pbem-proud-monster/1-full'"):
+        check_ruleset({"pbem": {"ruleset": "pbem-proud-monster/1-full"}, "options": {}}, m, "basic claiming full")
