@@ -231,9 +231,11 @@ def problem_rows(item: str, err: PbemError) -> list[dict[str, Any]]:
 
 
 class BundledGame:
-    """What every bundled game does alike: its coverage table from its TOML file (``coverage_file``)
-    and the rules catalog's hooks from its catalog module (``catalog_module()``: ``KEYS``,
-    ``case_state`` and ``case_failures``)."""
+    """What every bundled game does alike: its coverage table from its TOML file (``coverage_file``),
+    the rules catalog's hooks from its catalog module (``catalog_module()``: ``KEYS``,
+    ``case_state`` and ``case_failures``), and its words and pictures from its render and picture
+    modules (``render_module()``, ``picture_module()``; a game draws otherwise by its own
+    ``render_svg``)."""
 
     coverage_file: Path
 
@@ -242,6 +244,30 @@ class BundledGame:
 
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
+
+    def render_module(self) -> Any:
+        """Its module of words: ``template``, ``event_lines``, ``position_text``."""
+        raise NotImplementedError
+
+    def picture_module(self) -> Any:
+        """Its module of pictures: ``position_svg(state)``."""
+        raise NotImplementedError
+
+    def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:
+        text: str = self.render_module().template(state, side, header)
+        return text
+
+    def render_event(self, event: Event) -> list[str]:
+        lines: list[str] = self.render_module().event_lines(event)
+        return lines
+
+    def render_position(self, state: dict[str, Any], side: str | None) -> str:
+        text: str = self.render_module().position_text(state, side)
+        return text
+
+    def render_svg(self, state: dict[str, Any], side: str | None) -> str:
+        svg: str = self.picture_module().position_svg(state)
+        return svg
 
     def coverage(self) -> list[dict[str, Any]]:
         with self.coverage_file.open("rb") as f:

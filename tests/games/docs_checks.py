@@ -34,3 +34,19 @@ def resolve(ref: str, bases: tuple[str, ...]) -> object:
                 obj = getattr(obj, attr)
             return obj
     raise AssertionError(f"{ref} names no module of pbem")
+
+
+def check_coverage_rows(rows: list[dict[str, object]], cases: dict[str, list[str]], statuses: set[str]) -> None:
+    """A coverage table's rows are true: each rule once, a known status, an implemented rule tested
+    by catalog cases that cite it, any other saying why (its note) with no case."""
+    numbers = [r["rule"] for r in rows]
+    assert len(numbers) == len(set(numbers)), "each rule once"
+    for r in rows:
+        assert r["status"] in statuses, r
+        listed = list(r.get("cases", []))  # type: ignore[call-overload]
+        if r["status"] == "implemented":
+            assert listed, f"{r['rule']} is implemented but no catalog case tests it"
+            for cid in listed:
+                assert r["rule"] in cases[cid], f"{cid} does not cite {r['rule']}"
+        else:
+            assert not listed and r.get("note"), f"{r['rule']}: a rule that is not implemented says why"

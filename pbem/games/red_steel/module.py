@@ -365,18 +365,12 @@ class RedSteel(BundledGame):
         return self._awaiting(state, ctx, nxt)
 
     # --- presentation ----------------------------------------------------------------------------
-    def template(self, state: dict[str, Any], side: str, header: list[str]) -> str:
-        return render.template(state, side, header)
+    def render_module(self) -> Any:
+        return render
 
-    def render_event(self, event: Event) -> list[str]:
-        return render.event_lines(event)
-
-    def render_position(self, state: dict[str, Any], side: str | None) -> str:
-        return render.position_text(state, side)
-
-    def render_svg(self, state: dict[str, Any], side: str | None) -> str:
+    def picture_module(self) -> Any:
         from . import picture
-        return picture.position_svg(state)
+        return picture
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
         if not any(e.kind in ("move", "combat", "advance", "bombardment", "air") for e in events):

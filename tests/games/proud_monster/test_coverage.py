@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from pbem.games.proud_monster.module import ProudMonster
-from tests.games.docs_checks import catalog_rules
+from tests.games.docs_checks import catalog_rules, check_coverage_rows
 from tests.games.proud_monster.pmcase import CATALOG
 from tests.paths import ROOT
 
@@ -23,17 +23,8 @@ def catalog() -> dict[str, list[str]]:
 
 def test_every_row_has_a_valid_status_and_the_right_cases() -> None:
     rows = ProudMonster().coverage()
-    cases = catalog()
-    numbers = [r["rule"] for r in rows]
-    assert len(numbers) == len(set(numbers)), "each rule once"
-    for r in rows:
-        assert r["status"] in STATUSES, r
-        if r["status"] == "implemented":
-            assert r["cases"], f"{r['rule']} is implemented but no catalog case tests it"
-            for cid in r["cases"]:
-                assert r["rule"] in cases[cid], f"{cid} does not cite {r['rule']}"
-        else:
-            assert not r["cases"] and r.get("note"), f"{r['rule']}: a rule that is not implemented says why"
+    check_coverage_rows(rows, catalog(), STATUSES)
+
 
 
 def test_every_cited_rule_is_implemented() -> None:
