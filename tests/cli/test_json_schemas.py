@@ -16,30 +16,14 @@ import click
 import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
 
 from pbem.cli import cli
-from tests.paths import PM_GOLDEN, ROOT, SK_CATALOG, TESTS
+from tests.clihelpers import CLI_SCHEMAS, json_errors, schema_registry
+from tests.paths import PM_GOLDEN, SK_CATALOG, TESTS
 
-CLI_SCHEMAS = ROOT / "schemas" / "cli"
 RS_GOLDEN = TESTS / "games" / "red_steel" / "golden"
 GOLDEN = [PM_GOLDEN / "demo", PM_GOLDEN / "campaign", RS_GOLDEN / "training"]
-
-
-def _registry() -> Registry:
-    resources = []
-    for p in [*sorted((ROOT / "schemas").glob("*.schema.json")), *sorted(CLI_SCHEMAS.glob("*.schema.json"))]:
-        schema = json.loads(p.read_text(encoding="utf-8"))
-        resources.append((schema["$id"], Resource.from_contents(schema)))
-    return Registry().with_resources(resources)
-
-
-REGISTRY = _registry()
-
-
-def validator(command: str) -> Draft202012Validator:
-    schema = json.loads((CLI_SCHEMAS / f"{command}.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema, registry=REGISTRY)
+REGISTRY = schema_registry()
 
 
 def json_commands() -> Iterator[tuple[str, click.Command]]:
@@ -64,7 +48,7 @@ def pbem(schema: str, args: Sequence[Any], code: int = 0) -> dict[str, Any]:
     assert r.exit_code == code, f"pbem {' '.join(argv)}: exit {r.exit_code}, expected {code}\n{r.output}"
     assert "Traceback" not in r.output
     data: dict[str, Any] = json.loads(r.stdout)
-    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(schema).iter_errors(data)]
+    errors = json_errors(schema, data)
     assert not errors, f"pbem {' '.join(argv)}: not its schema {schema}:\n" + "\n".join(errors)
     assert data["ok"] is (code == 0) and data["exit"] == code
     if code:
