@@ -233,3 +233,14 @@ def test_usage_errors_in_the_common_shape(args: list[str]) -> None:
     schema = {"module": "module-check", "catalog": "catalog-run", "mail": "mail-read"}.get(args[0], args[0])
     data = pbem(schema, [*args, "--json"], 2)
     assert set(data) == {"ok", "exit", "error", "hint", "problems"} and "--help" in data["hint"]
+
+
+def test_an_internal_error_in_the_common_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.engine import registry
+
+    def broken() -> list[Any]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(registry, "modules", broken)
+    data = pbem("games", ["games", "--json"], 2)
+    assert data["error"] == "internal error: RuntimeError: a bug" and "--debug" in data["hint"]
