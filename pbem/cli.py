@@ -12,14 +12,14 @@ import hashlib
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from pbem import __version__
-from pbem.errors import EXIT_ILLEGAL, EXIT_MALFORMED, PbemError, UsageError
+from pbem.errors import EXIT_ILLEGAL, EXIT_MALFORMED, PbemError, Problem, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,10 +43,8 @@ def guarded(fn: F) -> F:
         except PbemError as e:
             if _debug_enabled():
                 raise
-            if kwargs.get("as_json"):
-                # --json: the error as data on standard output, for CI annotations
-                click.echo(json.dumps({"ok": False, "exit": e.exit_code, "error": e.message, "hint": e.hint,
-                                       "problems": [p.as_json() for p in e.problems]}, indent=2, sort_keys=True))
+            if kwargs.get("as_json"):  # --json: the error as data on standard output (docs/json.md)
+                echo_error(e)
             click.echo(f"pbem: {e.render()}", err=True)
             sys.exit(e.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit, BrokenPipeError):
@@ -54,7 +52,11 @@ def guarded(fn: F) -> F:
         except Exception as e:  # a bug: still no traceback unless --debug
             if _debug_enabled():
                 raise
-            click.echo(f"pbem: internal error: {type(e).__name__}: {e}\nRun again with --debug for a traceback, and report it.", err=True)
+            message = f"internal error: {type(e).__name__}: {e}"
+            hint = "Run again with --debug for a traceback, and report it."
+            if kwargs.get("as_json"):
+                echo_result({}, EXIT_MALFORMED, message, hint)
+            click.echo(f"pbem: {message}\n{hint}", err=True)
             sys.exit(EXIT_MALFORMED)
 
     return wrapper  # type: ignore[return-value]
@@ -72,7 +74,22 @@ ORDER = ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "st
 
 
 class _Ordered(click.Group):
-    """The commands in the order of a game: keygen, new, join, ... then the others."""
+    """The commands in the order of a game: keygen, new, join, ... then the others. A command line
+    with --json gets a usage error (an unknown option, a missing argument) as --json output too."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        words = args[:args.index("--")] if "--" in args else args
+        ctx.meta["pbem.json"] = "--json" in words
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            if ctx.meta.get("pbem.json"):
+                where = e.ctx.command_path if e.ctx is not None else "pbem"
+                echo_result({}, e.exit_code, e.format_message(), f"`{where} --help` lists its arguments and options.")
+            raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = super().list_commands(ctx)
@@ -222,6 +239,22 @@ def _key(path: Path, ask: bool = False) -> Any:
 
 def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def echo_result(data: dict[str, Any], code: int = 0, error: str = "", hint: str = "",
+                problems: Sequence[Problem] = ()) -> None:
+    """A command's --json output (docs/json.md, schemas/cli/): one object whose keys ``ok`` and
+    ``exit`` (the exit code the command ends with) are always there, ``error``, ``hint`` and
+    ``problems`` exactly when it failed, then the command's own keys (``data``)."""
+    head: dict[str, Any] = {"ok": code == 0, "exit": code}
+    if code:
+        head |= {"error": error, "hint": hint, "problems": [p.as_json() for p in problems]}
+    _echo_json({**data, **head})
+
+
+def echo_error(e: PbemError, data: dict[str, Any] | None = None) -> None:
+    """An error as --json prints it: the common keys (with the error's exit code), and ``data``."""
+    echo_result(data or {}, e.exit_code, e.message, e.hint, e.problems)
 
 
 def _wrote(paths: list[Path], written: list[Path]) -> str:
@@ -469,7 +502,7 @@ def status(state_path: Path, as_json: bool) -> None:
             "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question") or s.get("question"),
             "counters": module.status_lines(s)}
     if as_json:
-        _echo_json(info)
+        echo_result(info)
         return
     aw = s["awaits"]
     click.echo(f"game {info['game']} ({info['scenario']}), state {names.number(s['pbem']['sequence'])} {st.digest}")
@@ -544,8 +577,8 @@ def check(state_path: Path, orders: Path, as_json: bool, github: bool) -> None:
         elif not c.sealed:
             click.echo(command("warning", "legal, but not sealed yet: `pbem sign`", str(orders), "pbem check"))
     if as_json:
-        _echo_json({"file": str(orders), "ok": not c.problems, "exit": EXIT_ILLEGAL if c.problems else 0, "sealed": c.sealed,
-                    "problems": [p.as_json() for p in c.problems]})
+        echo_result({"file": str(orders), "sealed": c.sealed}, EXIT_ILLEGAL if c.problems else 0,
+                    f"{orders}: {_count(len(c.problems), 'problem')}", _table_numbering(c.problems).strip("()"), c.problems)
         if c.problems:  # as every --json failure: the data on standard output, the paragraph on standard error
             click.echo(f"pbem: {orders}: {_count(len(c.problems), 'problem')}", err=True)
     elif c.problems:
@@ -839,11 +872,12 @@ def verify(paths: tuple[Path, ...], as_json: bool, show_progress: bool | None, g
         if github:
             click.echo("\n".join(error_lines("pbem verify", e, None)))
         if as_json:
-            _echo_json({"ok": False, "exit": e.exit_code, "error": e.message, "problems": [p.as_json() for p in e.problems]})
+            echo_error(e)
+            click.echo(f"pbem: {e.render()}", err=True)
             sys.exit(e.exit_code)
         raise
     if as_json:
-        _echo_json({"ok": True, "states": res.states, "transitions": res.transitions, "reports": res.reports, "pictures": res.pictures, "views": res.views, "dice": res.dice, "last": res.last,
+        echo_result({"states": res.states, "transitions": res.transitions, "reports": res.reports, "pictures": res.pictures, "views": res.views, "dice": res.dice, "last": res.last,
                     "trusted_from": {"file": res.anchor, "digest": res.anchor_digest, "how": res.anchor_how} if res.anchor else None,
                     "notes": res.notes})
     else:
@@ -875,7 +909,7 @@ def audit(state_path: Path, as_json: bool) -> None:
 
     res = run(state_path)
     if as_json:
-        _echo_json(res)
+        echo_result(res)
         return
     click.echo(f"{state_path}: sequence {res['sequence']}")
     if res.get("note"):
@@ -945,7 +979,7 @@ def hidden(state_path: Path, key_path: Path, ask: bool, as_json: bool) -> None:
     st = load_state(state_path)
     res = own_hidden(st, _key(key_path, ask))
     if as_json:
-        _echo_json(res)
+        echo_result(res)
         return
     side = res["side"]
     if not (res["hidden"] or res["draws"] or res["opened"]):
@@ -973,7 +1007,7 @@ def games(as_json: bool) -> None:
 
     rows = [{"game": m.name, "title": m.title, "sides": list(m.sides), "scenarios": m.scenarios()} for m in modules()]
     if as_json:
-        _echo_json(rows)
+        echo_result({"games": rows})
         return
     for r in rows:
         click.echo(f"{r['game']}: {r['title']}; sides {', '.join(r['sides'])}; scenarios {', '.join(r['scenarios'])}")
@@ -992,9 +1026,10 @@ def rules(game: str, as_json: bool) -> None:
     """
     from pbem.engine.registry import find_module
 
-    rows = find_module(game).coverage()
+    module = find_module(game)
+    rows = module.coverage()
     if as_json:
-        _echo_json(rows)
+        echo_result({"game": module.name, "rules": rows})
         return
     for r in rows:
         cases = ", ".join(r.get("cases", []))
@@ -1026,13 +1061,18 @@ def module_check(game: str, as_json: bool) -> None:
     """
     from pbem.engine.registry import find_module
 
-    rows = find_module(game).data_report()
+    module = find_module(game)
+    rows = module.data_report()
+    bad = [Problem(r["item"], r["note"]) for r in rows if r["status"] == "problem"]
     if as_json:
-        _echo_json(rows)
+        echo_result({"game": module.name, "rows": rows}, EXIT_ILLEGAL if bad else 0,
+                    f"{module.name}: {_count(len(bad), 'data problem')}", "Each is a problem of the game's bundled data.", bad)
     else:
         for r in rows:
             click.echo(f"{r['status']:<12} {r['item']}: {r['note']}")
-    if any(r["status"] == "problem" for r in rows):
+    if bad:
+        if as_json:
+            click.echo(f"pbem: {module.name}: {_count(len(bad), 'data problem')}", err=True)
         sys.exit(EXIT_ILLEGAL)
 
 
@@ -1068,9 +1108,14 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
                          hint="A case file is named by its id: PREFIX-NNN-words.toml.")
     results = [run_case(p) for p in files]
     counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "malformed")}
+    code = EXIT_MALFORMED if counts["malformed"] else EXIT_ILLEGAL if counts["fail"] else 0
     if as_json:
-        _echo_json({"ok": counts["pass"] == len(results), "passed": counts["pass"], "failed": counts["fail"],
-                    "malformed": counts["malformed"], "cases": [r.as_json() for r in results]})
+        bad = [Problem(str(r.path), f"{r.id}: {m}" if r.id else m) for r in results for m in r.malformed + r.failures]
+        echo_result({"passed": counts["pass"], "failed": counts["fail"], "malformed": counts["malformed"],
+                     "cases": [r.as_json() for r in results]}, code,
+                    f"{_count(len(results), 'case')}: {counts['fail']} failed, {counts['malformed']} malformed", "", bad)
+        if code:
+            click.echo(f"pbem: {_count(len(results), 'case')}: {counts['fail']} failed, {counts['malformed']} malformed", err=True)
     else:
         for r in results:
             if r.status == "fail":

@@ -28,7 +28,7 @@ def mail() -> None:
 
 
 # pbem.cli registers `mail` at its end; importing it only now lets either module be imported first.
-from pbem.cli import _echo_json, guarded  # noqa: E402
+from pbem.cli import echo_error, echo_result, guarded  # noqa: E402
 
 
 @mail.command("read")
@@ -76,14 +76,15 @@ def mail_read(message: Path, folder: Path | None, ok_if_none: bool, as_json: boo
     elif err is None and folder is not None:
         remove_leftovers(folder)  # all there already: what a run killed after its last name left
     if as_json:
-        _echo_json({"ok": err is None, "exit": res.exit_code, "message": str(message), "messages": res.messages,
-                    "skipped": [{"message": e.message, "hint": e.hint} for e in res.skipped],
-                    "folder": str(folder) if folder else None, "files": [e.as_json() for e in res.entries],
-                    "written": [str(p) for p, _ in writes] if err is None else [],
-                    "error": None if err is None else {"message": err.message, "hint": err.hint,
-                                                       "problems": [p.as_json() for p in err.problems]}})
+        data = {"message": str(message), "messages": res.messages,
+                "skipped": [{"message": e.message, "hint": e.hint} for e in res.skipped],
+                "folder": str(folder) if folder else None, "files": [e.as_json() for e in res.entries],
+                "written": [str(p) for p, _ in writes] if err is None else []}
         if err is not None:
+            echo_error(err, data)
+            click.echo(f"pbem: {err.render()}", err=True)
             sys.exit(err.exit_code)
+        echo_result(data, res.exit_code)
         return
     n = len(res.entries)
     click.echo(f"{where}: {res.messages} message{'s' if res.messages != 1 else ''}, {n} file{'s' if n != 1 else ''} found")

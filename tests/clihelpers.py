@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 
 from pbem.cli import cli
+from tests.paths import ROOT
+
+CLI_SCHEMAS = ROOT / "schemas" / "cli"
+
+
+@cache
+def schema_registry() -> Registry:
+    """Every schema of the repository (schemas/, schemas/cli/) by its $id, as they refer to one another."""
+    resources = []
+    for p in [*sorted((ROOT / "schemas").glob("*.schema.json")), *sorted(CLI_SCHEMAS.glob("*.schema.json"))]:
+        schema = json.loads(p.read_text(encoding="utf-8"))
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+def json_errors(command: str, data: Any) -> list[str]:
+    """What in a command's --json output breaks its schema (schemas/cli/COMMAND.schema.json; `module
+    check` is module-check): one line each, none if it holds."""
+    v = Draft202012Validator({"$ref": f"pbem:cli/{command}"}, registry=schema_registry())
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(data)]
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

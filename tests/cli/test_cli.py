@@ -130,7 +130,7 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
     assert read(orders)["seal"]["signer"] == "german"
     assert run(["check", "game/0001.state.toml", orders]).output == f"{orders}: legal for step GT1/1/german\n"
     r = json.loads(run(["check", "game/0001.state.toml", orders, "--json"]).output)
-    assert r == {"file": str(orders), "ok": True, "exit": 0, "sealed": True, "problems": []}
+    assert r == {"file": str(orders), "ok": True, "exit": 0, "sealed": True}
     r = run(["adjudicate", "game/0001.state.toml", orders, "--key", "bob.key"])
     assert r.output == "wrote game/0002.state.toml, game/0002.report.md, game/0002.turn.svg\nawaits orders for GT1/1/soviet from soviet\n"
     report = (tmp_path / "game" / "0002.report.md").read_text(encoding="utf-8")
@@ -151,7 +151,7 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
 
     v = json.loads(run(["verify", "game", "--json"]).output)
     start = load_state(Path("game/0000.state.toml")).digest
-    assert v == {"ok": True, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "views": 0, "dice": 0, "last": "game/0003.state.toml", "notes": [],
+    assert v == {"ok": True, "exit": 0, "states": 4, "transitions": 3, "reports": 3, "pictures": 1, "views": 0, "dice": 0, "last": "game/0003.state.toml", "notes": [],
                  "trusted_from": {"file": "game/0000.state.toml", "digest": start,
                                   "how": f"the game's start, re-derived from scenario '{EXCHANGE_SCENARIO}'"}}
     assert run(["verify", "game", "--quiet"]).output == (
@@ -173,13 +173,13 @@ def test_a_small_game_through_the_cli_only(tmp_path: Path, monkeypatch: pytest.M
 
     rules = run(["rules", "proud-monster"]).output
     assert "implemented" in rules and "12.4" in rules
-    rows = json.loads(run(["rules", "proud-monster", "--json"]).output)
+    rows = json.loads(run(["rules", "proud-monster", "--json"]).output)["rules"]
     assert {"rule", "status", "title"} <= set(rows[0])
     assert all(isinstance(r["status"], str) and r["rule"] for r in rows)
     assert any(r["status"] == "implemented" and r.get("cases") for r in rows)
     mc = run(["module", "check", "proud-monster"]).output
     assert "provisional" in mc
-    assert isinstance(json.loads(run(["module", "check", "proud-monster", "--json"]).output), list)
+    assert isinstance(json.loads(run(["module", "check", "proud-monster", "--json"]).output)["rows"], list)
 
 
 def test_the_cli_game_is_the_library_game(cg: Cli) -> None:
@@ -309,7 +309,7 @@ def test_verify_detects_a_fork_and_a_changed_report(cg: Cli) -> None:
     fails(cg.root, 3, ["verify", "game"], *needles)
     # the proof is the two files: anyone can check it with nothing else
     fails(cg.root, 3, ["verify", "game/0002.state.toml", "game/0002-alt.state.toml"], *needles)
-    out = json.loads(fails(cg.root, 3, ["verify", "game", "--json"]).output)
+    out = json.loads(fails(cg.root, 3, ["verify", "game", "--json"]).stdout)
     assert out["exit"] == 3 and [p["rule"] for p in out["problems"]] == ["equivocation", "equivocation"]
     (cg.folder / "0002-alt.state.toml").unlink()
     rep = cg.folder / "0002.report.md"
@@ -716,7 +716,7 @@ def test_a_long_game_id_up_to_the_limit_works(cg: Cli) -> None:
 
 
 def test_games_lists_every_game_with_its_sides_and_scenarios(cg: Cli) -> None:
-    out = json.loads(run(["games", "--json"]).output)
+    out = json.loads(run(["games", "--json"]).output)["games"]
     pm = next(g for g in out if g["game"] == "proud-monster")
     assert pm["sides"] == ["german", "soviet"] and {"training", "campaign", "campaign-setup"} <= set(pm["scenarios"])
     assert run(["games"]).output.startswith("proud-monster: Proud Monster: The Barbarossa Campaign; sides german, soviet; scenarios ")

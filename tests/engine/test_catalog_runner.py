@@ -139,8 +139,9 @@ def test_pbem_catalog_run_exits_0_1_2(tmp_path: Path) -> None:
     r = run(["catalog", "run", good, bad, ugly], 2)
     assert f"MALFORMED {ugly}" in r.output and "-1 is less than the minimum of 0" in r.output
     assert r.output.splitlines()[-1] == "3 cases: 1 passed, 1 failed, 1 malformed"
-    data = json.loads(run(["catalog", "run", tmp_path, "--json"], 2).output)
-    assert (data["ok"], data["passed"], data["failed"], data["malformed"]) == (False, 1, 1, 1)
+    data = json.loads(run(["catalog", "run", tmp_path, "--json"], 2).stdout)
+    assert (data["ok"], data["exit"], data["passed"], data["failed"], data["malformed"]) == (False, 2, 1, 1, 1)
+    assert data["error"] == "3 cases: 1 failed, 1 malformed" and {p["where"] for p in data["problems"]} == {str(bad), str(ugly)}
     assert [(c["case"], c["game"], c["status"]) for c in data["cases"]] == [
         ("SK-010", "skirmish", "pass"), ("SK-013", "skirmish", "fail"), ("", "", "malformed")]
     assert data["cases"][1]["file"] == str(bad) and data["cases"][1]["failures"][0].startswith("problems[3]")

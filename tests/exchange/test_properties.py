@@ -30,6 +30,7 @@ from pbem.exchange import dice as proto
 from pbem.exchange.canonical import canonical, check_signed_values, digest, seal
 from pbem.exchange.files import dumps
 from pbem.exchange.game import Doc, check_orders, check_state_seal, document_problems, load_doc, load_state
+from tests.clihelpers import json_errors
 from tests.conftest import GERMAN_GT1, SOVIET_STANDING, Game, start_game
 
 SETTINGS = settings(
@@ -75,6 +76,7 @@ def assert_clean(r: Result, allowed: set[int]) -> None:
         assert isinstance(r.exception, SystemExit), repr(r.exception)
         if r.stdout.startswith("{"):  # --json: the error as data, the paragraph on standard error
             assert json.loads(r.stdout)["exit"] == r.exit_code
+            assert not json_errors("check", json.loads(r.stdout)), r.stdout  # the only command run with --json here
             assert r.stderr.startswith("pbem: "), r.stderr
         else:
             assert r.output.startswith("pbem: ") or r.output.split(":")[0].endswith(".toml"), r.output

@@ -47,12 +47,12 @@ def orders_from_template(path: str, side: str, body: str) -> None:
 
 
 def test_only_skirmish_is_known(cli: Path) -> None:
-    games = json.loads(run(["games", "--json"]).output)
+    games = json.loads(run(["games", "--json"]).output)["games"]
     assert games == [{"game": "skirmish", "title": "Skirmish", "sides": ["red", "blue", "green"], "scenarios": ["crossroads"]}]
     assert run(["games"]).output == "skirmish: Skirmish; sides red, blue, green; scenarios crossroads\n"
     fails(cli, 2, ["rules", "proud-monster"], "unknown game 'proud-monster'", "Known games: skirmish.")
     fails(cli, 2, ["new", "training", *SIDE_ARGS, "--key", "red.key", "-o", "g"], "no game has a scenario 'training'")
-    rows = json.loads(run(["rules", "skirmish", "--json"]).output)
+    rows = json.loads(run(["rules", "skirmish", "--json"]).output)["rules"]
     assert [r["rule"] for r in rows][:3] == ["1.1", "1.2", "1.3"] and all(r["status"] == "implemented" for r in rows)
     assert "SK-010" in next(r for r in rows if r["rule"] == "6.2")["cases"]
     assert "ok           scenario crossroads: 15 units, 3 game turns" in run(["module", "check", "skirmish"]).output

@@ -43,7 +43,7 @@ def test_unregister_and_restore_within_a_process(monkeypatch: pytest.MonkeyPatch
 def test_a_spawned_pbem_does_not_know_the_hidden_game() -> None:
     r = spawn("games", "--json")
     assert r.returncode == 0, r.stderr
-    assert [g["game"] for g in json.loads(r.stdout)] == ["skirmish"]
+    assert [g["game"] for g in json.loads(r.stdout)["games"]] == ["skirmish"]
     r = spawn("status", str(PM_STATE))
     assert r.returncode == 2 and "unknown game 'proud-monster'" in r.stderr
     r = spawn("verify", str(PM_STATE.parent))

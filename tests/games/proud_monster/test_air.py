@@ -74,7 +74,7 @@ def test_the_air_chart_is_data_and_its_sequences_are_checked() -> None:
 
 
 def test_module_check_lists_the_provisional_air_schedule() -> None:
-    rows = json.loads(run(["module", "check", "proud-monster", "--json"]).output)
+    rows = json.loads(run(["module", "check", "proud-monster", "--json"]).output)["rows"]
     gs = [r for r in rows if r["item"] == "German GS point schedule 17.8"]
     assert [r["status"] for r in gs] == ["provisional"] and "VIII Fliegerkorps" in gs[0]["note"]
 

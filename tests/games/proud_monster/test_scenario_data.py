@@ -339,8 +339,9 @@ def test_module_check_exits_0_on_the_bundled_data() -> None:
     assert "problem" not in r.output and "provisional" in r.output
     r = CliRunner().invoke(cli, ["module", "check", "proud-monster", "--json"])
     assert r.exit_code == 0, r.output
-    rows = json.loads(r.output)
-    assert all(row["status"] != "problem" for row in rows)
+    out = json.loads(r.output)
+    rows = out["rows"]
+    assert (out["ok"], out["exit"]) == (True, 0) and all(row["status"] != "problem" for row in rows)
     items = [row["item"] for row in rows]  # a map or counters two scenarios share are listed once
     assert items.count("map (campaign, campaign-setup)") == 1 and items.count("counters (campaign, campaign-setup)") == 1
     assert not any(i in ("map (campaign)", "map (campaign-setup)") for i in items)
@@ -370,8 +371,11 @@ def test_module_check_lists_each_problem_of_a_bundled_scenario_and_exits_1(broke
     assert "provisional" in r.output  # the other rows stay
     r = CliRunner().invoke(cli, ["module", "check", "proud-monster", "--json"])
     assert r.exit_code == 1, r.output
-    rows = [row for row in json.loads(r.output) if row["status"] == "problem"]
+    out = json.loads(r.stdout)
+    rows = [row for row in out["rows"] if row["status"] == "problem"]
     assert rows == [{"item": "scenario training", "status": "problem", "note": "hex 2817N: Minsk has 1 VP, not 2 [4.2]"}]
+    assert (out["ok"], out["exit"], out["error"]) == (False, 1, "proud-monster: 1 data problem")
+    assert out["problems"] == [{"where": "scenario training", "message": "hex 2817N: Minsk has 1 VP, not 2 [4.2]", "rule": "", "hint": ""}]
 
 
 def test_module_check_lists_what_the_loader_refuses(broken_bundle: Path) -> None:
@@ -379,5 +383,5 @@ def test_module_check_lists_what_the_loader_refuses(broken_bundle: Path) -> None
     units.write_text(units.read_text(encoding="utf-8").replace('id = "1Pz"', 'id = "10RD"', 1), encoding="utf-8")
     r = CliRunner().invoke(cli, ["module", "check", "proud-monster", "--json"])
     assert r.exit_code == 1, r.output
-    notes = [row["note"] for row in json.loads(r.output) if row["status"] == "problem"]
+    notes = [row["note"] for row in json.loads(r.stdout)["rows"] if row["status"] == "problem"]
     assert notes and any("duplicate unit id" in n for n in notes)
