@@ -50,13 +50,14 @@ SUPPLY_MARKERS = (("oos", "OOS", "#c0262d"), ("attenuated", "AS", "#e07b00"), ("
                   ("lake", "LAKE", "#2f6fb7"))
 CONTROL = {"german": "#333333", "soviet": "#c0262d"}
 
+LEGEND_HEIGHT = 64  # the band under the map: the title, and a turn picture's key
 STYLE = (
     ".hex{stroke:#8a8470;stroke-width:0.6}.hex.germany{fill-opacity:0.75}"
     ".hexid{font-size:7px;fill:#6d6858;text-anchor:middle}"
     ".place text{font-size:9px;font-weight:bold;text-anchor:middle;fill:#222}"
     ".vp{font-size:8px;fill:#fff;text-anchor:middle;font-weight:bold}"
     ".unit text{text-anchor:middle}.uid{font-size:7.5px;font-weight:bold}.uval{font-size:8px}"
-    ".legend text{font-size:11px}.turn text{font-size:10px;font-weight:bold}"
+    ".turn text{font-size:10px;font-weight:bold}"
 )
 
 
@@ -164,7 +165,7 @@ class Picture:
 
     def size(self) -> tuple[float, float]:
         w, h = self.layout.extent(self.col1 - self.col0 + 1, self.row1 - self.row0 + 1)
-        return w, h + 40  # room for the legend line
+        return w, h + LEGEND_HEIGHT  # room for the title and the key
 
     # --- layers --------------------------------------------------------------------------------
     def hexes(self) -> str:
@@ -428,10 +429,32 @@ class Picture:
         return ("<defs>" + arrow("move", "#1d4ed8") + arrow("attack", "#d91e18") + arrow("advance", "#7c3aed")
                 + arrow("retreat", "#0f766e") + arrow("sea", "#1e3a8a") + "</defs>")
 
-    def legend(self, text: str) -> str:
+    def legend(self, text: str, turn: bool = False) -> str:
+        """The title, in a size that fits the picture's width, and the key of what the picture
+        draws: the arrows and rings of a turn, the markers of the position."""
         w, h = self.size()
-        return group([el("rect", x=0, y=h - 34, width=w, height=34, fill="#f7f5ec"),
-                      el("text", text, x=10, y=h - 13)], id="legend", class_="legend")
+        top = h - LEGEND_HEIGHT
+        size = max(6.0, min(11.0, (w - 20) / max(1, 0.56 * len(text))))
+        out = [el("rect", x=0, y=top, width=w, height=LEGEND_HEIGHT, fill="#f7f5ec"),
+               el("text", text, x=10, y=top + 16, font_size=round(size, 1), class_="title")]
+        keys: list[tuple[str, str]] = []
+        if turn:
+            keys = [(f'<line x1="0" y1="0" x2="18" y2="0" stroke="{c}" stroke-width="2.5"{dash} marker-end="url(#arrow-{k})"/>', label)
+                    for k, c, dash, label in (("move", "#1d4ed8", "", "move"), ("attack", "#d91e18", "", "attack (odds, result)"),
+                                              ("advance", "#7c3aed", ' stroke-dasharray="6 3"', "advance"),
+                                              ("retreat", "#0f766e", ' stroke-dasharray="3 3"', "retreat"),
+                                              ("sea", "#1e3a8a", ' stroke-dasharray="8 4"', "by sea"))]
+            keys.append(('<circle cx="9" cy="0" r="6" fill="none" stroke="#555" stroke-width="2" stroke-dasharray="5 3"/>',
+                         "control changes"))
+        x, y = 10.0, top + 34
+        for shape, label in keys:
+            width = 30 + 5.6 * len(label)
+            if x > 10 and x + width > w - 6:  # the next row of the key
+                x, y = 10.0, y + 16
+            out.append(f'<g transform="translate({x:.1f},{y:.1f})" class="key">{shape}'
+                       f'<text x="24" y="4" font-size="9">{label}</text></g>')
+            x += width + 8
+        return group(out, id="legend", class_="legend")
 
 
 def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -> str:
@@ -478,5 +501,5 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
     w, h = pic.size()
     body = [pic.defs(), pic.hexes(), pic.hexsides(), pic.works(pos), *pic.supply(pos), pic.places(pos["control"]),
             pic.units(pos["units"], None, state.get("options"), pos), pic.air(pos), pic.turn(events),
-            pic.legend(title)]
+            pic.legend(title, turn=True)]
     return document(w, h, [b for b in body if b], title=title, style=STYLE)

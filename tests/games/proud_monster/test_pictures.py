@@ -182,3 +182,26 @@ def test_works_are_drawn_roads_forts_stalin_line_and_hedgehogs() -> None:
     assert "fort destroyed" in classes and "heavy intact" in classes
     assert any(c.startswith("stalin ") for c in classes)
     assert [e.get("data-hex") for e in works.iter() if e.get("class") == "hedgehog"] == ["4917N"]
+
+
+def test_a_turn_picture_has_a_key_and_a_title_that_fits() -> None:
+    """The demo's GT1 German picture: a title sized to the picture's width and, under it, the key of
+    its arrows and rings (move, attack, advance, retreat, by sea, control changes), inside the picture."""
+    import re as _re
+    import xml.etree.ElementTree as ET
+
+    from tests.paths import ROOT
+
+    svg = (ROOT / "docs" / "demo-turn.svg").read_text(encoding="utf-8")
+    root = ET.fromstring(svg)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    width = float(root.get("width", "0"))
+    legend = root.find(".//s:g[@id='legend']", ns)
+    assert legend is not None
+    title = legend.find("s:text[@class='title']", ns)
+    assert title is not None and float(title.get("font-size", "0")) * 0.56 * len(title.text or "") <= width - 20 + 1e-6
+    keys = legend.findall("s:g[@class='key']", ns)
+    assert [k.find("s:text", ns).text for k in keys] == ["move", "attack (odds, result)", "advance", "retreat", "by sea",  # type: ignore[union-attr]
+                                                        "control changes"]
+    xs = [float(_re.match(r"translate\(([0-9.]+),", k.get("transform", "")).group(1)) for k in keys]  # type: ignore[union-attr]
+    assert all(x < width for x in xs)
