@@ -239,10 +239,11 @@ class Ctx:
         return v
 
     def klass(self, u: str) -> str:
-        """The movement class this player turn (2.1; 17.7: a motorcycle unit's choice, A-87)."""
+        """The movement class this player turn (2.1; 17.7: a motorcycle unit's choice, A-87: the class
+        it moved with; A-48: motorized when it has not moved)."""
         k = self.spec(u).move
         if k == "motorcycle":
-            return "mot" if self.flagged(u, "class-mot") else "foot"
+            return "foot" if self.flagged(u, "class-foot") else "mot"
         return k
 
     def motorized(self, u: str) -> bool:
