@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.engine.model import Event, Submission, Transition
-from pbem.errors import PbemError, Problem
+from pbem.errors import ModuleDataError, PbemError, Problem
 from pbem.mechanics.dice import Dice
 
 
@@ -224,6 +224,33 @@ def bundled_scenario_names(folder: Path) -> list[str]:
     return sorted(p.parent.name for p in folder.glob("*/scenario.toml"))
 
 
+def scenario_file(title: str, name: str, path: Path, bundled: list[str]) -> Path:
+    """The file of scenario ``name`` of the game ``title`` (at ``path``), or ModuleDataError naming
+    the bundled ones when there is none."""
+    try:
+        found = path.is_file()
+    except OSError as err:
+        raise ModuleDataError(f"no {title} scenario '{name[:80]}' ({err.strerror})") from err
+    if not found:
+        raise ModuleDataError(f"no {title} scenario '{name[:80]}'", hint=f"Bundled: {', '.join(bundled)}.")
+    return path
+
+
+def read_data(path: Path, problems: list[Problem], schema: str | None = None) -> dict[str, Any]:
+    """A data file's TOML, checked against ``schema`` when given; what is wrong goes into
+    ``problems`` (with the file's path) and an unreadable file gives {}."""
+    from pbem.exchange.files import read_toml, schema_problems
+
+    try:
+        data = read_toml(path)
+    except PbemError as e:
+        problems.append(Problem(str(path), e.message))
+        return {}
+    if schema is not None:
+        problems += schema_problems(data, schema, str(path))
+    return data
+
+
 def problem_rows(item: str, err: PbemError) -> list[dict[str, Any]]:
     """`pbem module check` rows for data a game refuses to load: one per problem, or the message."""
     return [{"item": item, "status": "problem", "note": p.render()} for p in err.problems] \
@@ -238,6 +265,23 @@ class BundledGame:
     ``render_svg``)."""
 
     coverage_file: Path
+    name: str
+    scenario_stop: str  # the start of the first table after [scenario] in the game's scenario files
+
+    def data_module(self) -> Any:
+        """Its data module: ``scenario_names()`` and ``load_scenario(name)`` (with ``digest``)."""
+        raise NotImplementedError
+
+    def scenarios(self) -> list[str]:
+        names: list[str] = self.data_module().scenario_names()
+        return names
+
+    def owns_scenario(self, name: str) -> bool:
+        """A bundled scenario of this game, or a scenario file whose [scenario] names it."""
+        return name in self.scenarios() or scenario_file_names(name, self.name, self.scenario_stop)
+
+    def data_digest(self, scenario: str) -> str:
+        return str(self.data_module().load_scenario(scenario).digest)
 
     def catalog_module(self) -> Any:
         raise NotImplementedError

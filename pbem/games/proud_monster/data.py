@@ -16,7 +16,7 @@ from typing import Any
 from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
 from pbem.exchange.files import read_toml, schema_problems
-from pbem.games.base import bundled_scenario_names, bundled_scenario_path
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path, scenario_file
 from pbem.mechanics.dice import MAX_SIDES
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_key
 from pbem.mechanics.odds import Odds
@@ -540,13 +540,7 @@ def scenario_names() -> list[str]:
 @lru_cache(maxsize=8)
 def load_scenario(name: str) -> Scenario:
     """Load and cross-check a bundled scenario; ModuleDataError lists every problem found."""
-    path = scenario_path(name)
-    try:
-        found = path.is_file()
-    except OSError as err:
-        raise ModuleDataError(f"no Proud Monster scenario '{name[:80]}' ({err.strerror})") from err
-    if not found:
-        raise ModuleDataError(f"no Proud Monster scenario '{name}'", hint=f"Bundled: {', '.join(scenario_names())}.")
+    path = scenario_file("Proud Monster", name, scenario_path(name), scenario_names())
     problems: list[Problem] = []
     raw = _load(path, "proud-monster/scenario", problems)
     if problems:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Place, Problem
-from pbem.games.base import BundledGame, problem_rows, scenario_file_names
+from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice, ForcedDice
 from pbem.mechanics.steps import NeedsDecision, unused_entries
 
@@ -19,6 +19,7 @@ from . import (
     assault,
     autoplay,
     catalog,
+    data,
     demo,
     naval,
     picture,
@@ -29,7 +30,7 @@ from . import (
     setup,
     supply,
 )
-from .data import OKH_AREAS, Scenario, load_scenario, scenario_names
+from .data import OKH_AREAS, Scenario, load_scenario
 from .options import DEFAULT_OPTIONS, game_options, unknown_options, value_problems
 from .orders import Attack, Move, Orders, Reply, Standing
 from .rules.arko import ARKO_TYPE, form_arko
@@ -145,16 +146,10 @@ class ProudMonster(BundledGame):
     step_rule = "5.1"  # the sequence of play: who acts in which step
     report_details: tuple[str, ...] = ("Attackers:", "Defenders:", "Shift ")  # computations a mail summary leaves out
     coverage_file = COVERAGE_FILE
+    scenario_stop = "\n[["  # (pbem.games.base.scenario_file_names)
     case_prefix = catalog.CASE_PREFIX  # the rules catalog's cases: PM-NNN
 
     # --- data --------------------------------------------------------------------------------
-    def scenarios(self) -> list[str]:
-        return scenario_names()
-
-    def owns_scenario(self, name: str) -> bool:
-        """A bundled scenario of this game, or a scenario file whose [scenario] names it."""
-        return name in scenario_names() or scenario_file_names(name, self.name, "\n[[")
-
     # --- what the core shows of a state or a transition -----------------------------------------
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
         """What `pbem status --json` shows of the position: the German victory points (4.x)."""
@@ -187,9 +182,6 @@ class ProudMonster(BundledGame):
 
     def scenario(self, state: dict[str, Any]) -> Scenario:
         return load_scenario(str(state["pbem"]["scenario"]))
-
-    def data_digest(self, scenario: str) -> str:
-        return load_scenario(scenario).digest
 
     # --- game start ----------------------------------------------------------------------------
     def new_game(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -770,6 +762,10 @@ class ProudMonster(BundledGame):
         return []
 
     # --- the rules catalog (pbem/catalog.py) -----------------------------------------------------
+    def data_module(self) -> Any:
+        """Its scenarios (pbem.games.base.BundledGame)."""
+        return data
+
     def catalog_module(self) -> Any:
         """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
         return catalog

@@ -19,10 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import ModuleDataError, PbemError, Problem
+from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
-from pbem.exchange.files import read_toml
-from pbem.games.base import bundled_scenario_names, bundled_scenario_path
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path, read_data, scenario_file
 from pbem.mechanics.hexgrid import Numbering, hexside_key
 from pbem.mechanics.odds import Odds
 from pbem.mechanics.places import HexGrid, Place
@@ -327,14 +326,6 @@ def scenario_names() -> list[str]:
     return bundled_scenario_names(scenarios_dir() / GAME_DIR)
 
 
-def _read(path: Path, problems: list[Problem]) -> dict[str, Any]:
-    try:
-        return read_toml(path)
-    except PbemError as e:
-        problems.append(Problem(str(path), e.message))
-        return {}
-
-
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -376,7 +367,7 @@ class _Reader:
 def load_charts(path: Path | None = None) -> Charts:
     path = path or charts_path()
     problems: list[Problem] = []
-    raw = _read(path, problems)
+    raw = read_data(path, problems)
     if problems:
         raise ModuleDataError(f"{path}: unreadable charts", problems)
     r = _Reader(path, problems)
@@ -458,7 +449,7 @@ def load_charts(path: Path | None = None) -> Charts:
 
 
 def load_map(path: Path, problems: list[Problem]) -> tuple[RSMap | None, dict[str, Any]]:
-    raw = _read(path, problems)
+    raw = read_data(path, problems)
     if problems:
         return None, raw
     r = _Reader(path, problems)
@@ -533,7 +524,7 @@ def _steps(r: _Reader, raw: Any, where: str) -> tuple[StepValues, ...]:
 
 
 def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec], dict[str, Any]]:
-    raw = _read(path, problems)
+    raw = read_data(path, problems)
     if problems:
         return {}, raw
     r = _Reader(path, problems)
@@ -572,16 +563,10 @@ def load_units(path: Path, problems: list[Problem]) -> tuple[dict[str, UnitSpec]
 def load_scenario(name: str) -> Scenario:
     """A bundled scenario or a scenario file, with its charts, map and counters, cross-checked
     (ModuleDataError lists every problem)."""
-    path = scenario_path(name)
-    try:
-        found = path.is_file()
-    except OSError as err:
-        raise ModuleDataError(f"no Red Steel scenario '{name[:80]}' ({err.strerror})") from err
-    if not found:
-        raise ModuleDataError(f"no Red Steel scenario '{name[:80]}'", hint=f"Bundled: {', '.join(scenario_names())}.")
+    path = scenario_file("Red Steel", name, scenario_path(name), scenario_names())
     charts = load_charts()
     problems: list[Problem] = []
-    raw = _read(path, problems)
+    raw = read_data(path, problems)
     if problems:
         raise ModuleDataError(f"{path}: invalid scenario", problems)
     r = _Reader(path, problems)

@@ -18,10 +18,10 @@ from typing import Any
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.exchange.hidden import add_claim, is_sealed_entry, request_draw
-from pbem.games.base import BundledGame, problem_rows, scenario_file_names
+from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice
 
-from . import activation, bombard, combat, endturn, engineer, intro, movement, render, status
+from . import activation, bombard, combat, data, endturn, engineer, intro, movement, render, status
 from . import options as opts
 from .context import FULL_AMMO, Ctx, context, other, position_of, step_name
 from .data import (
@@ -33,7 +33,6 @@ from .data import (
     SIDES,
     SOVIET,
     load_scenario,
-    scenario_names,
 )
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
@@ -55,18 +54,10 @@ class RedSteel(BundledGame):
     step_rule = "3.0"
     report_details: tuple[str, ...] = ("Attack ", "Defense ", "Odds ")
     coverage_file = COVERAGE_FILE
+    scenario_stop = "\n[turns]"  # (pbem.games.base.scenario_file_names)
     case_prefix = "RS"
 
     # --- data ------------------------------------------------------------------------------------
-    def scenarios(self) -> list[str]:
-        return scenario_names()
-
-    def owns_scenario(self, name: str) -> bool:
-        return name in scenario_names() or scenario_file_names(name, self.name, "\n[turns]")
-
-    def data_digest(self, scenario: str) -> str:
-        return load_scenario(scenario).digest
-
     # --- what the core shows ---------------------------------------------------------------------
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
         return {"vp": dict(state["position"]["vp"]), "turn": state["clock"]["turn"]}
@@ -524,6 +515,10 @@ class RedSteel(BundledGame):
 
 
     # --- the rules catalog -----------------------------------------------------------------------
+    def data_module(self) -> Any:
+        """Its scenarios (pbem.games.base.BundledGame)."""
+        return data
+
     def catalog_module(self) -> Any:
         """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
         from . import catalog

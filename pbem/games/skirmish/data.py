@@ -15,10 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import ModuleDataError, PbemError, Problem
+from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
-from pbem.exchange.files import read_toml, schema_problems
-from pbem.games.base import bundled_scenario_names, bundled_scenario_path
+from pbem.games.base import bundled_scenario_names, bundled_scenario_path, read_data, scenario_file
 from pbem.mechanics.places import AreaMap, Place, area_map
 from pbem.resources import scenarios_dir
 
@@ -88,13 +87,7 @@ def scenario_names() -> list[str]:
 
 
 def _read(path: Path, schema: str, problems: list[Problem]) -> dict[str, Any]:
-    try:
-        data = read_toml(path)
-    except PbemError as e:
-        problems.append(Problem(str(path), e.message))
-        return {}
-    problems += schema_problems(data, schema, str(path))
-    return data
+    return read_data(path, problems, schema)
 
 
 def load_map(path: Path, problems: list[Problem]) -> tuple[AreaMap[Place] | None, dict[str, Any]]:
@@ -133,13 +126,7 @@ def load_map(path: Path, problems: list[Problem]) -> tuple[AreaMap[Place] | None
 def load_scenario(name: str) -> Scenario:
     """A bundled scenario or a scenario file, with its map, cross-checked (ModuleDataError lists
     every problem)."""
-    path = scenario_path(name)
-    try:
-        found = path.is_file()
-    except OSError as err:
-        raise ModuleDataError(f"no Skirmish scenario '{name[:80]}' ({err.strerror})") from err
-    if not found:
-        raise ModuleDataError(f"no Skirmish scenario '{name[:80]}'", hint=f"Bundled: {', '.join(scenario_names())}.")
+    path = scenario_file("Skirmish", name, scenario_path(name), scenario_names())
     problems: list[Problem] = []
     raw = _read(path, "skirmish/scenario", problems)
     if problems:

@@ -17,11 +17,11 @@ from typing import Any
 from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, PbemError, Problem
 from pbem.exchange.hidden import add_claim
-from pbem.games.base import BundledGame, problem_rows, scenario_file_names
+from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice
 
-from . import autoplay, catalog, picture, render, rules
-from .data import ELIMINATED, SIDES, TYPES, load_scenario, scenario_names
+from . import autoplay, catalog, data, picture, render, rules
+from .data import ELIMINATED, SIDES, TYPES, load_scenario
 from .rules import Ctx
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
@@ -40,19 +40,10 @@ class Skirmish(BundledGame):
     step_rule = "2.1"
     report_details: tuple[str, ...] = ("Attack ", "Defence ")  # the computation lines of a report (a mail leaves them out)
     coverage_file = COVERAGE_FILE
+    scenario_stop = "\n[units]"  # (pbem.games.base.scenario_file_names)
     case_prefix = catalog.CASE_PREFIX  # the rules catalog's cases: SK-NNN
 
     # --- data ------------------------------------------------------------------------------------
-    def scenarios(self) -> list[str]:
-        return scenario_names()
-
-    def owns_scenario(self, name: str) -> bool:
-        """A bundled scenario of this game, or a scenario file whose [scenario] names it."""
-        return name in scenario_names() or scenario_file_names(name, self.name, "\n[units]")
-
-    def data_digest(self, scenario: str) -> str:
-        return load_scenario(scenario).digest
-
     # --- what the core shows ------------------------------------------------------------------------
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
         """5.1: each side's VP."""
@@ -345,6 +336,10 @@ class Skirmish(BundledGame):
 
 
     # --- the rules catalog (pbem/catalog.py) ----------------------------------------------------------
+    def data_module(self) -> Any:
+        """Its scenarios (pbem.games.base.BundledGame)."""
+        return data
+
     def catalog_module(self) -> Any:
         """Its rules catalog's hooks (pbem.games.base.BundledGame)."""
         return catalog
