@@ -211,32 +211,25 @@ class Ctx:
             v = halve_round_up(v)
         return v
 
-    def morale(self, u: str) -> int:
-        """9.7, 13.31 (A-52: current morale): isolated -1 (7.8) and demoralized -1 (13.2), never to 0 (A-33)."""
-        v = self.printed(u).m
-        if self.supply(u) == ISOLATED and v > 1:
-            v -= 1
-        if v and self.status(u) == DEMORALIZED:
-            v = max(1, v - 1)  # A-33: never to 0
+    def _reduced(self, u: str, v: int, cut: int) -> int:
+        """7.8, 13.2, T5: a value less ``cut`` if the unit is isolated and ``cut`` again if it is
+        demoralized, never to 0 (A-33: a value of 0 stays 0)."""
+        for hit in (self.supply(u) == ISOLATED, self.status(u) == DEMORALIZED):
+            if hit and v:
+                v = max(1, v - cut)
         return v
+
+    def morale(self, u: str) -> int:
+        """9.7, 13.31 (A-52: current morale): -1 isolated (7.8) and -1 demoralized (13.2), never to 0 (A-33)."""
+        return self._reduced(u, self.printed(u).m, 1)
 
     def armor(self, u: str) -> int:
-        """10.x: armor, -2 isolated and -2 demoralized (13.2), never to 0 (A-33)."""
-        v = self.printed(u).ar
-        if v and self.supply(u) == ISOLATED:
-            v = max(1, v - 2)
-        if v and self.status(u) == DEMORALIZED:
-            v = max(1, v - 2)  # A-33: never to 0
-        return v
+        """10.x: armor, -2 isolated (7.8) and -2 demoralized (13.2), never to 0 (A-33)."""
+        return self._reduced(u, self.printed(u).ar, 2)
 
     def anti_armor(self, u: str) -> int:
-        """10.x: anti-armor, -1 isolated and -1 demoralized (13.2), never to 0 (A-33)."""
-        v = self.printed(u).aa
-        if v and self.supply(u) == ISOLATED:
-            v = max(1, v - 1)
-        if v and self.status(u) == DEMORALIZED:
-            v = max(1, v - 1)  # A-33: never to 0
-        return v
+        """10.x: anti-armor, -1 isolated (7.8) and -1 demoralized (13.2), never to 0 (A-33)."""
+        return self._reduced(u, self.printed(u).aa, 1)
 
     def klass(self, u: str) -> str:
         """The movement class this player turn (2.1; 17.7: a motorcycle unit's choice, A-87: the class
