@@ -972,7 +972,7 @@ def hidden(state_path: Path, key_path: Path, ask: bool, as_json: bool) -> None:
 
     \b
     Example:
-      pbem hidden game/0004.state.toml --key axis.key
+      pbem hidden game/0004.state.toml --key SIDE.key
     """
     from pbem.exchange.game import load_state, own_hidden
 

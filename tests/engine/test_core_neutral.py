@@ -14,7 +14,8 @@ from tests.paths import ROOT
 PACKAGE = ROOT / "pbem"
 REGISTRY = PACKAGE / "engine" / "registry.py"
 PROTOCOL = (PACKAGE / "games" / "__init__.py", PACKAGE / "games" / "base.py")
-WORDS = ("proud", "german", "soviet", "pm-", "skirmish", "crossroads", "sk-")  # the games' names, sides and id prefixes
+WORDS = ("proud", "german", "soviet", "pm-", "skirmish", "crossroads", "sk-", "red steel", "red-steel", "red_steel", "redsteel",
+         "kishinev", "axis", "europe", "engulfed")  # the games' names, sides, scenarios and id prefixes
 FOUND = re.compile("|".join(re.escape(w) for w in WORDS), re.IGNORECASE)
 
 
