@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -395,7 +396,7 @@ def test_support_for_a_hex_not_attacked_counts_for_nothing(games: Callable[[str]
     """`pbem sign` does not run the rules: support for a hex the attacks do not name is sealed, and
     the Soviet sees a commitment. Opened, it is not flagged; it is not counted either."""
     g = games("axis-combat")
-    g.play(support_body(g, {"0604": [], "0909": [ART]}))
+    g.play(support_body(g, {"0909": [ART]}))
     auto(g)
     line = attack_line(last_report(g))
     assert ART not in line and "support none" in line
@@ -447,6 +448,9 @@ def test_whether_the_attacker_has_support_stays_secret(games: Callable[[str], Sk
     defender's reply always asks the attacker to open its support, given or not."""
     g = games("axis-combat")
     assert "attacks commit their support, given or not" in checked(g, support_body(g, None))
+    target = tomllib.loads(support_body(g, None))["attack"][0]["target"]
+    # one spelling of "no support": {} (a target with an empty list is refused)
+    assert "should be non-empty" in checked(g, support_body(g, {target: []}))
     forged = forge(g, support_body(g, None))
     with pytest.raises(IllegalOrdersError):
         g.adjudicate(forged)
