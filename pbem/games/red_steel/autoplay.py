@@ -246,7 +246,7 @@ def _support(module: Any, state: dict[str, Any], ctx: Ctx, side: str) -> dict[st
     support: list[dict[str, Any]] = []
     used: set[str] = set()
     b = _Builder(module, state, side)
-    for a in state.get("pending", {}).get("attacks", []):
+    for a in state.get("pending", {}).get("orders", {}).get("attack", []):
         target = str(a["target"])
         if not ctx.units_in(target) or ctx.side_of(ctx.units_in(target)[0]) != side:
             continue

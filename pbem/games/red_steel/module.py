@@ -214,7 +214,7 @@ class RedSteel(BundledGame):
         if submission.kind == "reply":
             for key in sorted((set(body) & GAME_KEYS) - {"standing", "reply"}):
                 problems.append(Problem(key, "a support reply holds [reply] (its support) and [standing] only", "3.34"))
-            combat.check_support(ctx, list(state.get("pending", {}).get("attacks", [])), reply_body(body), submission.side, problems)
+            combat.check_support(ctx, pending_attacks(state), reply_body(body), submission.side, problems)
             return problems
         if step.endswith("/" + INTRO):
             for key in sorted((set(body) & GAME_KEYS) - {"intro", "standing"}):
@@ -269,9 +269,7 @@ class RedSteel(BundledGame):
             for a in attacks:
                 a["support"] = list(draft.get(str(a["target"]), []))
         found: list[Problem] = []
-        ctx.secret = False
         combat.check(ctx, {**body, "attack": attacks}, found)
-        ctx.secret = True
         for p in found:
             where = p.where
             if ".support[" in where:
@@ -335,7 +333,7 @@ class RedSteel(BundledGame):
         orders = {k: copy.deepcopy(body[k]) for k in COMBAT_KEYS if k in body}
         if targets:
             ctx.emit("declared", "9.0", side=ctx.side, targets=targets)
-            pending = {"orders": orders, "attacks": copy.deepcopy(list(body.get("attack", [])))}
+            pending = {"orders": orders}
             t = self._awaiting(state, ctx, SUPPORT, pending)
             if combat.support_item(ctx.turn) in body.get("hidden", {}):  # 3.34c: opened by the attacker when it adjudicates the reply
                 t.state["awaits"]["open"] = {ctx.side: [combat.support_item(ctx.turn)]}
@@ -581,6 +579,11 @@ class RedSteel(BundledGame):
         counts = (("move(s)", report.count("\n- Move ")), ("combat(s)", report.count("\n- **Combat ")),
                   ("bombardment(s)", report.count("\n- Bombardment ")))
         return ", ".join(f"{n} {what}" for what, n in counts if n)
+
+
+def pending_attacks(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """9.0: the attacks declared in the step whose support reply the state awaits (none otherwise)."""
+    return list(state.get("pending", {}).get("orders", {}).get("attack", []))
 
 
 def reply_body(body: dict[str, Any]) -> dict[str, Any]:

@@ -140,7 +140,7 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     step = str(state["awaits"]["step"])
     out = [*header, ""]
     if state["awaits"]["kind"] == "reply":
-        attacks = state.get("pending", {}).get("attacks", []) or state.get("question", {}).get("attacks", [])
+        attacks = state.get("pending", {}).get("orders", {}).get("attack", [])
         out += ["# Defensive support (3.34b, 9.11): artillery of yours supporting a declared target."]
         out += [f"# Declared: {a['target']}, attacked by {', '.join(a['units'])}" for a in attacks]
         out += ["# [[reply.support]]", '# target = "HEX"', '# units = ["UNIT"]']

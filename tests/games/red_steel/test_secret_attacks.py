@@ -429,12 +429,34 @@ def test_one_gun_supporting_three_times_is_caught(games: Callable[[str], SkGame]
     assert attack_line(last_report(g)).count(ART) == 1, attack_line(last_report(g))  # or counted once (A-60)
 
 
+def independent_attack(g: SkGame) -> tuple[str, str] | None:
+    """An Axis-held hex next to a Soviet unit of no formation, and that unit, or None."""
+    from pbem.games.red_steel.context import context
+
+    ctx = context(g.state().data)
+    for u in ctx.side_units("soviet"):
+        if not ctx.spec(u).formation and ctx.spec(u).art is None:
+            for n in ctx.neighbours(ctx.at(u)):
+                if ctx.holder(n) == "axis":
+                    return n, u
+    return None
+
+
 def test_support_of_an_inactive_soviet_formation_is_caught(games: Callable[[str], SkGame]) -> None:
-    g = until(games("reserve-move"), "soviet/combat")
-    assert g.state().data["position"]["activation"] == {"track": [], "reserve": "11TD", "out": [], "reserve_since": 1}
-    attack = '\n[[attack]]\ntarget = "0604"\nunits = ["S-23BG/1"]\n'  # the border guards: independent of any formation
-    assert "a formation not activated this turn (A-72)" in checked(g, attack + f'\n[hidden]\n"support.T1" = {{ "0604" = ["{SOVIET_ART}"] }}\n')
-    g.play(attack + f'\n[hidden]\n"support.T1" = {{ "0604" = ["{SOVIET_ART}"] }}\n')
+    g = games("reserve-move")
+    while True:  # a Soviet combat step while 11TD is held back, with a unit of no formation next to the Axis
+        g = until(g, "soviet/combat")
+        act = g.state().data["position"]["activation"]
+        found = independent_attack(g)
+        if found and act["reserve"] == "11TD" and "11TD" not in act["track"]:
+            break
+        auto(g)
+    target, attacker = found  # a unit of no formation may attack (15.12)
+    attack = f'\n[[attack]]\ntarget = "{target}"\nunits = ["{attacker}"]\n'
+    turn = g.state().data["clock"]["turn"]
+    support = f'\n[hidden]\n"support.T{turn}" = {{ "{target}" = ["{SOVIET_ART}"] }}\n'
+    assert "a formation not activated this turn (A-72)" in checked(g, attack + support)
+    g.play(attack + support)
     try:
         auto(g)  # the Axis's reply; the Soviet opens its support and resolves the combat
     except TamperError as e:

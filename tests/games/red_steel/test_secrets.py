@@ -271,7 +271,7 @@ def test_the_attack_support_stays_hidden_until_the_defender_has_allocated_his(tm
     st = g.state().data
     item = next(iter(st["awaits"]["open"]["axis"]))
     assert st["awaits"]["kind"] == "reply" and st["awaits"]["adjudicator"] == "axis" and item.startswith("support.T")
-    assert all("support" not in a for a in st["pending"]["attacks"])  # the defender sees the targets and attackers only
+    assert all("support" not in a for a in st["pending"]["orders"]["attack"])  # the defender sees the targets and attackers only
     auto(g)  # the Soviet's reply; the Axis adjudicates it and opens its support
     st = g.state().data
     opened = st["opened"]["axis"][item]["values"][-1]
