@@ -7,24 +7,10 @@ their default, so that a game played with the defaults has an empty ``options`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from pbem.errors import IllegalOrdersError
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    name: str
-    default: Any
-    choices: tuple[Any, ...]  # the values allowed (for an int option: its lowest and highest)
-    ambiguity: str  # the digest's entry (A-nn) or rule
-    text: str  # what it decides
-
-    @property
-    def integer(self) -> bool:
-        return isinstance(self.default, int) and not isinstance(self.default, bool)
-
+from pbem.games import named_options
+from pbem.games.named_options import Option
 
 OPTIONS: tuple[Option, ...] = (
     Option("turns", 0, (0, 99), "18.0", "the last game turn played (0: the scenario's)"),
@@ -71,30 +57,10 @@ BY_NAME = {o.name: o for o in OPTIONS}
 
 def parse(options: dict[str, Any]) -> dict[str, Any]:
     """The options given, checked, as the state records them (those at their default left out)."""
-    out: dict[str, Any] = {}
-    for name, raw in sorted(options.items()):
-        opt = BY_NAME.get(name)
-        if opt is None:
-            raise IllegalOrdersError(f"unknown option {name}", hint="Known: " + ", ".join(o.name for o in OPTIONS) + ".")
-        value: Any = raw
-        if isinstance(opt.default, bool):
-            if raw in (True, "true"):
-                value = True
-            elif raw in (False, "false"):
-                value = False
-            else:
-                raise IllegalOrdersError(f"option {name}={raw}: true or false ({opt.ambiguity})")
-        elif opt.integer:
-            if isinstance(raw, bool) or not str(raw).isdigit() or not opt.choices[0] <= int(raw) <= opt.choices[1]:
-                raise IllegalOrdersError(f"option {name}={raw}: a whole number from {opt.choices[0]} to {opt.choices[1]} ({opt.ambiguity})")
-            value = int(raw)
-        elif raw not in opt.choices:
-            raise IllegalOrdersError(f"option {name}={raw}: one of {', '.join(map(str, opt.choices))} ({opt.ambiguity})")
-        if value != opt.default:
-            out[name] = value
-    return out
+    return named_options.parse(BY_NAME, options)
 
 
 def get(options: dict[str, Any], name: str) -> Any:
     """An option's value in a game (its default when the state does not record it)."""
-    return options.get(name, BY_NAME[name].default)
+    return named_options.get(BY_NAME, options, name)
+
