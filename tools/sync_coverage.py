@@ -20,6 +20,7 @@ GAMES = (
     (ROOT / "pbem" / "games" / "proud_monster" / "coverage.toml", ROOT / "tests" / "games" / "proud_monster" / "catalog", "PM-*.toml"),
     (ROOT / "pbem" / "games" / "skirmish" / "coverage.toml", ROOT / "tests" / "games" / "skirmish" / "catalog", "SK-*.toml"),
     (ROOT / "pbem" / "games" / "red_steel" / "coverage.toml", ROOT / "tests" / "games" / "red_steel" / "catalog", "RS-*.toml"),
+    (ROOT / "pbem" / "games" / "europe_engulfed" / "coverage.toml", ROOT / "tests" / "games" / "europe_engulfed" / "catalog", "EE-*.toml"),
 )
 
 

@@ -34,6 +34,7 @@ GAMES: list[Entry] = [
     Entry("proud-monster", ("pm", "proudmonster", "proud_monster"), "pbem.games.proud_monster.module", "ProudMonster"),
     Entry("skirmish", ("sk",), "pbem.games.skirmish.module", "Skirmish"),
     Entry("red-steel", ("rs", "redsteel", "red_steel"), "pbem.games.red_steel.module", "RedSteel"),
+    Entry("europe-engulfed", ("ee", "europeengulfed", "europe_engulfed"), "pbem.games.europe_engulfed.module", "EuropeEngulfed"),
 ]
 
 _loaded: dict[str, GameModule] = {}

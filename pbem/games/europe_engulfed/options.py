@@ -1,0 +1,76 @@
+"""Europe Engulfed's named options: one for each ambiguity of the rules that changes play (digest
+Part VIII, A-01..A-77), each defaulting to the digest's reading
+(docs/europe-engulfed-ambiguities.md lists them), and the game's own settings.
+
+A game's options are given to `pbem new --option NAME=VALUE`; a state records only those not at
+their default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games import named_options
+from pbem.games.named_options import Option
+
+OPTIONS: tuple[Option, ...] = (
+    Option("turns", 0, (0, 60), "D-1", "the number of game turns played (0: the scenario's, to its last turn)"),
+    Option("fog", True, (True, False), "J-0",
+           "a game without a referee hides each block's type and strength from the opponent (hidden values); false: every block open"),
+    Option("fortress_port", "fortress-uncontested", ("fortress-uncontested", "area-uncontested"), "A-01",
+           "the surrounding area is a port while the fortress is friendly and not contested, or while the surrounding area is not contested"),
+    Option("mud_by", "zone", ("zone", "area"), "A-03", "Mud, Snow and Clear apply to an area by its weather zone"),
+    Option("mud_defence", "stacks", ("stacks", "none"), "A-03",
+           "defending infantry, cavalry and airborne get +1 HB in Mud (6.4b), stacking with other bonuses; none: no Mud bonus"),
+    Option("oos_recovery", "gain", ("gain", "trace"), "A-13",
+           "3.5: a moved OOS unit recovers only if it gained a friendly area this player-turn, or by tracing supply alone"),
+    Option("fortress_pin", "player-turn", ("player-turn", "next-turn"), "A-18",
+           "5.17: infantry that entered an area with an enemy fortress makes no breakthrough movement for the rest of the player-turn, or until the next game turn"),
+    Option("sea_supply_pin", "initial", ("initial", "none"), "A-19",
+           "5.41: Soviet units supplied across a sea zone at the initial supply determination make no breakthrough movement"),
+    Option("breakthrough_reach", "one-more", ("one-more", "none"), "A-20",
+           "5.42: armor, cavalry and GS within 2 areas of the designated area may move 1 area into a friendly non-contested area adjacent to it"),
+    Option("fortress_attack_limit", "attacker", ("attacker", "defender"), "A-21",
+           "5.5: twice the attacker's own fortress stacking limit may attack a fortress, or twice the defender's"),
+    Option("full_strength_first", "one-each", ("one-each", "even"), "A-23",
+           "6.27: every full-strength unit of the target class takes a hit before a reduced one; even: losses spread evenly"),
+    Option("rough_defence", "every-round", ("every-round", "first-round"), "A-25",
+           "6.81: defenders in Rough get +1 HB in every round, or in the first round only"),
+    Option("river_bonus", "all-crossed", ("all-crossed", "any-crossed"), "A-26",
+           "6.83: the river/strait HB in the first round when every attacking unit crossed (or a fired-at class all crossed), or when any crossed"),
+    Option("armor_in_fortress", False, (False, True), "A-27", "6.85: armor may enter a fortress"),
+    Option("heavy_fort_rounds", "first", ("first", "every"), "A-66",
+           "6.95c: a heavy fortification gives its +1 in the first round of each combat, or in every round"),
+    Option("sa_over_limit", "removed", ("removed", "kept"), "A-32",
+           "7.11: an SA spent while over a lowered limit leaves the game (removed) or returns to the force pool"),
+    Option("hit_cap", "none", ("none", "natural-one-misses"), "A-56", "T-1: no cap on hit bonuses, or a die of 1 always misses"),
+    Option("halving", "cumulative", ("cumulative", "once"), "A-57",
+           "several halvings (Snow, Swamp, OOS) each halve the dice (rounded down at the end), or halve once"),
+    Option("counterattack_halving", True, (True, False), "A-58",
+           "Snow, Swamp and OOS halving apply to the counterattacking units"),
+    Option("rearguard", "steps-vs-units", ("steps-vs-units", "units-vs-units"), "A-60",
+           "5.14b: the rearguard's steps at least the enemy's ground units in the area, or its units at least theirs"),
+    Option("armor_hb_defending", True, (True, False), "A-62",
+           "6.29/6.4c: defending armor firing at infantry-class units also gets the +1 HB"),
+    Option("breakthrough_losses", "paying-only", ("paying-only", "any"), "A-65",
+           "6.72: in a breakthrough combat, defender hits go only to units of nations that spent an SA"),
+    Option("oos_replacement_steps", "less-one", ("less-one", "full"), "A-71",
+           "4.32: outside the listed areas a unit is replaced up to one step below full strength"),
+    Option("fortress_limited_supply", "lose-step", ("lose-step", "no-loss"), "A-72",
+           "7.9: units OOS in a friendly fortress lose a step each Final Supply phase (automatic Limited Supply)"),
+    Option("airdrop_weather", "clear", ("clear", "clear-or-light-mud"), "A-77",
+           "7.3: airborne drops only in Clear, or also in Lt. Mud"),
+    Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
+)
+
+BY_NAME = {o.name: o for o in OPTIONS}
+
+
+def parse(options: dict[str, Any]) -> dict[str, Any]:
+    """The options given, checked, as the state records them (those at their default left out)."""
+    return named_options.parse(BY_NAME, options)
+
+
+def get(options: dict[str, Any], name: str) -> Any:
+    """An option's value in a game (its default when the state does not record it)."""
+    return named_options.get(BY_NAME, options, name)
