@@ -29,6 +29,18 @@ def operational(ctx: Ctx, body: dict[str, Any]) -> None:
             ctx.update_contested(a, "5.1")
 
 
+def move_group(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] | None, mode: str = "operational") -> None:
+    """One operational move of a group of blocks (and GS markers) along ``m["path"]`` (5.1):
+    ``mode`` operational (1.23), breakthrough (5.4: the caller checks who may move, 5.42) or
+    evacuate (7.52). Checking (``problems`` given) and resolving are the same walk on the
+    context: a problem is recorded with ``where`` (``move[2].path[1]``) and the move is not made;
+    resolving, each step is made and its events emitted (stub)."""
+
+
+def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] | None, mode: str = "initial") -> None:
+    """One strategic move (5.2), ``mode`` initial (1.24) or breakthrough (5.44) (stub)."""
+
+
 def strategic(ctx: Ctx, moves: list[dict[str, Any]]) -> None:
     """1.24, 5.2: strategic moves (stub)."""
 

@@ -12,6 +12,11 @@ from .context import Ctx
 KEYS = ("final",)
 
 
+def traces(ctx: Ctx, area: str, nation: str) -> bool:
+    """3.1-3.3: whether a block of ``nation`` in ``area`` traces supply now (stub: always)."""
+    return True
+
+
 def initial(ctx: Ctx) -> None:
     """1.21: the phasing side's blocks traced for supply; OOS markers (stub)."""
 
