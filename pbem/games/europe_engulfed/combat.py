@@ -21,6 +21,10 @@ def initial(ctx: Ctx, battles: list[dict[str, Any]]) -> None:
     """1.25, 6.1: one round in every newly contested area and each chosen one (stub)."""
 
 
+def check_battle(ctx: Ctx, b: dict[str, Any], where: str, problems: list[Problem]) -> None:
+    """Every problem of one battle declared (area, type, GS allocation) (stub)."""
+
+
 def fight(ctx: Ctx, battle: dict[str, Any], rule: str, paying: list[str] | None = None) -> None:
     """One combat round in ``battle["area"]`` (6.2), with the counterattacks that follow (7.7)."""
 
