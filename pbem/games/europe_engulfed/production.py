@@ -185,7 +185,7 @@ def _nations(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> list[st
         named.setdefault(str(n), f"production.hidden_werps.{n}")
     for i, r in enumerate(prod.get("replace", [])):
         u = str(r["unit"])
-        if u in ctx.units:
+        if u in ctx.units and ctx.side_of(u) == ctx.side:  # another side's block: refused in _walk
             named.setdefault(ctx.nation(u), f"production.replace[{i}].unit")
     out = {n for n, v in ctx.sc.production.items() if ctx.side_of_nation(n) == ctx.side and (v or n in named)}
     for n, where in sorted(named.items()):
@@ -441,7 +441,7 @@ def _fortify(ctx: Ctx, f: dict[str, Any], where: str, ledger: Ledger, problems: 
         forts[area] = {"kind": "field", "nation": n}
         ledger.spend(f"field fortification in {area}", cost, "6.91, 4.43")
     ctx.pos["fortifications"] = dict(sorted(forts.items()))
-    ctx.emit("fortified", "6.95c" if heavy else "6.91", nation=n, area=area, kind="heavy" if heavy else "field", cost=cost)
+    ctx.emit("fortified", "6.95c" if heavy else "6.91", nation=n, area=area, fort="heavy" if heavy else "field", cost=cost)
 
 
 def _special(ctx: Ctx, s: dict[str, Any], where: str, ledger: Ledger, problems: list[Problem]) -> None:
@@ -705,7 +705,7 @@ def _replaced(e: Event) -> list[str]:
 
 def _fortified(e: Event) -> list[str]:
     d = e.data
-    what = "upgrades the field fortification to a heavy fortification" if d["kind"] == "heavy" else "builds a field fortification"
+    what = "upgrades the field fortification to a heavy fortification" if d["fort"] == "heavy" else "builds a field fortification"
     return [f"- {_nat(d['nation'])} {what} in {d['area']} ({e.rule}): {d['cost']} WERPs."]
 
 
