@@ -375,12 +375,12 @@ def _after(ctx: Ctx, area: str, rule: str, fortified_round: bool) -> None:
         owner = ctx.side_of_nation(str(fort["nation"]))
         if ctx.side_in(area, other(owner)):
             del ctx.pos["fortifications"][area]
-            ctx.emit("fortification-breached", "6.97", area=area, nation=fort["nation"], kind="field")
+            ctx.emit("fortification-breached", "6.97", area=area, nation=fort["nation"], fort="field")
     ctx.update_contested(area, "6.2")
     fort = ctx.pos.get("fortifications", {}).get(area)
     if fort and fort.get("kind") == "heavy" and ctx.controller(area) == AXIS:
         del ctx.pos["fortifications"][area]
-        ctx.emit("fortification-breached", "6.95", area=area, nation=fort["nation"], kind="heavy")
+        ctx.emit("fortification-breached", "6.95", area=area, nation=fort["nation"], fort="heavy")
     if ctx.newly_contested(area):
         ctx.pos["contested"][area] = OLD
 
@@ -679,7 +679,7 @@ def _fire(ctx: Ctx, r: Round, role: str, firing: list[str], pool: list[str], ste
         cap = ctx.option("hit_cap") == "natural-one-misses"
         hits = sum(1 for d in faces if d + hb >= 6 and not (cap and d == 1))
         losses = _take_hits(ctx, owner, pool, steps, target, hits)
-        out.append({"unit": u, "nation": ctx.nation(u), "class": ctx.klass(u), "steps": steps[u], "target": target,
+        out.append({"unit": u, "nation": ctx.nation(u), "class": ctx.klass(u), "kind": ctx.kind(u), "steps": steps[u], "target": target,
                     "dice": faces, "hb": hb, "bonuses": got, "negated": neg, "need": max(1, 6 - hb), "hits": hits,
                     "losses": losses})
     return out
@@ -729,7 +729,7 @@ def _side(s: str) -> str:
 
 def _render_battle(e: Event) -> list[str]:
     d = e.data
-    what = "counterattack" if d["round"] == "counterattack" else "round " + ("1" if d.get("first") else "of combat")
+    what = "counterattack" if d["round"] == "counterattack" else "round 1" if d.get("first") else "a new round"
     lines = [f"- **Battle of {d['name']}** ({d['type']}, {what}; {e.rule}): the {_side(d['attacker'])} attack, "
              f"the {_side(d['defender'])} defend" + (f" (only the units of {', '.join(d['paying'])}, who paid: 6.72)"
                                                       if d.get("paying") else "") + "."]
@@ -757,7 +757,7 @@ def _render_battle(e: Event) -> list[str]:
         neg = f" ({'; '.join(f['negated'])})" if f["negated"] else ""
         role = "defender" if f["side"] == d["defender"] else "attacker"
         hits = ", ".join(_hit_words(h) for h in f["losses"]) or "none"
-        lines.append(f"  - Fire ({role}) {f['unit']} ({f['nation']} {f['class']}, {f['steps']} step(s)) at {f['target']}: "
+        lines.append(f"  - Fire ({role}) {f['unit']} ({f['nation']} {f['kind']}, {f['steps']} step(s)) at {f['target']}: "
                      f"dice {f['dice']}, HB {f['hb']} [{hb}]{neg}, hits on {f['need']}+ (T-1): {f['hits']} hit(s): {hits}.")
     if d["losses"]:
         lines.append("  - Losses (6.27, 6.28): " + ", ".join(
@@ -809,7 +809,7 @@ def _render_counter(e: Event) -> list[str]:
 
 def _render_breached(e: Event) -> list[str]:
     d = e.data
-    if d["kind"] == "heavy":
+    if d["fort"] == "heavy":
         return [f"- The {d['nation']} heavy fortification in {d['area']} is lost: the Axis control the area ({e.rule})."]
     return [f"- The {d['nation']} field fortification in {d['area']} is breached: enemy units remain after the first round ({e.rule})."]
 
