@@ -122,7 +122,7 @@ def support_problem(ctx: Ctx, u: str, nation: str) -> tuple[str, str] | None:
         return None
     if nation == "germany" and un == "italy":
         return ("6.62", f"{u} is Italian: German GS units support Axis minors' units, never Italian ones")
-    return ("6.61", f"{u} is {un}: a {nation} GS unit supports only a ground unit of its own nationality")
+    return ("6.61", f"{u} is {un}: a GS unit of {nation} supports only a ground unit of its own nationality")
 
 
 def usable_gs(ctx: Ctx, area: str, side: str) -> tuple[dict[str, int], tuple[str, str] | None]:
@@ -692,8 +692,8 @@ def _round(ctx: Ctx, r: Round, att_gs: tuple[dict[str, Any], int], def_gs: tuple
     area = r.area
     a_air, a_sup, a_drop = _allocate_gs(ctx, area, r.attacker, {str(k): str(v) for k, v in att_gs[0].items()}, att_gs[1])
     d_air, d_sup, d_drop = _allocate_gs(ctx, area, r.defender, {str(k): str(v) for k, v in def_gs[0].items()}, def_gs[1])
-    airs = {r.attacker: a_air, r.defender: d_air}
-    sups = {r.attacker: a_sup, r.defender: d_sup}
+    airs = {r.attacker: dict(a_air), r.defender: dict(d_air)}
+    sups = {r.attacker: dict(a_sup), r.defender: dict(d_sup)}
     _air_combat(ctx, r, airs, sups)
     r.supported = {**sups[r.attacker], **sups[r.defender]}
     attackers = ctx.side_in(area, r.attacker)
@@ -710,7 +710,7 @@ def _round(ctx: Ctx, r: Round, att_gs: tuple[dict[str, Any], int], def_gs: tuple
     lost = {u: int(ctx.steps(u) or 0) - steps[u] for u in steps if int(ctx.steps(u) or 0) > steps[u]}
     ctx.emit("battle", "7.7" if r.counter else FIRE_RULE[r.type], area=area, name=ctx.sc.map.areas[area].name, type=r.type,
              round="counterattack" if r.counter else "attack", first=r.first, attacker=r.attacker, defender=r.defender,
-             rule=r.rule, paying=r.paying,
+             rule=r.rule, paying=r.paying, supported=dict(r.supported),
              gs={r.attacker: {"air": a_air, "support": a_sup, "ignored": a_drop},
                  r.defender: {"air": d_air, "support": d_sup, "ignored": d_drop}},
              fire=[{"side": r.defender, **f} for f in fire_d] + [{"side": r.attacker, **f} for f in fire_a],
@@ -737,7 +737,9 @@ def _render_battle(e: Event) -> list[str]:
         g = d["gs"][s]
         parts = []
         if g["support"]:
-            parts.append("support " + ", ".join(f"{u} by a {n} GS" for u, n in g["support"].items()))
+            parts.append("support " + ", ".join(f"{u} by a {n} GS" for u, n in g["support"].items())
+                         + ("" if all(u in d.get("supported", g["support"]) for u in g["support"]) else
+                            " (" + ", ".join(f"{u}'s GS lost in air combat" for u in g["support"] if u not in d["supported"]) + ")"))
         if g["air"]:
             parts.append("air combat " + ", ".join(f"{k} {n}" for n, k in g["air"].items()))
         if g["ignored"]:
