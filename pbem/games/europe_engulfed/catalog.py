@@ -18,7 +18,7 @@ from .data import SIDES, Turn
 
 CASE_PREFIX = "EE"
 UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite")
-POSITION_EXTRA = ("weather", "gs", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
+POSITION_EXTRA = ("weather", "gs", "gs_oos", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
                   "politics", "assets", "next_allowed")
 KEYS = {
     "case": ("referee", "scenario"),
