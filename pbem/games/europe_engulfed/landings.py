@@ -629,7 +629,9 @@ def _malta(ctx: Ctx, malta: str, attackers: list[str], final: dict[str, Any]) ->
         leaving = list(attackers)
         ctx.emit("malta", "6.86", area=malta, side=side, cleared=False, limit=0, stay=[])
     retreat_to = ""
-    for u in [u for u in leaving if not ctx.has_flag(u, "dropped")]:
+    landed = [u for u in leaving if not ctx.has_flag(u, "dropped")]
+    airborne = [u for u in leaving if ctx.has_flag(u, "dropped")]
+    for u in landed:
         port = _flag_value(ctx, u, "port")
         if port and port_on(ctx, port, sea, side):
             ctx.place(u, port)
@@ -638,7 +640,7 @@ def _malta(ctx: Ctx, malta: str, attackers: list[str], final: dict[str, Any]) ->
         else:
             ctx.eliminate(u, "6.86", f"{'Malta was not cleared' if not cleared else 'over the limit in Malta'}: no "
                           "friendly port of origin to sail back to")
-    for u in [u for u in leaving if ctx.has_flag(u, "dropped")]:
+    for u in airborne:
         if not cleared:
             ctx.eliminate(u, "6.86", f"an airborne attacker of {name}, which was not cleared")
             continue
