@@ -115,11 +115,8 @@ def _free(ctx: Ctx, key: str) -> dict[str, Any]:
 
 
 def _enemy_present(ctx: Ctx, area: str, side: str) -> bool:
-    return ctx.present(area, other(side))
-
-
-def _ground(ctx: Ctx, area: str, side: str) -> list[str]:
-    return ctx.side_in(area, side)
+    """Enemy ground units in the area: the landing contests it (GS alone are eliminated, 6.64)."""
+    return bool(ctx.side_in(area, other(side)))
 
 
 def _flag_value(ctx: Ctx, u: str, prefix: str) -> str:
@@ -357,14 +354,19 @@ def invade(ctx: Ctx, inv: dict[str, Any], where: str, problems: list[Problem] | 
     ctx.emit("invade", "7.25" if cape else "7.2", area=area, sea=sea, units=good, ports=sailed, arrow=arrow,
              weather=weather, sa=payers, transport={fp_sea: fps}, contested=contests, joint=joint, gs=gs, gs_from=gs_from,
              group=grp, naval_combat="section 8 (planned)")
-    if contests:
-        _eliminate_lone_gs(ctx, area, side, "6.64")
-        ctx.update_contested(area, "7.2")
-        if not ctx.contested(area):  # only GS were there, eliminated: the area is occupied uncontested
-            ctx.emit("landed-control", "Glossary", area=area, side=side, controller=ctx.controller(area))
-    else:
-        ctx.emit("landed-control", "Glossary", area=area, side=side, controller=ctx.controller(area))
+    _landed(ctx, area, side, "7.2")
     return None
+
+
+def _landed(ctx: Ctx, area: str, side: str, rule: str) -> None:
+    """After a landing: enemy ground units there make the area contested (6.1); enemy GS alone are
+    eliminated (6.64); an area the landing does not contest keeps its control until the first
+    combat phase (Glossary "Control")."""
+    if ctx.side_in(area, other(side)):
+        ctx.update_contested(area, rule)
+        return
+    _eliminate_lone_gs(ctx, area, side, "6.64")
+    ctx.emit("landed-control", "Glossary", area=area, side=side, controller=ctx.controller(area))
 
 
 def _check_gs(ctx: Ctx, gs: dict[str, int], gs_from: str, area: str, where: str, no: Any) -> None:
@@ -479,11 +481,8 @@ def drop(ctx: Ctx, d: dict[str, Any], where: str, problems: list[Problem] | None
     ctx.emit("drop", "7.3", unit=u, nation=nation, start=start, area=area, sa=0 if paid else 1,
              air_route="air-route" in ctx.sc.map.features(start, area), contested=contests, with_invasion=with_invasion,
              fortress=a.fortress)
-    if contests:
-        _eliminate_lone_gs(ctx, area, side, "6.64")
-        ctx.update_contested(area, "7.3")
-    if not ctx.contested(area) and not with_invasion:
-        ctx.emit("landed-control", "Glossary", area=area, side=side, controller=ctx.controller(area))
+    if contests or not with_invasion:
+        _landed(ctx, area, side, "7.3")
     return None
 
 
