@@ -176,10 +176,6 @@ class Round:
     supported: dict[str, str] = field(default_factory=dict)  # unit -> GS nation (6.6)
 
 
-def check_battle(ctx: Ctx, b: dict[str, Any], where: str, problems: list[Problem]) -> None:
-    """Every problem of one battle declared (area, type, GS allocation) (stub)."""
-
-
 def fight(ctx: Ctx, battle: dict[str, Any], rule: str, paying: list[str] | None = None) -> None:
     """One combat round in ``battle["area"]`` (6.2), with the counterattack that follows (7.7).
     ``paying``: the nations that spent an SA for a breakthrough combat (6.72): only their units

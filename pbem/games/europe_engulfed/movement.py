@@ -551,6 +551,9 @@ def _make(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path: list
             ctx.update_contested(b, "5.1")
             if was != side and ctx.controller(b) == side:
                 gained.update(units)
+            if ctx.area(b).fortress and was != side:
+                for u in units:  # 5.5, 6.85: an attacker of the fortress until the final supply phase
+                    ctx.flag(u, f"attacking:{b}")
         else:
             gained.update(_enter(ctx, b, units, final=False))
         # 5.17, A-18: infantry entering an area with an enemy-held fortress are pinned
@@ -810,6 +813,8 @@ def end_phase(ctx: Ctx, rule: str) -> None:
         holder = ctx.controller(f)
         for side in sorted({ctx.side_of(u) for u in here}):
             mine = [u for u in here if ctx.side_of(u) == side and not ctx.has_flag(u, "dropped")]
+            if side == ctx.side and rule != "1.27" and any(ctx.has_flag(u, f"attacking:{f}") for u in mine):
+                continue  # 5.5, 6.85: the attackers of a fortress fall back or occupy it at the final supply phase (landings.final)
             limit = _fortress_limit(ctx, mine)
             if side != holder and len({ctx.side_of(u) for u in here}) > 1:
                 base = limit if ctx.option("fortress_attack_limit") == "attacker" else _fortress_limit(
