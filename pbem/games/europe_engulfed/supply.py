@@ -625,7 +625,7 @@ def end_player_turn(ctx: Ctx) -> None:
         side = ctx.side_of_nation(str(f["nation"]))
         if not ctx.side_in(a, side):
             del forts[a]
-            ctx.emit("fortification-removed", "6.96", area=a, kind=str(f["kind"]), nation=str(f["nation"]))
+            ctx.emit("fortification-removed", "6.96", area=a, fortification=str(f["kind"]), nation=str(f["nation"]))
 
 
 # --- report lines --------------------------------------------------------------------------------
@@ -679,7 +679,7 @@ def _limited(e: Event) -> list[str]:
 
 def _fort(e: Event) -> list[str]:
     d = e.data
-    return [f"- The {d['kind']} fortification of {d['nation']} in {d['area']} is removed: no friendly ground unit there "
+    return [f"- The {d['fortification']} fortification of {d['nation']} in {d['area']} is removed: no friendly ground unit there "
             f"at the end of the player-turn ({e.rule})."]
 
 
