@@ -27,15 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from pbem.engine.model import Event
 from pbem.errors import Problem
+from pbem.mechanics.places import BOX, SEA
 from pbem.mechanics.supply import supplied
 
 from .context import OOS, OOS_MOVED, Ctx, other
-from .data import ALLIES, AXIS, AXIS_MINORS, MAJORS, NATIONS, SEA, VICHY
+from .data import ALLIES, AXIS, AXIS_MINORS, MAJORS, NATIONS, VICHY
 
 KEYS = ("final",)
 
@@ -80,7 +81,7 @@ class Net:
     # --- areas --------------------------------------------------------------------------------
     def friendly(self, a: str) -> bool:
         ar = self.ctx.area(a)
-        if ar.kind == "box":  # the U.S.A. box is its nation's (3.2)
+        if ar.kind == BOX:  # the U.S.A. box is its nation's (3.2)
             return self.ctx.side_of_nation(ar.home) == self.side
         c = self.ctx.controller(a)
         return c == self.side or (self.side == AXIS and c == VICHY)  # 9.52: Axis lines cross Vichy territory
@@ -252,7 +253,7 @@ class Net:
             for z in zones:
                 entry[z] = entry.get(z, True) and bh
         reached = self.reached(nation)
-        exits = set()
+        exits: set[str] = set()
         for p, ar in ctx.sc.map.areas.items():
             if p == a or p in seen or not ar.ground or p not in reached:
                 continue
@@ -316,7 +317,7 @@ def allocate(items: list[tuple[str, list[Route]]], caps: dict[str, int]) -> dict
     start = tuple(caps[z] for z in zones)
 
     def best(mins: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
-        @lru_cache(maxsize=None)
+        @cache
         def go(g: int, left: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
             if g == len(keys):
                 return 0, ()
@@ -340,7 +341,7 @@ def allocate(items: list[tuple[str, list[Route]]], caps: dict[str, int]) -> dict
     if top is None:
         return {}
     most = top[0]
-    for name, routes in items:  # by priority, each item supplied if the most still fit
+    for _name, routes in items:  # by priority, each item supplied if the most still fit
         if not routes:
             continue
         g = keys.index(tuple(routes))
@@ -632,15 +633,15 @@ def end_player_turn(ctx: Ctx) -> None:
 
 def _name(u: str) -> str:
     if u.startswith("gs:"):
-        _, a, n, i = u.split(":")
-        return f"a {n} GS unit in {a}"
+        n = u.split(":")[2]
+        return f"a {n} GS unit"
     return u
 
 
 def _supply(e: Event) -> list[str]:
     d = e.data
     what = "Initial" if d["phase"] == "initial" else "Final"
-    out = [f"- {what} supply of the {d['side']} ({e.rule}): {d['supplied']} unit(s) in supply, {len(d['oos'])} out of supply."]
+    out = [f"- {what} supply of the {d['side']} ({e.rule}): {d['supplied']} unit(s) trace supply, {len(d['oos'])} out of supply."]
     for s in d["sea"]:
         how = " around the Cape, counting 4 on the Atlantic (3.32)" if s["cape"] else ""
         how += " through a beachhead, counting 2 (7.22)" if s["beachhead"] else ""

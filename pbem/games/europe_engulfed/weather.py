@@ -46,7 +46,7 @@ def _weather(e: Event) -> list[str]:
     d = e.data
     w = d["weather"]
     zones = f"West {_label(w.get('west', ''))}, East {_label(w.get('east', ''))}, South {_label(w.get('south', ''))}"
-    prov = " (provisional data: the weather track is printed on the map, not in the source)" if d.get("provisional") else ""
+    prov = "; the weather track is printed on the map, not in the source" if d.get("provisional") else ""
     if "dice" in d:
         g, s = d["dice"]["germany"], d["dice"]["ussr"]
         who = ("the German roll is higher: the German result" if d["result"] == "german"
