@@ -233,20 +233,10 @@ class Net:
         possibly over several zones), cheapest first; those no zone's capacity allows left out."""
         ctx = self.ctx
         ends = self.ends(nation)
-        # overland from the unit to the ports it reaches (the unit's own area may be an end)
-        seen, todo = {a}, [a]
-        while todo:
-            here = todo.pop()
-            if here != a and here in ends:
-                continue
-            for n in ctx.sc.map.places.neighbours(here):
-                ar = ctx.area(n)
-                if n in seen or not ar.ground or not self.friendly(n) or n in ends:
-                    continue
-                if not _border_open(here, n, ctx.sc.map.features(here, n)):
-                    continue
-                seen.add(n)
-                todo.append(n)
+        # overland from the unit to the ports it reaches (the unit's own area may be an end: the
+        # line comes into it)
+        shut = {p for p, ar in ctx.sc.map.areas.items() if not ar.ground or not self.friendly(p) or p in ends} - {a}
+        seen = supplied(ctx.sc.map.places, [a], shut, _border_open)
         entry: dict[str, bool] = {}  # zone -> only through a beachhead
         for p in sorted(seen):
             zones, bh = self.port_zones(p)
