@@ -22,11 +22,14 @@ from .places import PlaceMap
 BorderOpen = Callable[[str, str, frozenset[str]], bool]
 
 
-def supplied(m: PlaceMap, sources: Iterable[str], closed: Collection[str], border_open: BorderOpen) -> frozenset[str]:
+def supplied(m: PlaceMap, sources: Iterable[str], closed: Collection[str], border_open: BorderOpen,
+             ends: Collection[str] = ()) -> frozenset[str]:
     """Every place from which a line reaches one of ``sources`` (a source itself included), found
     from the sources outward: no place of ``closed`` is entered (a closed source is no source), a
     border without a feature is always crossed, one with a feature when ``border_open`` says so.
-    Every source must be a place of the map."""
+    A place of ``ends`` is reached but no line passes through it (a line may end there, as in a
+    place held by the enemy that the line may enter but not cross). Every source must be a place of
+    the map."""
     start = [s for s in sources if s not in closed]
     visited = set(closed)
     visited.update(start)
@@ -36,6 +39,8 @@ def supplied(m: PlaceMap, sources: Iterable[str], closed: Collection[str], borde
     pop, push, seen = queue.popleft, queue.append, visited.add
     while queue:
         here = pop()
+        if here in ends:
+            continue
         plain, featured = links[here]
         for n in plain:
             if n not in visited:
