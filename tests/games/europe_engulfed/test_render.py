@@ -5,11 +5,14 @@ step (every order documented, valid TOML, the state's facts)."""
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from typing import Any
 
+from pbem.exchange.files import schema_problems
 from pbem.games.europe_engulfed import render
 from pbem.games.europe_engulfed.module import EuropeEngulfed
+from tests.paths import ROOT
 
 
 def game(phase: str = "move", side: str = "axis", **position: Any) -> dict[str, Any]:
@@ -103,3 +106,34 @@ def test_the_breakthrough_template_gives_the_sas_held_and_the_compulsory_combats
 def test_the_setup_template_commits_hidden_blocks() -> None:
     text = _template(game("setup"), "allies")
     assert "# [hidden]" in text and "6.24" in text
+
+
+def _uncommented(text: str) -> str:
+    """A template with its orders uncommented (placeholders kept): the file a player fills in."""
+    lines = []
+    for line in text.splitlines():
+        body = line[2:] if line.startswith("# ") else ""
+        if body.startswith("[") or "=" in body.split("#")[0]:
+            lines.append(body)
+    out = "\n".join(lines)
+    for placeholder, value in (("BLOCK-TYPE", "de-arm"), ("NAT.NN", "de.59"), ("NATION", "germany"), ("AREA", "minsk"),
+                               ("SEA", "baltic"), ("ID", "de.07")):
+        out = re.sub(rf"\b{re.escape(placeholder)}\b", value, out)
+    return out
+
+
+def test_the_documented_order_examples_and_the_templates_fit_the_orders_schema() -> None:
+    """docs/europe-engulfed.md's TOML examples, and each template's commented orders (one kind of
+    breakthrough at a time), are orders the schema accepts."""
+
+    doc = (ROOT / "docs" / "europe-engulfed.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", doc, flags=re.S)
+    assert len(blocks) >= 7
+    for text in blocks:
+        body = tomllib.loads(text)
+        assert schema_problems(body, "europe-engulfed/orders-body", "doc") == [], text
+    for phase in ("move", "combat"):
+        body = tomllib.loads(_uncommented(render.template(game(phase, contested={"minsk": "new"}), "axis", [])))
+        assert schema_problems(body, "europe-engulfed/orders-body", phase) == [], phase
+        assert body["standing"]["losses"] == ["de.07", "de.07"]
+        assert ("move" in body) == (phase == "move") and ("battle" in body) == (phase == "combat")
