@@ -18,8 +18,8 @@ from .data import SIDES, Turn
 
 CASE_PREFIX = "EE"
 UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite")
-POSITION_EXTRA = ("weather", "gs", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
-                  "politics", "assets", "next_allowed")
+POSITION_EXTRA = ("weather", "gs", "gs_oos", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
+                  "politics", "assets", "next_allowed", "free")
 KEYS = {
     "case": ("referee", "scenario"),
     "position": ("turn", "side", "phase", "only", "units", "control", "pending", *POSITION_EXTRA),

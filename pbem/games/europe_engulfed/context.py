@@ -58,6 +58,8 @@ class Ctx:
     secret: bool = False  # fog of war without a referee: block types and steps are the owners' hidden values
     step: str = ""  # the step being adjudicated (dice labels)
     claims: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (owner, item, claim) on hidden blocks
+    scratch: dict[str, Any] = field(default_factory=dict)  # bookkeeping of the phase in progress (movement.py: what
+    #   moved in it); cleared by movement.end_phase, never saved in the state
     _where: dict[str, list[str]] | None = None
 
     # --- events, dice, options ------------------------------------------------------------------

@@ -262,6 +262,7 @@ class EuropeEngulfed(BundledGame):
         if phase == COMBAT:
             ctx.emit("phase", "1.25", phase="initial combat", step=ctx.step)
             combat.initial(ctx, list(body.get("battle", [])))
+            landings.after_combat(ctx)  # 7.22: beachheads; Glossary "Control": uncontested landings
             movement.end_phase(ctx, "1.25")
             if body.get("next", {}).get("breakthrough") and breakthrough.can_continue(ctx):
                 return self._awaiting(state, ctx, BREAKTHROUGH, 1, {"breakthroughs": 0, "battles": []})
@@ -278,6 +279,7 @@ class EuropeEngulfed(BundledGame):
     def _final(self, state: dict[str, Any], ctx: Ctx, final: dict[str, Any]) -> Transition:
         """1.27: the Final Supply Determination Phase, then the end of the player-turn."""
         ctx.emit("phase", "1.27", phase="final supply determination", step=ctx.step)
+        landings.final(ctx, final)  # 5.5, 6.85, 6.86: fortress and Malta clean-up (J-8)
         supply.final(ctx, final)
         movement.end_phase(ctx, "1.27")
         nxt = self._end_player_turn(ctx)

@@ -54,6 +54,8 @@ OPTIONS: tuple[Option, ...] = (
            "6.29/6.4c: defending armor firing at infantry-class units also gets the +1 HB"),
     Option("breakthrough_losses", "paying-only", ("paying-only", "any"), "A-65",
            "6.72: in a breakthrough combat, defender hits go only to units of nations that spent an SA"),
+    Option("soviet_conquest", "chart", ("chart", "two"), "A-14",
+           "4.13: a garrisoned Soviet resource area gives the Axis its chart value (1; Moscow 4, Baku 5), or Moscow and Baku 2"),
     Option("oos_replacement_steps", "less-one", ("less-one", "full"), "A-71",
            "4.32: outside the listed areas a unit is replaced up to one step below full strength"),
     Option("fortress_limited_supply", "lose-step", ("lose-step", "no-loss"), "A-72",

@@ -32,7 +32,7 @@ from pbem.exchange.game import (
 from pbem.exchange.keys import KeyPair, write_key_files
 from pbem.exchange.ledger import join_salt
 
-HIDDEN = ("proud-monster", "red-steel")  # every bundled game but Skirmish
+HIDDEN = ("proud-monster", "red-steel", "europe-engulfed")  # every bundled game but Skirmish
 SCENARIO = str(Path(__file__).parent / "data" / "exchange-scenario.toml")
 SIDES = ("red", "blue", "green")
 

@@ -43,7 +43,7 @@ class Repo:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
         env.update(PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""), GITHUB_SHA=self.git("rev-parse", "HEAD"),
                    GITHUB_WORKSPACE=str(self.path), GITHUB_EVENT_NAME="push", BEFORE=before)
-        assert env["PBEM_HIDE_GAMES"] == "proud-monster,red-steel"
+        assert env["PBEM_HIDE_GAMES"] == "proud-monster,red-steel,europe-engulfed"
         return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", ".github/pbem-ci.sh"], cwd=self.path,
                               env=env, capture_output=True, text=True, timeout=300)
 

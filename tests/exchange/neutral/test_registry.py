@@ -33,8 +33,8 @@ def test_unregister_and_restore_within_a_process(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv(registry.HIDE_ENV)
     assert registry.names() == ["skirmish"], "unregister holds without the variable"
     registry.restore()
-    assert registry.names() == ["proud-monster", "skirmish", "red-steel"]
-    monkeypatch.setenv(registry.HIDE_ENV, " Skirmish ,nothing-such, red-steel")
+    assert registry.names() == ["proud-monster", "skirmish", "red-steel", "europe-engulfed"]
+    monkeypatch.setenv(registry.HIDE_ENV, " Skirmish ,nothing-such, red-steel,europe-engulfed")
     assert registry.names() == ["proud-monster"] and [m.name for m in registry.modules()] == ["proud-monster"]
     registry.unregister("proud-monster")
     assert registry.names() == [] and registry.modules() == []

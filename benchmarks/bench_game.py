@@ -1,8 +1,9 @@
-"""Red Steel benchmark: the heaviest step of the bundled scenario, as a ratio to the file floor.
+"""A game's benchmark: the heaviest step of a bundled scenario, as a ratio to the file floor.
 
-    python benchmarks/bench_red_steel.py [--turns N] [--repeat N] [--scenario kishinev]
+    python benchmarks/bench_game.py --game red-steel [--turns N] [--repeat N] [--scenario kishinev]
+    python benchmarks/bench_game.py --game europe-engulfed --scenario 1941-barbarossa
 
-Plays the scenario with the built-in player (`pbem demo --game red-steel --scenario S --turns N`),
+Plays the scenario with the built-in player (`pbem demo --game G --scenario S --turns N`),
 then for every transition times `adjudicate` of its state and input files in this process, and for
 the heaviest one also the command a user runs (`pbem adjudicate ...` as a new process), each
 against the floor: reading, validating, hashing and seal-checking the same files (in process, and
@@ -42,16 +43,21 @@ def floor(paths: list[Path]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenario", default="kishinev")
+    ap.add_argument("--game", default="red-steel")
+    ap.add_argument("--scenario", default="", help="default: the game's demo scenario")
     ap.add_argument("--turns", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
+    from pbem.engine.registry import find_module
+
+    module = find_module(args.game)
+    scenario = args.scenario or module.demo_scenario()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        out = run_demo(Path(tmp) / "rs", args.turns, lambda _line: None, scenario=args.scenario, game="red-steel")
+        out = run_demo(Path(tmp) / "g", args.turns, lambda _line: None, scenario=scenario, game=module.name)
         played = time.perf_counter() - t0
         game = out / "game"
-        keys = {s: KeyPair.from_seed(f"pbem demo {s}".encode()) for s in ("axis", "soviet")}
+        keys = {s: KeyPair.from_seed(f"pbem demo {s}".encode()) for s in module.sides}
         states = sorted(game.glob("*.state.toml"))
         rows = []
         heaviest = None
@@ -75,7 +81,7 @@ def main() -> None:
         what = f"{prev_path.name} + {', '.join(p.name for p in inputs)}"
         rows.append((f"adjudicate heaviest step, in process ({what})", t_step, t_floor))
 
-        key_file = Path(tmp) / "rs" / f"{adj}.key"
+        key_file = Path(tmp) / "g" / f"{adj}.key"
         work = Path(tmp) / "cli"
         work.mkdir()
 
@@ -100,14 +106,12 @@ def main() -> None:
         t_all = median_time(lambda: floor(files), max(1, args.repeat // 2))
         rows.append((f"verify the folder ({len(states)} states, {len(files)} files)", t_verify, t_all))
 
-        from pbem.games.red_steel.module import RedSteel
-
         last = load_state(states[-1]).data
-        t_pic = median_time(lambda: RedSteel().render_svg(last, None), args.repeat)
+        t_pic = median_time(lambda: module.render_svg(last, None), args.repeat)
         t_floor1 = median_time(lambda: floor([states[-1]]), args.repeat)
         rows.append(("whole-map picture of the last state", t_pic, t_floor1))
 
-    print(f"{args.scenario}: {args.turns} game turn(s), {len(states)} states, played by the built-in player in {played:.1f} s")
+    print(f"{module.title}, {scenario}: {args.turns} game turn(s), {len(states)} states, played by the built-in player in {played:.1f} s")
     print(f"{'what':<90} {'time':>10} {'floor':>10} {'ratio':>7}")
     for what, t, b in rows:
         print(f"{what:<90} {t * 1000:>8.1f}ms {b * 1000:>8.1f}ms {t / b:>7.1f}")

@@ -1,0 +1,92 @@
+"""Production (4.x, 6.9x, 7.1, 7.8): the parts clearer as unit tests than as catalog cases — the
+costs of 4.43, the SA limits of 7.11, and the hidden values and claims of a game without a referee
+(4.5)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.errors import Problem
+from pbem.games.europe_engulfed import production
+from pbem.games.europe_engulfed.context import Ctx, context
+from pbem.games.europe_engulfed.module import EuropeEngulfed
+
+
+def _ctx(units: dict[str, dict[str, Any]], secret: bool, turn: str = "1941-may", side: str = "axis") -> Ctx:
+    state = EuropeEngulfed().new_game("1941-barbarossa", {})
+    state["position"]["units"] = copy.deepcopy(units)
+    state.update({"pbem": {"scenario": "1941-barbarossa"}, "clock": {"turn": turn, "side": side, "phase": "move"},
+                  "parties": {"axis": {}, "allies": {}} if secret else {"axis": {}, "allies": {}, "referee": {}}})
+    return context(state)
+
+
+def test_step_costs_follow_4_43() -> None:
+    ctx = _ctx({}, False)
+    assert production.step_cost(ctx, "de-arm-e", cadre=True) == 8  # the 4.43 example
+    assert production.step_cost(ctx, "de-arm-e") == 4
+    assert production.step_cost(ctx, "de-mil", cadre=True) == 1  # militia: no cadre doubling
+    assert production.step_cost(ctx, "su-abn", cadre=True) == 4
+    assert production.build_cost(ctx, "de-inf", 4) == 5
+
+
+def test_sa_limits_by_year() -> None:
+    assert production.sa_limit(_ctx({}, False, "1942-nov"), "germany") == 5
+    assert production.sa_limit(_ctx({}, False, "1943-jan"), "germany") == 4
+    assert production.sa_limit(_ctx({}, False, "1944-jan"), "germany") == 3
+    assert production.sa_limit(_ctx({}, False, "1941-may"), "usa") == 0
+    assert production.sa_limit(_ctx({}, False, "1942-may"), "usa") == 1
+    assert production.sa_limit(_ctx({}, False, "1941-may"), "finland") == 0
+
+
+def test_hidden_replacement_gets_a_new_item_and_claims() -> None:
+    units = {"de.01": {"nation": "germany", "elite": False, "at": "berlin", "item": "de.01"},
+             "de.02": {"nation": "germany", "elite": False, "at": "minsk", "block": "de-inf", "steps": 2}}
+    ctx = _ctx(units, True)
+    ctx.control["minsk"] = "axis"
+    problems: list[Problem] = []
+    body = {"production": {"replace": [{"unit": "de.01"}, {"unit": "de.02"}], "hidden_werps": {"germany": 3}}}
+    production.resolve(ctx, body)
+    production.check(_ctx(units, True), body, problems)
+    assert [p.where for p in problems] == ["production.replace[1].unit"]  # Minsk is not Axis-controlled there
+    assert ctx.units["de.01"]["item"] == "de.01.2"
+    assert ctx.units["de.02"]["item"] == "de.02.2" and "steps" not in ctx.units["de.02"]
+    assert ctx.units["de.02"]["block"] == "de-inf"  # a revealed type stays public
+    claims = {(item, c["rule"]): c for _, item, c in ctx.claims}
+    assert claims[("de.01.2", "4.32")]["replaces"] == "de.01" and claims[("de.01.2", "4.32")]["upto"] == "full"
+    assert claims[("de.02.2", "4.32")]["upto"] == "less-one"
+    assert claims[("de.02.2", "4.5")]["werps"] == 3 and claims[("de.02.2", "4.5")]["items"] == ["de.01.2", "de.02.2"]
+    assert ctx.pos["werps"]["germany"] == 28 - 3
+    assert not any("steps" in e.data for e in ctx.events if e.kind == "replaced")
+
+
+def test_hidden_build_in_a_swamp_claims_no_armor() -> None:
+    ctx = _ctx({"su.01": {"nation": "ussr", "elite": False, "at": "moscow", "block": "su-inf", "steps": 4}}, True, side="allies")
+    production.resolve(ctx, {"production": {"build": [{"nation": "ussr", "area": "pripet-marshes"}], "hidden_werps": {"ussr": 2}}})
+    assert ctx.units["su.02"] == {"nation": "ussr", "elite": False, "at": "pripet-marshes", "item": "su.02"}
+    rules = sorted(c["rule"] for _, item, c in ctx.claims if item == "su.02")
+    assert rules == ["4.4", "4.41", "4.5"]
+    swamp = next(c for _, _, c in ctx.claims if c["rule"] == "4.41")
+    assert "armor" not in swamp["types"]
+
+
+def test_hidden_builds_need_their_werps_announced() -> None:
+    problems: list[Problem] = []
+    ctx = _ctx({}, True)
+    production.check(ctx, {"production": {"build": [{"nation": "germany", "area": "berlin"}]}}, problems)
+    assert [(p.where, p.rule) for p in problems] == [("production.hidden_werps", "4.5")]
+    problems = []
+    production.check(_ctx({}, True), {"production": {"hidden_werps": {"germany": 3}}}, problems)
+    assert [(p.where, p.rule) for p in problems] == [("production.hidden_werps.germany", "4.5")]
+
+
+def test_sa_over_a_lowered_limit_buys_none_under_either_reading() -> None:
+    """A-32 (sa_over_limit) decides what becomes of an SA spent while over the limit; under both
+    readings no SA is bought while the nation holds its limit or more (7.11)."""
+    for value in ("removed", "kept"):
+        ctx = _ctx({}, False, "1944-jan")
+        ctx.options["sa_over_limit"] = value
+        ctx.pos["sa"] = {"germany": 3}
+        problems: list[Problem] = []
+        production.check(ctx, {"production": {"buy": {"sa": {"germany": 1}}}}, problems)
+        assert [p.rule for p in problems] == ["7.11"]
