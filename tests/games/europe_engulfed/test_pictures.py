@@ -194,3 +194,19 @@ def test_show_svg_and_demo_write_the_picture(tmp_path: Path) -> None:
     svg = tmp_path / "side.svg"
     run(["show", states[-1], "--side", "allies", "--svg", svg])
     parse(svg.read_text())
+
+
+def test_the_turn_picture_of_real_moves() -> None:
+    """The events movement makes (a move into an enemy area, a strategic move) drawn as arrows."""
+    from pbem.games.europe_engulfed import movement
+    from pbem.games.europe_engulfed.context import context, position_of
+
+    state = game()
+    ctx = context(state)
+    body = {"move": [{"units": ["de.05", "de.06"], "path": ["lithuania"]}],
+            "strat": [{"units": ["de.02"], "path": ["berlin", "silesia"]}]}
+    movement.operational(ctx, body)
+    movement.strategic(ctx, body["strat"])
+    state["position"] = position_of(ctx)
+    turn = layer(parse(picture.turn_svg(state, ctx.events, "t")), "turn")
+    assert [(classes(e)[0], e.get("data-units")) for e in turn] == [("move", "de.05 de.06"), ("strat-move", "de.02")]
