@@ -57,7 +57,7 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
     for u, v in p.get("units", {}).items():
         base = copy.deepcopy(units.get(u, {}))
         spec = _unit(u, v, sc.units.blocks)
-        if not base and "block" not in spec:
+        if not base and "block" not in spec and not ("item" in spec and "nation" in spec):  # a hidden block: its nation
             raise ValueError(f"position.units.{u}: a block not in the scenario's set-up needs its block type")
         base.update(spec)
         if "item" in spec:  # fog of war: a hidden block (its type too, unless the case gives it: ID.N)
