@@ -1,10 +1,190 @@
-"""The built-in player (`pbem demo`, `pbem propose`): legal orders from what the side may see."""
+"""The built-in player of Europe Engulfed (`pbem demo`, `pbem propose`): legal orders for any
+awaited step, from what its side sees, the same every time (no randomness).
+
+It plays simply, but through every step:
+
+- set-up and first orders (fog of war): it commits its blocks as the scenario numbers them (it
+  keeps no secret of its own: a player who wants his blocks' types hidden shuffles them within each
+  area, docs/europe-engulfed.md, Fog of war), and knows them afterwards from that numbering;
+- movement step: one special action bought per major power while it has the WERPs and stays
+  within its limit (7.1, 7.11); the attacker's armor, and infantry after it, move from areas next
+  to the enemy into the weakest adjacent enemy area (5.11, 5.12), one block always staying behind;
+- combat step: every newly contested area, an Assault where its steps are at least half again the
+  enemy's, else Normal (6.3); one breakthrough combat bought where it is strongest (6.71);
+- breakthrough step: the combats a breakthrough movement made, then the end.
+
+Every order is checked with the module's own check before it is kept, so what it proposes is legal
+by construction.
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
+
+import tomli_w
+
+from pbem.engine.model import Submission
+
+from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, other
+
+MAX_MOVES = 12  # groups the attacker tries to move in one movement step
+
+
+def own_values(state: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
+    """The built-in player's own hidden blocks: as the scenario numbers them (its set-up), less the
+    steps lost while hidden (``lost``)."""
+    from .module import EuropeEngulfed
+
+    start = EuropeEngulfed().new_game(str(state["pbem"]["scenario"]), {})["position"]["units"]
+    ctx = context(state)
+    out = {}
+    for u, s in ctx.units.items():
+        if s.get("item") and ctx.side_of(u) == side and u in start and s.get("item") == u:
+            out[u] = {"block": start[u]["block"], "steps": int(start[u]["steps"]) - int(s.get("lost", 0))}
+    return out
+
+
+def _seen(state: dict[str, Any], side: str) -> Ctx:
+    """The context as the side knows it: its own hidden blocks filled in."""
+    ctx = context(state)
+    for u, v in own_values(state, side).items():
+        ctx.units[u]["block"] = v["block"]
+        ctx.units[u]["steps"] = v["steps"]
+    return ctx
+
+
+class _Builder:
+    """Orders added one at a time, each kept only if the whole file stays legal."""
+
+    def __init__(self, module: Any, state: dict[str, Any], side: str, body: dict[str, Any]) -> None:
+        self.module, self.state, self.side = module, state, side
+        self.body = body
+
+    def legal(self, body: dict[str, Any]) -> bool:
+        return not self.module.check(self.state, Submission("orders", self.side, body))
+
+    def add(self, key: str, order: dict[str, Any]) -> bool:
+        trial = {**self.body, key: [*self.body.get(key, []), order]}
+        if self.legal(trial):
+            self.body = trial
+            return True
+        return False
+
+
+def _hidden_due(state: dict[str, Any], side: str) -> dict[str, Any]:
+    """The values the file must commit (fog of war: the side's blocks not committed yet)."""
+    from . import fog
+
+    ctx = context(state)
+    if not ctx.secret:
+        return {}
+    due = fog.items_due(state, ctx, side, {})
+    start = own_values(state, side)
+    return {item: start[what["unit"]] for item, what in sorted(due.items()) if what["kind"] == "setup" and what["unit"] in start}
 
 
 def propose(state: dict[str, Any], side: str) -> str:
-    """The body of the side's file for the awaited step (stub: no orders)."""
-    return "# no orders\n"
+    """The body of the side's file for the awaited step."""
+    from .module import EuropeEngulfed
+
+    module = EuropeEngulfed()
+    aw = state["awaits"]
+    phase = str(state["clock"]["phase"])
+    body: dict[str, Any] = {}
+    hidden = _hidden_due(state, side)
+    if hidden:
+        body["hidden"] = hidden
+    if aw["kind"] == "orders" and phase != SETUP:
+        b = _Builder(module, state, side, body)
+        ctx = _seen(state, side)
+        if phase == MOVE:
+            _production(b, ctx)
+            _movement(b, ctx)
+        elif phase == COMBAT:
+            _combat(b, ctx)
+        elif phase == BREAKTHROUGH:
+            _breakthrough(b, ctx, state.get("pending", {}))
+        body = b.body
+    if not body:
+        return f"# {side}: no orders for {aw['step']} (built-in player)\n"
+    return tomli_w.dumps(body)
+
+
+def _majors(ctx: Ctx) -> list[str]:
+    return sorted(n for n, v in ctx.sc.production.items() if v and ctx.side_of_nation(n) == ctx.side)
+
+
+def _production(b: _Builder, ctx: Ctx) -> None:
+    """7.1: a special action for each major power that can pay for one."""
+    for n in _majors(ctx):
+        trial = copy.deepcopy(b.body)
+        trial.setdefault("production", {}).setdefault("buy", {}).setdefault("sa", {})[n] = 1
+        if b.legal(trial):
+            b.body = trial
+
+
+def _steps(ctx: Ctx, units: list[str]) -> int:
+    return sum(ctx.steps(u) or 2 for u in units)
+
+
+def _movement(b: _Builder, ctx: Ctx) -> None:
+    """5.1: from each area of its own next to the enemy, armor then infantry into the weakest
+    adjacent enemy area, one block staying behind (the attacker only: the Axis)."""
+    if ctx.side != "axis":
+        return
+    enemy = other(ctx.side)
+    tried = 0
+    for area in sorted({ctx.at(u) for u in ctx.side_units(ctx.side)}):
+        if ctx.contested(area) or ctx.area(area).fortress:
+            continue
+        targets = [t for t in ctx.neighbours(area) if ctx.controller(t) == enemy and not ctx.area(t).fortress]
+        if not targets:
+            continue
+        target = min(targets, key=lambda t: (len(ctx.side_in(t, enemy)), t))
+        mine = ctx.side_in(area, ctx.side)
+        armor = [u for u in mine if ctx.kind(u) == "armor"]
+        infantry = [u for u in mine if ctx.kind(u) in ("infantry", "cavalry")]
+        go = (armor + infantry)[:max(len(mine) - 1, 0)]
+        if not go or _steps(ctx, go) < _steps(ctx, ctx.side_in(target, enemy)):
+            continue
+        if b.add("move", {"units": go, "path": [target]}):
+            tried += 1
+        elif len(go) > 1 and b.add("move", {"units": go[:1], "path": [target]}):
+            tried += 1
+        if tried >= MAX_MOVES:
+            break
+
+
+def _battle(ctx: Ctx, area: str) -> dict[str, Any]:
+    mine = _steps(ctx, ctx.side_in(area, ctx.side))
+    theirs = _steps(ctx, ctx.side_in(area, other(ctx.side)))
+    return {"area": area, "type": "assault" if 2 * mine >= 3 * max(theirs, 1) else "normal"}
+
+
+def _combat(b: _Builder, ctx: Ctx) -> None:
+    """6.1: every newly contested area; then a breakthrough bought when an SA is held (1.26)."""
+    due = [_battle(ctx, a) for a in sorted(a for a, v in ctx.pos.get("contested", {}).items() if v == "new")]
+    if due:  # every one at once: each is compulsory (6.1)
+        b.body = {**b.body, "battle": due}
+    if any(ctx.sa(n) for n in _majors(ctx)) and ctx.pos.get("contested"):
+        trial = {**b.body, "next": {"breakthrough": True}}
+        if b.legal(trial):
+            b.body = trial
+
+
+def _breakthrough(b: _Builder, ctx: Ctx, pending: dict[str, Any]) -> None:
+    """6.73: the combats due; then one breakthrough combat where it is strongest (6.71), or the end."""
+    due = [_battle(ctx, str(a)) for a in pending.get("battles", [])]
+    if due:  # 6.73: every one at once
+        b.body = {**b.body, "battle": due}
+    if not pending.get("breakthroughs"):
+        areas = sorted(ctx.pos.get("contested", {}), key=lambda a: (-_steps(ctx, ctx.side_in(a, ctx.side)), a))
+        for area in areas:
+            if not ctx.side_in(area, ctx.side) or not ctx.side_in(area, other(ctx.side)):
+                continue
+            trial = {**b.body, "breakthrough": {"kind": "combat", **_battle(ctx, area)}}
+            if b.legal(trial):
+                b.body = trial
+                return
+    b.body = {**b.body, "breakthrough": {"kind": "end"}}

@@ -17,7 +17,7 @@ from .context import context, nation_code, step_name
 from .data import SIDES, Turn
 
 CASE_PREFIX = "EE"
-UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite")
+UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite", "item", "lost")
 POSITION_EXTRA = ("weather", "gs", "gs_oos", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
                   "politics", "assets", "next_allowed", "free")
 KEYS = {
@@ -57,9 +57,13 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
     for u, v in p.get("units", {}).items():
         base = copy.deepcopy(units.get(u, {}))
         spec = _unit(u, v, sc.units.blocks)
-        if not base and "block" not in spec:
+        if not base and "block" not in spec and not ("item" in spec and "nation" in spec):  # a hidden block: its nation
             raise ValueError(f"position.units.{u}: a block not in the scenario's set-up needs its block type")
         base.update(spec)
+        if "item" in spec:  # fog of war: a hidden block (its type too, unless the case gives it: ID.N)
+            base.pop("steps", None)
+            if "block" not in (v if isinstance(v, dict) else {}):
+                base.pop("block", None)
         if "nation" in base and base["nation"] == "neutral":
             base["nation"] = sc.map.areas[str(base["at"])].country
         units[u] = base

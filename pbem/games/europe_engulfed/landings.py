@@ -132,7 +132,7 @@ def _eliminate_lone_gs(ctx: Ctx, area: str, side: str, rule: str) -> None:
         return
     for n, k in ctx.side_gs(area, other(side)).items():
         ctx.add_gs(area, n, -k)
-        ctx.emit("gs-eliminated", rule, area=area, nation=n, gs=k, why="alone when enemy ground units entered (6.64)")
+        ctx.emit("gs-eliminated", rule, area=area, nation=n, count=k, why="alone when enemy ground units entered (6.64)")
 
 
 # --- 7.2 amphibious invasions --------------------------------------------------------------------
@@ -603,7 +603,7 @@ def final(ctx: Ctx, final: dict[str, Any] | None = None) -> None:
                     ctx.add_gs(within, n, k)
                     ctx.emit("gs-return", "6.85", nation=n, gs=k, fortress=fort, to=within)
                 else:
-                    ctx.emit("gs-eliminated", "6.64", area=fort, nation=n, gs=k, why="alone in the fortress")
+                    ctx.emit("gs-eliminated", "6.64", area=fort, nation=n, count=k, why="alone in the fortress")
         ctx.update_contested(fort, "6.85")
         ctx.update_contested(within, "6.85")
     clear_beachheads(ctx)
@@ -664,7 +664,7 @@ def _malta(ctx: Ctx, malta: str, attackers: list[str], final: dict[str, Any]) ->
             ctx.add_gs(back, n, k)
             ctx.emit("gs-return", "6.86", nation=n, gs=k, fortress=malta, to=back, recorded=bool(flown.get(n)))
         else:
-            ctx.emit("gs-eliminated", "6.86", area=malta, nation=n, gs=k, why="no friendly area to fly back to")
+            ctx.emit("gs-eliminated", "6.86", area=malta, nation=n, count=k, why="no friendly area to fly back to")
     ctx.pos.get("free", {}).get("gs_from", {}).pop(malta, None)
     ctx.update_contested(malta, "6.86")
 
@@ -758,14 +758,8 @@ def _r_gs_return(e: Any) -> list[str]:
             f"{', A-28' if e.rule == '6.86' else ''})."]
 
 
-def _r_gs_elim(e: Any) -> list[str]:
-    d = e.data
-    return [f"- {d['gs']} {d['nation']} GS in {d['area']} are eliminated: {d['why']} ({e.rule})."]
-
-
 RENDER: dict[str, Any] = {
     "invade": _r_invade, "drop": _r_drop, "landed-control": _r_landed, "beachhead": _r_beachhead,
     "beachhead-removed": _r_beachhead_removed, "fortress-fallback": _r_fallback, "fortress-not-taken": _r_not_taken,
     "fortress-taken": _r_taken, "malta": _r_malta, "malta-retreat": _r_malta_retreat, "gs-return": _r_gs_return,
-    "gs-eliminated": _r_gs_elim,
 }

@@ -511,7 +511,8 @@ def _enter(ctx: Ctx, b: str, movers: list[str], final: bool) -> list[str]:
     if enemy_gs and not _enemy_ground(ctx, b, side):
         for n, k in enemy_gs.items():
             ctx.add_gs(b, n, -k)
-            ctx.emit("gs-eliminated", "6.64", area=b, nation=n, n=k, side=other(side))
+            ctx.emit("gs-eliminated", "6.64", area=b, nation=n, count=k,
+                     why="alone in the area as the enemy enters (the entering units need not stop)")
     was = ctx.controller(b)
     fort = ctx.sc.map.fortress_of(b)
     if fort and was == other(side) and not ctx.units_in(fort) and not ctx.gs_in(fort):
@@ -866,12 +867,6 @@ def _strat_line(e: Event) -> list[str]:
     return [line + f". Strat-moves used (5.24, National Limits Chart, provisional data): {used}."]
 
 
-def _gs_line(e: Event) -> list[str]:
-    d = e.data
-    return [f"- {d['n']} {d['nation']} GS marker(s) alone in {d['area']} are eliminated as the enemy enters ({e.rule}); the "
-            "entering units need not stop."]
-
-
 def _refused(e: Event) -> list[str]:
     return [f"- The move {e.data['where']} is not made: {e.data['why']} ({e.rule})."]
 
@@ -880,5 +875,5 @@ def _evacuate_line(e: Event) -> list[str]:
     return [f"- {str(e.data['nation']).capitalize()} evacuates {e.data['area']} without a rearguard ({e.rule})."]
 
 
-RENDER: dict[str, Any] = {"move": _move_line, "strat-move": _strat_line, "gs-eliminated": _gs_line, "move-refused": _refused,
+RENDER: dict[str, Any] = {"move": _move_line, "strat-move": _strat_line, "move-refused": _refused,
                           "evacuate": _evacuate_line}

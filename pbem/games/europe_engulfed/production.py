@@ -215,15 +215,6 @@ def _full_allowed(ctx: Ctx, u: str, area: str, ledger: Ledger) -> tuple[bool, st
     return False, "4.32 (A-71)"
 
 
-def _next_item(ctx: Ctx, u: str) -> str:
-    """Fog of war: the next item of a block whose steps change by a hidden replacement."""
-    item = str(ctx.units[u].get("item") or u)
-    head, _, tail = item.rpartition(".")
-    if item.count(".") >= 2 and tail.isdigit():
-        return f"{head}.{int(tail) + 1}"
-    return f"{item}.2"
-
-
 def _replace(ctx: Ctx, r: dict[str, Any], where: str, ledger: Ledger, problems: list[Problem]) -> None:
     """4.3, 4.31, 4.32: steps restored to a reduced block on the map."""
     u = str(r["unit"])
@@ -251,11 +242,7 @@ def _replace(ctx: Ctx, r: dict[str, Any], where: str, ledger: Ledger, problems: 
             problems.append(Problem(f"{where}.unit", f"{u} has {have} of {top} steps: no more may be replaced in {area} ({why})", "4.32"))
         if len(problems) > bad:
             return
-        old = str(ctx.units[u].get("item") or u)
-        ctx.units[u]["item"] = _next_item(ctx, u)
-        ctx.units[u].pop("steps", None)
-        ctx.claim(u, {"replaces": old, "upto": "full" if full else "less-one", "rule": "4.32", "why": why})
-        ledger.hidden_items.append(str(ctx.units[u]["item"]))
+        ledger.hidden_items.append(u)  # its new value is fog.py's (a new version of its item, or a new item ID.N)
         cheapest = min(step_cost(ctx, b) for b in ctx.possible_blocks(u))
         ledger.hidden_min += cheapest
         ctx.emit("replaced", "4.3", nation=n, unit=u, at=area, hidden=True, upto=why)
@@ -289,6 +276,12 @@ def _pool_left(ctx: Ctx, block: str) -> int:
     """4.4: the blocks of a type still in the force pool (units.toml count less those on the map)."""
     on_map = sum(1 for s in ctx.units.values() if s.get("block") == block)
     return ctx.sc.units.blocks[block].count - on_map
+
+
+def _colour_blocks(ctx: Ctx, nation: str, elite: bool) -> list[str]:
+    """The block types a hidden block of the nation and colour may be (D-5)."""
+    owners = {nation, "neutral"} if ctx.sc.units.nations.get(nation) is None else {nation}
+    return sorted(k for k, bt in ctx.sc.units.blocks.items() if bt.nation in owners and bt.elite == elite)
 
 
 def _pool_left_hidden(ctx: Ctx, nation: str, elite: bool) -> int:
@@ -342,7 +335,8 @@ def _build(ctx: Ctx, b: dict[str, Any], where: str, ledger: Ledger, problems: li
                 problems.append(Problem(f"{where}.{k}", f"a new block's {'type' if k == 'block' else 'steps'} is hidden in a game "
                                         "without a referee (the WERPs go in hidden_werps): given in the clear it tells the opponent", "4.5"))
         elite = str(b.get("id", "")).split(".")[0].endswith("-e")
-        if _pool_left_hidden(ctx, n, elite) <= 0:
+        placed = str(b.get("id", "")) in ctx.units  # resolving: fog.py placed the hidden block already
+        if not placed and _pool_left_hidden(ctx, n, elite) <= 0:
             problems.append(Problem(where, f"no {'elite ' if elite else ''}{n} block is left in the force pool", "4.4"))
     else:
         if not block or not steps:
@@ -360,20 +354,17 @@ def _build(ctx: Ctx, b: dict[str, Any], where: str, ledger: Ledger, problems: li
         if bt.type == "armor" and ctx.area(area).terrain == "swamp":
             problems.append(Problem(f"{where}.area", f"armor may not be produced in a swamp ({area})", "4.41"))
     _placement(ctx, n, area, f"{where}.area", ledger, problems)
-    uid = _next_id(ctx, n, elite)
-    if "id" in b and str(b["id"]) != uid:
+    uid = str(b.get("id", "")) if ctx.secret else _next_id(ctx, n, elite)  # fog of war: fog.py checks the id (an item never used)
+    if not ctx.secret and "id" in b and str(b["id"]) != uid:
         problems.append(Problem(f"{where}.id", f"the new block's id is the next free id of its nation: {uid}", "4.4"))
     if len(problems) > bad:
         return
-    if ctx.secret:
-        ctx.units[uid] = {"nation": n, "elite": elite, "at": area, "item": uid}
-        ctx.place(uid, area)
-        ctx.claim(uid, {"built": n, "area": area, "rule": "4.4", "why": "a block of the nation's force pool"})
-        if ctx.area(area).terrain == "swamp":
+    if ctx.secret:  # the block itself, its item and its claims are fog.py's (placed before the production phase)
+        if uid in ctx.units and ctx.area(area).terrain == "swamp":
             kinds = {t for t in ctx.sc.units.types if t != "armor"}
             ctx.need(uid, kinds, "4.41", f"armor may not be produced in a swamp ({area})")
         ledger.hidden_items.append(uid)
-        ledger.hidden_min += min(step_cost(ctx, x, True) for x in ctx.possible_blocks(uid))
+        ledger.hidden_min += min(step_cost(ctx, x, True) for x in _colour_blocks(ctx, n, elite))
         ctx.emit("built", "4.4", nation=n, unit=uid, at=area, elite=elite, hidden=True)
         return
     cost = build_cost(ctx, block, steps)
@@ -652,11 +643,7 @@ def _hidden(ctx: Ctx, n: str, hidden_werps: dict[str, int], ledger: Ledger, prob
     if k < ledger.hidden_min:
         problems.append(Problem(where, f"{n}'s hidden builds and replacements cost at least {ledger.hidden_min} WERPs", "4.43"))
         return
-    ledger.hidden = k
-    for u in list(ctx.units):
-        if str(ctx.units[u].get("item", "")) in ledger.hidden_items:
-            ctx.claim(u, {"werps": k, "nation": n, "items": sorted(ledger.hidden_items), "rule": "4.5",
-                          "why": "the hidden builds and replacements cost the WERPs announced"})
+    ledger.hidden = k  # fog.py records on each hidden item the claim that their costs make k (4.5)
 
 
 def check(ctx: Ctx, body: dict[str, Any], problems: list[Problem]) -> None:
