@@ -100,6 +100,8 @@ def check(ctx: Ctx, pending: dict[str, Any], body: dict[str, Any], problems: lis
     elif kind == "strat":
         if len(paying) > 1:
             problems.append(Problem("breakthrough.nations", "a breakthrough strategic movement phase is one SA of one nation", "5.44"))
+        for n in paying:
+            ctx.pos.setdefault("strat", {})[n] = 0  # 5.44: a fresh allotment of strat-moves (the context is a working copy)
         for i, m in enumerate(bt.get("strat", [])):
             for u in m.get("units", []):
                 _movable(ctx, str(u), f"breakthrough.strat[{i}].units", problems)
