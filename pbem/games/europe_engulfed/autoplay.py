@@ -134,6 +134,11 @@ def _movement(b: _Builder, ctx: Ctx) -> None:
     if ctx.side != "axis":
         return
     enemy = other(ctx.side)
+    if not ctx.at_war("germany", "ussr"):  # 1.23: the war on the USSR declared before the moves
+        trial = {**b.body, "declare": [{"nation": "germany", "on": "ussr"}]}
+        if b.legal(trial):
+            b.body = trial
+            ctx.pos["politics"]["war"] = sorted([*ctx.pos["politics"]["war"], ["germany", "ussr"]])
     tried = 0
     for area in sorted({ctx.at(u) for u in ctx.side_units(ctx.side)}):
         if ctx.contested(area) or ctx.area(area).fortress:

@@ -22,7 +22,7 @@ POSITION_EXTRA = ("weather", "gs", "gs_oos", "contested", "fortifications", "bea
                   "politics", "assets", "next_allowed", "free")
 KEYS = {
     "case": ("referee", "scenario"),
-    "position": ("turn", "side", "phase", "only", "units", "control", "pending", *POSITION_EXTRA),
+    "position": ("turn", "side", "phase", "only", "units", "control", "pending", "at_war", *POSITION_EXTRA),
     "expect": ("units", "control", "vp", "gone", "pending", *POSITION_EXTRA),
 }
 PHASES = {"move": "move", "combat": "combat", "breakthrough": "breakthrough"}
@@ -74,6 +74,12 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
     for k in POSITION_EXTRA:
         if k in p and k != "gs":
             pos[k] = copy.deepcopy(p[k])
+    for pair in p.get("at_war", []):  # wars declared before the case (1.23), added to the scenario's
+        war = pos["politics"]["war"]
+        if sorted(pair) not in war:
+            pos["politics"]["war"] = sorted([*war, sorted(pair)])
+        if set(pair) == {"germany", "ussr"}:
+            pos["politics"]["pact"] = False
     parties: dict[str, Any] = {s: {} for s in SIDES}
     if meta.get("referee", True):  # the rules are played refereed: every block's type and steps known
         parties["referee"] = {}

@@ -23,7 +23,19 @@ from pbem.exchange.hidden import add_claim
 from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice
 
-from . import breakthrough, combat, data, fog, landings, movement, production, render, supply, weather
+from . import (
+    breakthrough,
+    combat,
+    data,
+    fog,
+    landings,
+    movement,
+    politics,
+    production,
+    render,
+    supply,
+    weather,
+)
 from . import options as opts
 from .context import (
     BREAKTHROUGH,
@@ -44,7 +56,7 @@ from .data import ALLIES, AXIS, NEUTRAL, NEUTRALS, SIDES, Turn, load_scenario
 from .victory import victory_points
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MOVE_KEYS = ("production", *movement.KEYS, *landings.KEYS)
+MOVE_KEYS = ("production", *politics.KEYS, *movement.KEYS, *landings.KEYS)
 COMBAT_KEYS = ("battle", "next", "final")
 BREAKTHROUGH_KEYS = ("battle", "breakthrough", "final")
 GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, *BREAKTHROUGH_KEYS, "standing"})
@@ -223,6 +235,7 @@ class EuropeEngulfed(BundledGame):
             problems.append(Problem(key, f"the {phase} step's orders are {', '.join(allowed)}; {key} belongs to another step", "1.0"))
         if phase == MOVE:
             production.check(ctx, body, problems)
+            politics.check(ctx, body, problems)
             movement.check(ctx, body, problems)
             landings.check(ctx, body, problems)
         elif phase == COMBAT:
@@ -252,6 +265,7 @@ class EuropeEngulfed(BundledGame):
             ctx.emit("phase", "1.22", phase="production", step=ctx.step)
             production.resolve(ctx, body)
             ctx.emit("phase", "1.23", phase="initial operational movement", step=ctx.step)
+            politics.resolve(ctx, body)
             movement.operational(ctx, body)
             landings.resolve(ctx, body)
             movement.end_phase(ctx, "1.23")

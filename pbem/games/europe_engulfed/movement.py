@@ -30,6 +30,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
+from . import politics
 from .context import INFANTRY_CLASS, OOS, OOS_MOVED, TWO_AREA, Ctx, other
 from .data import ALLIES, AXIS, NEUTRAL, VICHY
 
@@ -326,6 +327,9 @@ def _check_land(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path
         if ctl in (NEUTRAL, VICHY):
             found.append(Problem(w, f"{b} is {'Vichy' if ctl == VICHY else 'neutral'}: entering it needs a declaration of war "
                                  "(1.23, 9.x: not adjudicated yet)", "1.23"))
+        peace = politics.may_enter(ctx, side, b)
+        if peace:
+            found.append(Problem(w, f"{b}: {peace}", "1.23"))
         if b == URALS and side == AXIS:
             found.append(Problem(w, "Axis units may not enter the Ural Mountains", "5.18"))
         if k < len(path) - 1:
@@ -701,6 +705,9 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
         if ungarrisoned(ctx, b, side):
             found.append(Problem(w, f"{b} is a conquered resource area without its garrison: strategic movement may not "
                                  "enter or pass through it", "4.7"))
+        peace = politics.may_enter(ctx, side, b)
+        if peace:
+            found.append(Problem(w, f"{b}: {peace}", "1.23"))
         if b == URALS and side == AXIS:
             found.append(Problem(w, "Axis units may not enter the Ural Mountains", "5.18"))
         if ctx.area(b).terrain == "swamp":

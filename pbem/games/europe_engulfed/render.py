@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.engine.model import Event
 
-from . import breakthrough, combat, fog, landings, movement, production, supply, weather
+from . import breakthrough, combat, fog, landings, movement, politics, production, supply, weather
 from .context import NEW, context
 from .data import ALLIES, AXIS, NEUTRAL, SIDES, VICHY, ZONES, Turn
 
@@ -68,7 +68,7 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
 
 def _registry() -> dict[str, Callable[[Event], list[str]]]:
     out = _core_lines()
-    for mod in (breakthrough, combat, fog, landings, movement, production, supply, weather):
+    for mod in (breakthrough, combat, fog, landings, movement, politics, production, supply, weather):
         out.update(getattr(mod, "RENDER", {}))
     return out
 

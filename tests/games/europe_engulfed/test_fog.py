@@ -63,7 +63,7 @@ def test_blocks_in_a_contested_area_are_opened_in_the_next_step(tmp_path: Path) 
     g = start(tmp_path / "game", options={"turns": 1})
     g.play(hidden_toml(setup_values("allies")))
     u, area = front()
-    g.play(hidden_toml(setup_values("axis")) + f'\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
+    g.play(hidden_toml(setup_values("axis")) + f'\n[[declare]]\nnation = "germany"\non = "ussr"\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
     st = g.state().data
     theirs = sorted(x for x, s in st["position"]["units"].items() if s["at"] == area and side_of(x) == "allies")
     assert st["awaits"]["open"] == {"allies": theirs, "axis": [u]}
@@ -108,7 +108,7 @@ def test_a_refereed_view_shows_the_other_side_s_blocks_by_location_and_colour_on
     type or steps; blocks in contested areas face-up (6.24, 6.74)."""
     g = start(tmp_path / "game", referee=True)
     u, area = front()
-    g.play(f'\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
+    g.play(f'\n[[declare]]\nnation = "germany"\non = "ussr"\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
     full = g.state().data
     seq = int(full["pbem"]["sequence"])
     axis_view = (g.folder / f"{seq:04d}-axis.view.toml").read_text(encoding="utf-8")

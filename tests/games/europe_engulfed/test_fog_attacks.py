@@ -98,7 +98,7 @@ def test_opening_another_value_than_committed_is_caught_by_the_core(tmp_path: Pa
     g = start(tmp_path / "game", options={"turns": 1})
     g.play(hidden_toml(setup_values("allies")))
     u, area = front()
-    g.play(hidden_toml(setup_values("axis")) + f'\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
+    g.play(hidden_toml(setup_values("axis")) + f'\n[[declare]]\nnation = "germany"\non = "ussr"\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
     real = exchange_game.openings_for
 
     def forged(*a: Any) -> dict[str, Any]:

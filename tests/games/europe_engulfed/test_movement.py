@@ -13,7 +13,7 @@ from pbem.games.europe_engulfed.module import EuropeEngulfed
 
 
 def make(units: dict[str, Any], **position: Any) -> Ctx:
-    case = {"case": {"id": "EE-T"}, "position": {"only": True, "units": units, **position}}
+    case = {"case": {"id": "EE-T"}, "position": {"only": True, "units": units, "at_war": [["germany", "ussr"]], **position}}
     state = case_state(EuropeEngulfed().new_game, case, None)  # type: ignore[arg-type]
     return context(state)
 

@@ -203,6 +203,7 @@ def test_the_turn_picture_of_real_moves() -> None:
 
     state = game()
     ctx = context(state)
+    ctx.pos["politics"]["war"].append(["germany", "ussr"])  # 1.23: the war declared
     body = {"move": [{"units": ["de.05", "de.06"], "path": ["lithuania"]}],
             "strat": [{"units": ["de.02"], "path": ["berlin", "silesia"]}]}
     movement.operational(ctx, body)
