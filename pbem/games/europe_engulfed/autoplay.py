@@ -31,12 +31,10 @@ from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, other
 MAX_MOVES = 12  # groups the attacker tries to move in one movement step
 
 
-def own_values(state: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
+def own_values(module: Any, state: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
     """The built-in player's own hidden blocks: as the scenario numbers them (its set-up), less the
     steps lost while hidden (``lost``)."""
-    from .module import EuropeEngulfed
-
-    start = EuropeEngulfed().new_game(str(state["pbem"]["scenario"]), {})["position"]["units"]
+    start = module.new_game(str(state["pbem"]["scenario"]), {})["position"]["units"]
     ctx = context(state)
     out = {}
     for u, s in ctx.units.items():
@@ -45,10 +43,10 @@ def own_values(state: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _seen(state: dict[str, Any], side: str) -> Ctx:
+def _seen(module: Any, state: dict[str, Any], side: str) -> Ctx:
     """The context as the side knows it: its own hidden blocks filled in."""
     ctx = context(state)
-    for u, v in own_values(state, side).items():
+    for u, v in own_values(module, state, side).items():
         ctx.units[u]["block"] = v["block"]
         ctx.units[u]["steps"] = v["steps"]
     return ctx
@@ -72,7 +70,7 @@ class _Builder:
         return False
 
 
-def _hidden_due(state: dict[str, Any], side: str) -> dict[str, Any]:
+def _hidden_due(module: Any, state: dict[str, Any], side: str) -> dict[str, Any]:
     """The values the file must commit (fog of war: the side's blocks not committed yet)."""
     from . import fog
 
@@ -80,24 +78,22 @@ def _hidden_due(state: dict[str, Any], side: str) -> dict[str, Any]:
     if not ctx.secret:
         return {}
     due = fog.items_due(state, ctx, side, {})
-    start = own_values(state, side)
+    start = own_values(module, state, side)
     return {item: start[what["unit"]] for item, what in sorted(due.items()) if what["kind"] == "setup" and what["unit"] in start}
 
 
-def propose(state: dict[str, Any], side: str) -> str:
-    """The body of the side's file for the awaited step."""
-    from .module import EuropeEngulfed
-
-    module = EuropeEngulfed()
+def propose(module: Any, state: dict[str, Any], side: str) -> str:
+    """The body of the side's file for the awaited step (``module``: the game module, whose check
+    keeps each order only if the file stays legal)."""
     aw = state["awaits"]
     phase = str(state["clock"]["phase"])
     body: dict[str, Any] = {}
-    hidden = _hidden_due(state, side)
+    hidden = _hidden_due(module, state, side)
     if hidden:
         body["hidden"] = hidden
     if aw["kind"] == "orders" and phase != SETUP:
         b = _Builder(module, state, side, body)
-        ctx = _seen(state, side)
+        ctx = _seen(module, state, side)
         if phase == MOVE:
             _production(b, ctx)
             _movement(b, ctx)

@@ -396,7 +396,7 @@ class EuropeEngulfed(BundledGame):
     # --- the built-in player and `pbem demo` -----------------------------------------------------
     def propose(self, state: dict[str, Any], side: str) -> str:
         from . import autoplay
-        return autoplay.propose(state, side)
+        return autoplay.propose(self, state, side)
 
     def demo_scenario(self) -> str:
         return "1941-barbarossa"
