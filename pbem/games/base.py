@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -330,3 +331,39 @@ class BundledGame:
                        events: list[Event]) -> list[str]:
         failures: list[str] = self.catalog_module().case_failures(case, problems, state, events)
         return failures
+
+
+class EventLines:
+    """A game's report lines for its events: each rules module renders its own events through a
+    module-level ``RENDER = {"kind": fn(Event) -> list[str]}``; ``core`` gives the game's own. An
+    event whose kind none renders gets a plain line with its fields (never silence); a line that
+    used provisional data (the event carries ``provisional``) ends with ``provisional``'s words."""
+
+    def __init__(self, core: Callable[[], dict[str, Callable[[Event], list[str]]]], modules: Callable[[], tuple[Any, ...]],
+                 provisional: str) -> None:
+        self._core, self._modules, self.provisional = core, modules, provisional
+        self._lines: dict[str, Callable[[Event], list[str]]] | None = None
+
+    def __call__(self, e: Event) -> list[str]:
+        if self._lines is None:
+            lines_by_kind = self._core()
+            for mod in self._modules():
+                lines_by_kind.update(getattr(mod, "RENDER", {}))
+            self._lines = lines_by_kind
+        fn = self._lines.get(e.kind)
+        if fn is not None:
+            lines = fn(e)
+        else:
+            fields = ", ".join(f"{k} {v}" for k, v in e.data.items() if k != "provisional")
+            lines = [f"- {e.kind}: {fields} ({e.rule})."]
+        if e.data.get("provisional") and lines and self.provisional.strip() not in lines[-1]:
+            lines[-1] = lines[-1].rstrip() + self.provisional
+        return lines
+
+
+def table_failures(name: str, want: Any, have: Any) -> list[str]:
+    """A catalog expectation on one of the position's tables: each key given (a table), or the
+    whole value, as the state has it."""
+    if isinstance(want, dict) and isinstance(have, dict):
+        return [f"{name}.{k}: expected {v}, got {have.get(k)}" for k, v in want.items() if have.get(k) != v]
+    return [] if have == want else [f"{name}: expected {want}, got {have}"]

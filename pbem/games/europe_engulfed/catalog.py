@@ -12,6 +12,7 @@ from typing import Any
 
 from pbem.engine.model import Event
 from pbem.errors import Problem
+from pbem.games.base import table_failures
 
 from .context import context, nation_code, step_name
 from .data import SIDES, Turn
@@ -135,14 +136,7 @@ def case_failures(case: dict[str, Any], problems: list[Problem], state: dict[str
         out.append(f"pending: expected {exp['pending']}, got {state.get('pending')}")
     for k in POSITION_EXTRA:
         if k in exp:
-            have = state["position"].get(k)
-            want = exp[k]
-            if isinstance(want, dict) and isinstance(have, dict):
-                for kk, vv in want.items():
-                    if have.get(kk) != vv:
-                        out.append(f"{k}.{kk}: expected {vv}, got {have.get(kk)}")
-            elif have != want:
-                out.append(f"{k}: expected {want}, got {have}")
+            out += table_failures(k, exp[k], state["position"].get(k))
     return out
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.engine.model import Event
+from pbem.games.base import EventLines
 
 from . import activation, bombard, combat, endturn, engineer, intro, movement, status
 from .context import context
@@ -58,29 +59,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "step-lost": step_lost, "eliminated": eliminated, "status": status_change, "game-over": game_over}
 
 
-def _registry() -> dict[str, Callable[[Event], list[str]]]:
-    out = _core_lines()
-    for mod in (activation, bombard, combat, endturn, engineer, intro, movement, status):
-        out.update(getattr(mod, "RENDER", {}))
-    return out
-
-
-_LINES: dict[str, Callable[[Event], list[str]]] | None = None
-
-
-def event_lines(e: Event) -> list[str]:
-    global _LINES
-    if _LINES is None:
-        _LINES = _registry()
-    fn = _LINES.get(e.kind)
-    if fn is not None:
-        lines = fn(e)
-    else:
-        fields = ", ".join(f"{k} {v}" for k, v in e.data.items() if k != "provisional")
-        lines = [f"- {e.kind}: {fields} ({e.rule})."]
-    if e.data.get("provisional") and lines and PROVISIONAL.strip() not in lines[-1]:
-        lines[-1] = lines[-1].rstrip() + PROVISIONAL
-    return lines
+event_lines = EventLines(_core_lines, lambda: (activation, bombard, combat, endturn, engineer, intro, movement, status),
+                         PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
