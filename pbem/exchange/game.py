@@ -580,7 +580,7 @@ def _agreement(state: Doc, doc: Doc, sealed: bool) -> Submission:
 def check_orders(state: Doc, doc: Doc) -> Checked:
     """`pbem check`: the envelope (a draft may be unsealed) and every rule problem."""
     c = envelope(state, doc, require_seal=False)
-    if c.submission.kind not in ("join", "reveal"):
+    if c.submission.kind not in ("join", "reveal", "agree"):
         module = find_module(state.data["pbem"]["module"])
         data = state.data
         if state.kind == "view" and "question" in data:
