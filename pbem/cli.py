@@ -69,7 +69,7 @@ def result_text(r: dict[str, Any], reason: bool = True) -> str:
     return f"game over: the {r.get('winner', 'nobody')} wins{rule}{why}"
 
 
-ORDER = ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "status", "show", "hidden", "verify", "audit", "mail",
+ORDER = ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "agree", "status", "show", "hidden", "verify", "audit", "mail",
          "games", "rules", "demo", "catalog", "module"]
 
 
@@ -334,17 +334,21 @@ def keygen(name: str, ask: bool, passphrase_env: str | None) -> None:
 @click.option("--referee", metavar="PUBKEY", help="The referee's public key, for a refereed game.")
 @click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="Your private key (you are a party).")
 @click.option("--game-id", help="The game id (default: derived from the keys, scenario and the time).")
-@click.option("--option", "opts", multiple=True, metavar="NAME=VALUE", help="A rules option (see `pbem rules GAME`).")
+@click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
+              help="A rules option (see `pbem rules GAME`), or a deadline: deadline.KIND=DURATION (KIND join, orders, reply, "
+                   "reveal or grace; DURATION like 72h or 3d), deadlines=on for the defaults.")
 @click.option("-o", "--out", "out", type=click.Path(path_type=Path), required=True, help="The game folder to create.")
 @click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase.")
+@click.option("--now", metavar="TIME", help="The time it is, UTC: YYYY-MM-DDTHH:MMZ (default: this machine's clock).")
 @guarded
 def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: str | None, key_path: Path, game_id: str | None,
-        opts: tuple[str, ...], out: Path, ask: bool) -> None:
+        opts: tuple[str, ...], out: Path, ask: bool, now: str | None) -> None:
     """Start a game: write state 0000, which awaits every party's join.
 
     \b
     Example:
       pbem new SCENARIO --side SIDE1=alice.pub --side SIDE2=bob.pub --key alice.key -o game
+      pbem new SCENARIO ... --option deadline.orders=72h --option deadline.grace=24h -o game
     """
     from pbem.exchange import names
     from pbem.exchange.canonical import canonical
@@ -373,7 +377,7 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
     if not game_id:
         material = canonical({"scenario": scenario, "sides": side_keys, "referee": ref or "", "time": _dt.datetime.now(_dt.UTC).isoformat()})
         game_id = f"{module.id_prefix}-" + hashlib.sha256(material).hexdigest()[:10]
-    state = new_game(game_name, scenario, side_keys, ref, key, game_id, options)
+    state = new_game(game_name, scenario, side_keys, ref, key, game_id, options, _now(now))
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the game.")
     if out.exists() and any(out.iterdir()):
@@ -385,6 +389,16 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
     path = out / names.state(0)
     write_new(path, dumps(state))  # a new or empty folder: it cannot be there already
     click.echo(f"wrote {path}: game {game_id}, awaiting joins from {', '.join(state['awaits']['from'])} (`pbem join`)")
+
+
+def _now(now: str | None) -> str:
+    """``--now``, in its one spelling, or this machine's clock: the only place pbem reads it."""
+    from pbem.exchange.deadlines import clock_now, parse_time
+
+    if now is None:
+        return clock_now()
+    parse_time(now, "--now")
+    return now
 
 
 def _game_of(scenario: str, game_name: str | None) -> Any:
@@ -454,6 +468,60 @@ def join(state_path: Path, side: str, key_path: Path, out: Path | None, ask: boo
     click.echo(_wrote([path], [path] if write_new(path, dumps(doc)) else []))
 
 
+@cli.command()
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
+@click.option("--side", required=True, shell_complete=_complete_side, help="Your side (a player).")
+@click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="Your private key.")
+@click.option("--due", metavar="TIME", help="The new deadline of the awaited step, UTC YYYY-MM-DDTHH:MMZ (a pause: never earlier).")
+@click.option("--deadline", "allow", multiple=True, metavar="KIND=DURATION",
+              help="A new time allowed for the steps to come: KIND join, orders, reply, reveal or grace; DURATION like 96h or 4d.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output file (default: NNNN-SIDE.agree.toml beside STATE).")
+@click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
+@guarded
+def agree(state_path: Path, side: str, key_path: Path, due: str | None, allow: tuple[str, ...], out: Path | None, ask: bool) -> None:
+    """Agree new deadline terms: a pause of the awaited step, new time allowances.
+
+    Every player signs the same terms; the adjudicator of the step then adjudicates the agreement
+    files (`pbem adjudicate STATE NNNN-*.agree.toml`): the next state awaits the same step, due
+    when agreed, with the agreed allowances for the steps to come.
+
+    \b
+    Example:
+      pbem agree game/0007.state.toml --side SIDE --key alice.key --due 2026-12-20T18:00Z
+      pbem agree game/0007.state.toml --side SIDE --key bob.key --due 2026-12-20T18:00Z --deadline orders=96h
+    """
+    from pbem.exchange import deadlines, names
+    from pbem.exchange.canonical import seal
+    from pbem.exchange.files import dumps, write_new
+    from pbem.exchange.game import FORMAT, Doc, answered, envelope, load_state, wrong_key
+
+    st = load_state(state_path)
+    s = st.data
+    if side not in s["parties"] or side == "referee":
+        raise UsageError(f"'{side}' is not a player of the game of {state_path}",
+                         hint=f"Players: {', '.join(p for p in s['parties'] if p != 'referee')}.")
+    key = _key(key_path, ask)
+    if s["parties"][side]["key"] != key.public_text:
+        raise wrong_key(key, side, st, key_path)
+    terms: dict[str, Any] = {}
+    if due is not None:
+        deadlines.parse_time(due, "--due")
+        terms["due"] = due
+    for a in allow:
+        kind, _, value = a.partition("=")
+        if kind not in deadlines.DEFAULTS or not value:
+            raise UsageError(f"--deadline {a}: write KIND=DURATION, KIND one of {', '.join(deadlines.DEFAULTS)}")
+        terms.setdefault("deadlines", {})[kind] = deadlines.parse_duration(value, f"--deadline {kind}")
+    if not terms:
+        raise UsageError("nothing to agree: give --due and/or --deadline KIND=DURATION")
+    doc = {"pbem": {"format": FORMAT, "kind": "agree", "game": s["pbem"]["game"], "module": s["pbem"]["module"], "side": side,
+                    "answers": answered(st), "step": s["awaits"]["step"]}, "agree": terms}
+    sealed = seal(doc, side, key)
+    path = out or state_path.parent / names.submission(int(s["pbem"]["sequence"]), side, "agree")
+    envelope(st, Doc(path, sealed))  # what the adjudicator will check: never write a file he refuses
+    click.echo(_wrote([path], [path] if write_new(path, dumps(sealed)) else []))
+
+
 def _state_or_latest(path: Path) -> Path:
     """STATE as given, or in a game folder its latest state (a player's folder of views: the
     latest view), as `check` and `verify` take a folder."""
@@ -479,18 +547,19 @@ def _state_or_latest(path: Path) -> Path:
 @cli.command()
 @click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path), shell_complete=_STATES)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--now", metavar="TIME", help="The time it is, UTC: YYYY-MM-DDTHH:MMZ (default: this machine's clock).")
 @guarded
-def status(state_path: Path, as_json: bool) -> None:
-    """Whose move, which step, what is awaited; a position summary.
+def status(state_path: Path, as_json: bool, now: str | None) -> None:
+    """Whose move, which step, what is awaited, when it is due; a position summary.
     STATE may be the game folder: its latest state.
 
     \b
     Example:
       pbem status game/0003.state.toml --json
-      pbem status game/
+      pbem status game/ --now 2026-12-02T10:00Z
     """
     from pbem.engine.registry import find_module
-    from pbem.exchange import names
+    from pbem.exchange import deadlines, names
     from pbem.exchange.game import load_state
 
     state_path = _state_or_latest(state_path)
@@ -501,6 +570,9 @@ def status(state_path: Path, as_json: bool) -> None:
             "sequence": s["pbem"]["sequence"], "digest": st.digest, "clock": s["clock"], "awaits": s["awaits"],
             "summary": module.summary(s), "result": s.get("result"), "pending": s.get("pending", {}).get("question") or s.get("question"),
             "counters": module.status_lines(s)}
+    due = deadlines.status(s, _now(now))
+    if due is not None:
+        info["deadline"] = due
     if as_json:
         echo_result(info)
         return
@@ -511,6 +583,8 @@ def status(state_path: Path, as_json: bool) -> None:
         click.echo(result_text(s["result"]))
     else:
         click.echo(f"awaits {aw['kind']} for step {aw['step']} from {', '.join(aw['from'])}; adjudicated by {aw['adjudicator']}")
+    if due is not None:
+        click.echo(deadlines.status_line(due))
     if info["pending"]:
         q = info["pending"]
         click.echo(f"decision needed from {q['side']}: {q['text']} ({q['rule']})")
@@ -752,13 +826,15 @@ def sign(orders: Path, key_path: Path, state_path: Path | None, out: Path | None
 @click.argument("orders", nargs=-1, type=click.Path(path_type=Path), shell_complete=_STATES)
 @click.option("--key", "key_path", type=click.Path(path_type=Path), required=True, shell_complete=_KEYS, help="The adjudicator's private key.")
 @click.option("--no-orders", "defaulted", multiple=True, metavar="SIDE", shell_complete=_complete_side,
-              help="Referee only: adjudicate without SIDE's file, its deadline having passed (empty orders).")
+              help="Adjudicate without SIDE's file, its deadline and grace period having passed (as the game settles a "
+                   "missing side): a referee, or in a game with deadlines the waiting player.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Next state (default NNNN.state.toml beside STATE).")
 @click.option("--report", type=click.Path(path_type=Path), help="Report (default NNNN.report.md beside the next state).")
 @click.option("--passphrase", "ask", is_flag=True, help="Ask for the key's passphrase (else $PBEM_PASSPHRASE, if set).")
+@click.option("--now", metavar="TIME", help="The time it is, UTC: YYYY-MM-DDTHH:MMZ (default: this machine's clock).")
 @guarded
 def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defaulted: tuple[str, ...], out: Path | None,
-               report: Path | None, ask: bool) -> None:
+               report: Path | None, ask: bool, now: str | None) -> None:
     """Resolve the awaited step: the next signed state, its report and the picture of the turn.
 
     Beside the next state (NNNN.state.toml) it writes the turn report (NNNN.report.md) and the
@@ -769,6 +845,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     Example:
       pbem adjudicate game/0001.state.toml game/0001-SIDE.orders.toml --key bob.key
       pbem adjudicate game/0004.state.toml --no-orders SIDE --key referee.key
+      pbem adjudicate game/0004.state.toml game/0004-*.agree.toml --key bob.key
     """
     from pbem.exchange import names
     from pbem.exchange.chain import Chain, check_before_reveal
@@ -781,7 +858,9 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     if not orders and not defaulted and st.data["awaits"]["from"]:  # a step from nobody: the adjudicator's alone
         raise UsageError("give the order, join, reply or reveal files to adjudicate (or --no-orders SIDE, for a referee)")
     key = _key(key_path, ask)
-    if st.data["awaits"]["kind"] not in ("join", "none"):  # the adjudicator reveals a secret: only for the game's history
+    docs = [load_doc(p, "orders") for p in orders]
+    agreement = bool(docs) and all(d.kind == "agree" for d in docs)  # reveals nothing
+    if st.data["awaits"]["kind"] not in ("join", "none") and not agreement:  # the adjudicator reveals a secret: only for the game's history
         adj = str(st.data["awaits"]["adjudicator"])
         if st.data["parties"].get(adj, {}).get("key") != key.public_text:
             raise wrong_key(key, adj, st, key_path, hint=f"This step is adjudicated by '{adj}': the other player (or the "
@@ -795,8 +874,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
         if held:
             raise UsageError(f"--no-orders {side}: {held[0].path} holds {side}'s sealed orders for this very state",
                              hint="Adjudicate the orders you have; --no-orders is for a side that sent nothing by the deadline.")
-    docs = [load_doc(p, "orders") for p in orders]
-    res = run(st, docs, key, list(defaulted))
+    res = run(st, docs, key, list(defaulted), _now(now) if "deadlines" in st.data else None)
     nxt = res.state
     out = out or state_path.parent / names.state(res.sequence)
     files = res.outputs(out, report)

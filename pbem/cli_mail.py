@@ -161,6 +161,40 @@ def mail_write(state_path: Path, orders: Path | None, to: tuple[str, ...], sende
     click.echo(f"attached: {', '.join(names)}")
 
 
+@mail.command("remind")
+@click.argument("state_path", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("--to", "to", multiple=True, required=True, metavar="ADDR", help="The awaited side's address (repeat for more).")
+@click.option("--from", "sender", required=True, metavar="ADDR", help="Your address.")
+@click.option("--now", metavar="TIME", help="The time it is, UTC: YYYY-MM-DDTHH:MMZ (default: this machine's clock); also the Date.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), required=True,
+              help="The .eml file to write (a new file); '-' writes the message to standard output.")
+@guarded
+def mail_remind(state_path: Path, to: tuple[str, ...], sender: str, now: str | None, out: Path) -> None:
+    """Write a reminder of the awaited step's deadline to the awaited side, as an .eml file.
+
+    The body names the step, its deadline and grace period, how late it is (or how long is left),
+    and the commands that write, check and seal the awaited file. The same state, addresses and
+    --now give the same bytes; it answers the message that carried the state.
+
+    \b
+    Example:
+      pbem mail remind game/0007.state.toml --from bob@example.org --to alice@example.org -o remind.eml
+    """
+    from pbem.cli import _now
+    from pbem.exchange.files import write_new
+    from pbem.exchange.game import load_state
+    from pbem.exchange.mail import message_bytes, remind
+
+    msg = remind(load_state(state_path), state_path, sender, list(to), _now(now))
+    if str(out) == "-":
+        sys.stdout.buffer.write(message_bytes(msg))
+        sys.stdout.buffer.flush()
+        click.echo(f"wrote the reminder to standard output: {msg['Subject']}", err=True)
+        return
+    written = write_new(out, message_bytes(msg))
+    click.echo(f"{'wrote' if written else 'already there with exactly this content:'} {out}: {msg['Subject']}")
+
+
 @mail.command("send")
 @click.argument("eml", metavar="MESSAGE.eml", type=click.Path(path_type=Path))
 @click.option("--smtp", required=True, metavar="HOST[:PORT]",

@@ -32,12 +32,21 @@ from typing import Any
 
 from pbem import __version__
 from pbem.engine.model import Event
-from pbem.errors import MalformedFileError, PbemError, Problem, TamperError, UsageError, VerificationError
+from pbem.errors import (
+    IllegalOrdersError,
+    MalformedFileError,
+    PbemError,
+    Problem,
+    TamperError,
+    UsageError,
+    VerificationError,
+)
 from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, face_from_seed, hmac_stream
 
 from . import dice as proto
 from . import names
 from .canonical import canonical, check_seal, content_digest, unsealed
+from .deadlines import RULE as DEADLINE_RULE
 from .game import (
     Doc,
     adjudicator_of,
@@ -88,8 +97,10 @@ def check_origin(first: Doc) -> str:
     sides = {p: str(v["key"]) for p, v in parties.items() if p != "referee"}
     referee = str(parties["referee"]["key"]) if "referee" in parties else None
     try:
+        dl = first.data.get("deadlines")
         body = state_zero(str(h["module"]), str(h["scenario"]), sides, referee, str(h["creator"]), str(h["game"]),
-                          dict(first.data["options"]))
+                          dict(first.data["options"]), dict(dl) if isinstance(dl, dict) else None,
+                          first.data["awaits"].get("since"))
     except PbemError as e:
         raise VerificationError(f"{first.path}: not the start of a game this pbem knows ({e.message})",
                                 hint="A history is trusted from its start (state 0000) or from a state you hold (--from DIGEST).") from e
@@ -161,8 +172,8 @@ def find_equivocation(docs: Iterable[Doc]) -> Equivocation | None:
         if "seal" not in d.data:
             continue
         h = d.data["pbem"]
-        if d.kind in names.SUBMISSIONS:
-            keys = [("submission", str(h["game"]), str(h["answers"]), str(h["side"]))]
+        if d.kind in names.SUBMISSIONS:  # an agreement on the deadline is not the side's submission for the step
+            keys = [("agreement" if d.kind == "agree" else "submission", str(h["game"]), str(h["answers"]), str(h["side"]))]
         elif d.kind == "state":
             keys = [("state", str(h["game"]), "seq", str(h["sequence"]))]
             if h["previous"]:
@@ -367,9 +378,10 @@ class Chain:
             subs.append(envelope(prev, inputs[dg]).submission)
         tr = cur.data.get("transition", {})
         defaulted = list(tr.get("defaulted", []))
-        if defaulted and adj != "referee":
+        if defaulted and adj != "referee" and "deadlines" not in prev.data:
             raise VerificationError(f"{cur.path}: records sides adjudicated without their orders ({', '.join(map(str, defaulted))}), "
-                                    "which only a referee may do", hint="The adjudicator's state is not what the rules give: do not accept it.")
+                                    "which only a referee may do in a game without deadlines",
+                                    hint="The adjudicator's state is not what the rules give: do not accept it.")
         for side in defaulted:
             held = self.held(prev.digest, side)
             if held and notes is not None:
@@ -380,9 +392,13 @@ class Chain:
         files = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
         try:
             expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files,
-                                          tr.get("hidden_reveals", {}).get(adj))
+                                          tr.get("hidden_reveals", {}).get(adj), tr.get("at"))
         except UsageError as e:
             raise VerificationError(f"{cur.path}: {e.message}") from e
+        except IllegalOrdersError as e:
+            if not any(p.rule == DEADLINE_RULE for p in e.problems):
+                raise
+            raise VerificationError(f"{cur.path}: {e.message}", e.problems, e.hint) from e  # a deadline the state broke
         if canonical(expected) != canonical(unsealed(cur.data)):
             diff = first_difference(expected, unsealed(cur.data))
             raise VerificationError(f"{cur.path}: does not follow from {self.label(prev)}, its inputs and the revealed dice "
@@ -720,6 +736,12 @@ class Chain:
         where = str(v.path)
         tr = v.data.get("transition", {})
         aw = p.data["awaits"]
+        if "agreed" in tr:  # an agreement on the deadline: no dice, no reveals, every commitment as it was
+            if tr.get("reveals") or tr.get("dice") or tr.get("seed") or tr.get("attestations"):
+                raise TamperError(f"{where}: an agreement on the deadline rolls no dice, but dice, reveals or a seed are recorded")
+            if any(x.get("commit") != p.data["parties"][party].get("commit") for party, x in v.data["parties"].items()):
+                raise TamperError(f"{where}: a commitment changed in an agreement on the deadline, which reveals nothing")
+            return 0
         defaulted = set(map(str, tr.get("defaulted", [])))
         senders = set(map(str, aw["from"])) - defaulted
         attestations = tr.get("attestations", {})

@@ -28,6 +28,7 @@ from pbem.errors import (
 )
 from pbem.mechanics.dice import ALGORITHM, Dice, ForcedDice, SeededDice
 
+from . import deadlines as timing
 from . import dice as proto
 from . import names
 from .canonical import (
@@ -81,7 +82,8 @@ def load_doc(path: Path, schema: str | None = None) -> Doc:
 
 
 KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
-              "join": "a join file", "reply": "a reply file", "reveal": "a reveal file"}
+              "join": "a join file", "reply": "a reply file", "reveal": "a reveal file",
+              "agree": "an agreement on the deadline"}
 SUBMISSION_KINDS = names.SUBMISSIONS  # the files a side signs and sends
 SCHEMA_KINDS = {"state": ("state",), "view": ("view",), "orders": SUBMISSION_KINDS}
 SCHEMA_NAMES = {"state": "a state", "view": "a view", "orders": "an order, join, reply or reveal file"}
@@ -144,9 +146,9 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     return Doc(path, data)
 
 
-ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "hidden", "opened", "draws", "seal"),
-                 "view": ("pbem", "parties", "awaits", "transition", "seal"),
-                 "orders": ("pbem", "dice", "hidden", "open", "seal")}
+ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "hidden", "opened", "draws", "deadlines", "seal"),
+                 "view": ("pbem", "parties", "awaits", "transition", "deadlines", "seal"),
+                 "orders": ("pbem", "dice", "hidden", "open", "agree", "seal")}
 
 
 def body_of(data: dict[str, Any], schema: str) -> dict[str, Any]:
@@ -230,6 +232,11 @@ def _check_consistency(data: dict[str, Any], path: Path) -> None:
     if problems:  # the parties, their commitments and who adjudicates: the chain's own fields
         raise TamperError(f"{path}: {len(problems)} problem(s) in the parties and commitments it records: whoever sealed it "
                           "broke the game's chain", problems, hint="Do not accept it.")
+    problems = timing.state_problems(data, str(path))
+    if problems:
+        raise MalformedFileError(f"{path}: {len(problems)} problem(s) with the deadline of the awaited step", problems,
+                                 hint="Whoever sealed it wrote a deadline no state of this game can have: do not accept it.")
+    timing.check_allowance(data, str(path))  # a deadline shorter than the options allow: exit 3
     if not problems:
         try:
             module = find_module(str(data["pbem"]["module"]))
@@ -320,9 +327,11 @@ def check_ruleset(s: dict[str, Any], module: Any, where: str) -> None:
 
 
 def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, creator: str,
-               game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+               game_id: str, options: dict[str, Any], deadlines: dict[str, int] | None = None,
+               now: str | None = None) -> dict[str, Any]:
     """The unsealed state 0 of a game: its parties' keys, the scenario's start, awaiting every
-    party's join. `pbem verify` re-derives it to trust a history from its start."""
+    party's join (by ``now`` and the join allowance of ``deadlines``, in a game with deadlines).
+    `pbem verify` re-derives it to trust a history from its start."""
     module = find_module(module_name)
     if sorted(sides) != sorted(module.sides):
         raise UsageError(f"{module.name} needs --side for each of: {', '.join(module.sides)}",
@@ -350,19 +359,26 @@ def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: 
                  "inputs": [], "dice_algorithm": ALGORITHM, "creator": creator},
         "parties": parties,
         **game,
-        "awaits": {"kind": "join", "step": "join", "from": sorted(parties), "adjudicator": creator},
+        "awaits": {"kind": "join", "step": "join", "from": sorted(parties), "adjudicator": creator,
+                   **(timing.step_times(deadlines, "join", now) if deadlines and now else {})},
+        **({"deadlines": dict(deadlines)} if deadlines else {}),
     }
 
 
 def new_game(module_name: str, scenario: str, sides: dict[str, str], referee: str | None, key: KeyPair,
-             game_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    """State 0: the game, its parties' keys, awaiting every party's join (docs/protocol.md)."""
+             game_id: str, options: dict[str, Any], now: str | None = None) -> dict[str, Any]:
+    """State 0: the game, its parties' keys, awaiting every party's join (docs/protocol.md). The
+    options ``deadline.KIND=DURATION`` (the core's, not the game's) give the game deadlines, the
+    joins due from ``now``."""
+    options, deadlines = timing.split_options(options)
+    if deadlines and now is None:
+        raise UsageError("a game with deadlines needs the time it is created (--now)")
     keys = {**sides, **({"referee": referee} if referee else {})}
     creator = next((p for p, k in sorted(keys.items()) if k == key.public_text), None)
     if creator is None:
         raise UsageError("--key is not the key of any party of the new game",
                          hint="The creator must be one of the players or the referee.")
-    state = state_zero(module_name, scenario, sides, referee, creator, game_id, options)
+    state = state_zero(module_name, scenario, sides, referee, creator, game_id, options, deadlines, now)
     problems = schema_problems(state, "state", "new game")
     problems = [p for p in problems if p.message != "'seal' is a required property"]
     problems += schema_problems(body_of(state, "state"), f"{find_module(module_name).schema_dir}/state-body", "new game")
@@ -485,6 +501,8 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     problems = []
     if aw["kind"] == "none":
         raise IllegalOrdersError(f"{where}: the game is over; nothing is awaited")
+    if h["kind"] == "agree":
+        return Checked(doc, _agreement(state, doc, sealed), sealed=sealed)
     rule = find_module(str(s["pbem"]["module"])).step_rule
     if h["kind"] != aw["kind"]:
         problems.append(Problem(f"{where}: pbem.kind", f"the game awaits {aw['kind']}, this file is {h['kind']}", rule))
@@ -529,10 +547,40 @@ def envelope(state: Doc, doc: Doc, require_seal: bool = True) -> Checked:
     return Checked(doc, sub, sealed=sealed)
 
 
+def _agreement(state: Doc, doc: Doc, sealed: bool) -> Submission:
+    """An agreement (kind ``agree``, docs/protocol.md, Deadlines): a player's signed consent to new
+    deadline terms for the awaited step of the state it answers; it takes effect when every player's
+    file with the same terms is adjudicated. It carries no dice and no orders."""
+    s, o, where = state.data, doc.data, str(doc.path)
+    h = o["pbem"]
+    if not sealed:
+        raise TamperError(f"{where}: the agreement is not sealed", hint="`pbem agree` writes it sealed.")
+    if "deadlines" not in s:
+        raise IllegalOrdersError(f"{where}: the game of {state.path} has no deadlines to agree on",
+                                 [Problem(f"{where}: agree", "a game without deadline options", timing.RULE)])
+    problems = []
+    if h["side"] == "referee" or h["side"] not in s["parties"]:
+        problems.append(Problem(f"{where}: pbem.side", f"'{h['side']}' is not a player of the game: the players agree", timing.RULE))
+    if h["step"] != s["awaits"]["step"]:
+        problems.append(Problem(f"{where}: pbem.step", f"'{display_path(str(h['step']))}' is not the awaited step "
+                                                       f"'{s['awaits']['step']}'", timing.RULE))
+    if problems:
+        raise IllegalOrdersError(f"{where}: not an agreement on the awaited step", problems)
+    extra = sorted(k for k in o if k not in ("pbem", "agree", "seal"))
+    if extra or "agree" not in o or "dice_index" in h:
+        raise MalformedFileError(f"{where}: an agreement holds [pbem] (no dice_index), [agree] and [seal] only"
+                                 + (f"; it has {', '.join(extra)}" if extra else ""), hint="`pbem agree` writes it.")
+    try:
+        timing.agreement_terms(o["agree"], where)
+    except UsageError as e:
+        raise MalformedFileError(e.message, e.problems, e.hint) from e
+    return Submission("agree", str(h["side"]), o, doc.digest)
+
+
 def check_orders(state: Doc, doc: Doc) -> Checked:
     """`pbem check`: the envelope (a draft may be unsealed) and every rule problem."""
     c = envelope(state, doc, require_seal=False)
-    if c.submission.kind not in ("join", "reveal"):
+    if c.submission.kind not in ("join", "reveal", "agree"):
         module = find_module(state.data["pbem"]["module"])
         data = state.data
         if state.kind == "view" and "question" in data:
@@ -739,20 +787,34 @@ def adjudicator_of(state: dict[str, Any]) -> str:
 
 def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_commit: str | None,
                defaulted: list[str] | None = None, adj_openings: dict[str, Any] | None = None,
-               names: dict[str, str] | None = None, adj_hidden: str | None = None) -> tuple[dict[str, Any], list[Event]]:
+               names: dict[str, str] | None = None, adj_hidden: str | None = None,
+               now: str | None = None) -> tuple[dict[str, Any], list[Event]]:
     """The unsealed next state and its events: the deterministic core shared by adjudicate and verify.
 
     ``defaulted`` names awaited sides that sent nothing by the deadline; only a referee may
     adjudicate without them, and they are treated as having sent empty orders (docs/referee.md).
     ``adj_openings``: the hidden items the step asks the adjudicator itself to open, opened (from
     its key when adjudicating, from ``transition.openings`` when verifying). ``names``: each
-    input's file, by side, for messages.
+    input's file, by side, for messages. ``now``: the time of the adjudication, in a game with
+    deadlines (``transition.at`` when verifying): the next step is due from it, and sides are
+    adjudicated without their files only past the deadline and its grace period.
     """
     s = prev.data
     defaulted = sorted(defaulted or [])
+    timed = "deadlines" in s
+    if timed:
+        now = timing.check_now(s, now, str(prev.path))
+    if subs and all(x.kind == "agree" for x in subs):
+        if defaulted:
+            raise UsageError("an agreement on the deadline is adjudicated alone, without --no-orders")
+        return _agreed_state(prev, subs, str(now))
+    if any(x.kind == "agree" for x in subs):
+        raise UsageError("agreement files are adjudicated on their own, not with orders")
+    missed: dict[str, str] | None = None
     if defaulted:
-        if adjudicator_of(s) != "referee":
-            raise UsageError("only a referee may adjudicate a step without a side's orders (--no-orders)")
+        if adjudicator_of(s) != "referee" and not timed:
+            raise UsageError("only a referee may adjudicate a step without a side's orders (--no-orders), "
+                             "or a player in a game with deadlines, once they have passed")
         if s["awaits"]["kind"] == "join":
             raise UsageError("a join cannot be adjudicated without the party")
         unknown = [d for d in defaulted if d not in s["awaits"]["from"]]
@@ -760,6 +822,13 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
             raise UsageError(f"--no-orders {', '.join(unknown)}: the step does not await anything from {', '.join(unknown)}")
         if any(x.side in defaulted for x in subs):
             raise UsageError("a side cannot both send orders and be adjudicated without them")
+        if timed:
+            missed = timing.check_missed(s, str(now), defaulted, str(prev.path))
+        owe = sorted(d for d in defaulted if s["awaits"].get("open", {}).get(d) or s["awaits"]["kind"] == "reveal")
+        if owe and "referee" not in s["parties"]:
+            raise IllegalOrdersError(f"--no-orders {', '.join(owe)}: the step asks {', '.join(owe)} to open hidden items, "
+                                     "which only its key can do: it cannot be settled without its file",
+                                     hint="The game stops here; the files show who owes what (docs/referee.md).")
     module = find_module(s["pbem"]["module"])
     check_ruleset(s, module, str(prev.path))
     if module.data_digest(s["pbem"]["scenario"]) != s["pbem"]["data"]:
@@ -838,8 +907,10 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         raise VerificationError(f"the game module makes {naw['adjudicator']} both send a file in step {naw['step']} and adjudicate it: "
                                 "a party cannot reveal its dice secret twice in one step", hint="The game module is wrong; report it.")
     events = opened_events + list(t.events)
-    if defaulted:
+    if defaulted and adj == "referee":
         events.insert(0, Event("no-orders", "referee", {"sides": defaulted, "step": aw["step"]}))
+    if missed is not None:
+        events.insert(0, Event("missed", timing.RULE, {"sides": defaulted, "step": aw["step"], "by": adj, **missed}))
     nxt: dict[str, Any] = {
         "pbem": {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "origin": origin, "previous": prev.digest,
                  "inputs": inputs},
@@ -855,8 +926,48 @@ def next_state(prev: Doc, subs: list[Submission], adj_reveal: str | None, adj_co
         nxt["transition"]["hidden_reveals"] = {adjudicator_of(s): hidden_reveal}
     if defaulted:
         nxt["transition"]["defaulted"] = defaulted
+    if timed:
+        nxt["deadlines"] = copy.deepcopy(s["deadlines"])
+        nxt["awaits"] = {k: v for k, v in nxt["awaits"].items() if k not in ("since", "due")}
+        nxt["awaits"].update(timing.step_times(s["deadlines"], str(naw["kind"]), str(now)))
+        nxt["transition"]["at"] = now
+        if missed is not None:
+            nxt["transition"]["missed"] = missed
     check_signed_values(nxt, "the next state")
     return nxt, events
+
+
+def _agreed_state(prev: Doc, subs: list[Submission], now: str) -> tuple[dict[str, Any], list[Event]]:
+    """The state an agreement of every player makes (docs/protocol.md, Deadlines): the same position
+    and awaited step, the agreed deadline of that step (never earlier than it was) and the agreed
+    allowances for the steps to come; no dice, no reveals."""
+    s = prev.data
+    players = sorted(p for p in s["parties"] if p != "referee")
+    got = sorted(x.side for x in subs)
+    if got != players:
+        missing = sorted(set(players) - set(got))
+        raise IllegalOrdersError("an agreement on the deadline needs the file of every player"
+                                 + (f"; missing: {', '.join(missing)}" if missing else f"; given: {', '.join(got)}"),
+                                 [Problem(f"{prev.path}: parties", f"players {', '.join(players)}", timing.RULE)],
+                                 hint="Each player signs the same terms with `pbem agree`.")
+    terms = [canonical(x.body["agree"]) for x in subs]
+    if len(set(terms)) != 1:
+        raise IllegalOrdersError("the players' agreement files do not hold the same terms ([agree])",
+                                 [Problem(f"{x.side}: agree", canonical(x.body["agree"]).decode("utf-8"), timing.RULE) for x in subs],
+                                 hint="Each player signs the same terms with `pbem agree`.")
+    agreed = copy.deepcopy(subs[0].body["agree"])
+    aw = s["awaits"]
+    if "due" in agreed and timing.parse_time(agreed["due"], "agree.due") < timing.parse_time(str(aw["due"]), "awaits.due"):
+        raise IllegalOrdersError(f"agree.due {agreed['due']} is earlier than the deadline it replaces ({aw['due']}): a pause "
+                                 "only gives time", [Problem("agree.due", f"before awaits.due {aw['due']}", timing.RULE)])
+    nxt = {k: copy.deepcopy(v) for k, v in s.items() if k not in ("seal", "transition")}
+    nxt["pbem"] = {**s["pbem"], "sequence": int(s["pbem"]["sequence"]) + 1, "origin": origin_of(prev), "previous": prev.digest,
+                   "inputs": [x.digest for x in sorted(subs, key=lambda x: x.side)]}
+    nxt["deadlines"] = {**s["deadlines"], **agreed.get("deadlines", {})}
+    nxt["awaits"]["due"] = agreed.get("due", aw["due"])
+    nxt["transition"] = {"seed": "", "attestations": {}, "reveals": {}, "dice": [], "at": now, "agreed": agreed}
+    check_signed_values(nxt, "the next state")
+    return nxt, [Event("agreed", timing.RULE, {"step": aw["step"], "players": players, **agreed})]
 
 
 @dataclass(frozen=True)
@@ -906,9 +1017,11 @@ def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]
     return report, picture
 
 
-def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | None = None) -> Adjudication:
+def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | None = None,
+               now: str | None = None) -> Adjudication:
     """Check every input, resolve the step, seal the next state; with its report and picture.
-    ``defaulted``: sides a referee adjudicates without orders (their deadline passed)."""
+    ``defaulted``: sides adjudicated without orders (their deadline passed). ``now``: the time of
+    the adjudication, in a game with deadlines."""
     s = prev.data
     adj = adjudicator_of(s)
     if s["awaits"]["kind"] == "none":
@@ -920,7 +1033,7 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     problems: list[Problem] = []
     module = find_module(s["pbem"]["module"])
     for c in checked:
-        if c.submission.kind not in ("join", "reveal"):
+        if c.submission.kind not in ("join", "reveal", "agree"):
             problems += [Problem(f"{c.doc.path}: {p.where}", p.message, p.rule, p.hint) for p in module.check(s, c.submission)]
     if problems:
         raise IllegalOrdersError(f"{len(problems)} problem(s) in the orders; nothing was adjudicated", problems,
@@ -928,7 +1041,8 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     idx = int(s["parties"][adj]["index"])
     reveal = commit = None
     own_openings = None
-    if s["awaits"]["kind"] != "join":
+    agreement = bool(checked) and all(c.submission.kind == "agree" for c in checked)
+    if s["awaits"]["kind"] != "join" and not agreement:
         origin, salt = origin_of(prev), str(s["parties"][adj]["salt"])
         reveal = proto.secret(key, origin, salt, idx)
         commit = proto.commitment(proto.secret(key, origin, salt, idx + 1))
@@ -941,7 +1055,8 @@ def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | 
     own_hidden = None
     if s["awaits"]["kind"] == "reveal" and _drew(s, adj):
         own_hidden = proto.hidden_dice_secret(key, origin_of(prev), str(s["parties"][adj]["salt"]))
-    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names, own_hidden)
+    body, events = next_state(prev, [c.submission for c in checked], reveal, commit, defaulted, own_openings, names, own_hidden,
+                              now)
     sealed = seal(body, adj, key)
     size = len(dumps(sealed).encode("utf-8"))
     if size > MAX_FILE_BYTES:  # never write a state no command could read back

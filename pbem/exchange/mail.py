@@ -1914,3 +1914,59 @@ def send(raw: bytes, where: str, host: str, port: int, *, user: str | None, pass
 def _reply(m: bytes | str) -> str:
     return display(m.decode("utf-8", "replace") if isinstance(m, bytes) else str(m), 200)
 
+
+
+# --- reminders -----------------------------------------------------------------------------------
+
+def remind(state: Doc, state_path: Path, sender: str, to: list[str], now: str) -> EmailMessage:
+    """The reminder of an awaited step's deadline (docs/protocol.md, Deadlines), to the awaited side:
+    the step, its deadline and how it stands at ``now``, and the commands that write and seal the
+    file it awaits. Deterministic: the same state, addresses and ``now`` give the same bytes; it
+    answers the message that carried the state (In-Reply-To), so it joins the game's thread."""
+    from . import deadlines
+
+    s = state.data
+    aw = s["awaits"]
+    info = deadlines.status(s, now)
+    if info is None:
+        raise UsageError(f"{state_path}: " + ("the game awaits nothing" if aw["kind"] == "none" else
+                                               "the game has no deadlines (they are options of `pbem new`)"),
+                         hint="A reminder names the deadline of the awaited step.")
+    frm = _address_list([sender], "--from")[0]
+    rcpts = _address_list(to, "--to")
+    if not rcpts:
+        raise UsageError("--to: at least one recipient is needed")
+    game = str(s["pbem"]["game"])
+    seq = int(s["pbem"]["sequence"])
+    sides = [str(x) for x in aw["from"]]
+    kind = "orders" if aw["kind"] not in ("join", "reply", "reveal") else str(aw["kind"])
+    lines = [f"Game {game}, state {names.number(seq)}: {', '.join(sides)} to send {kind} for step {aw['step']}.", "",
+             f"Due: {aw['due']} (UTC); grace period until {info['grace_until']}.",
+             f"Now: {now}: {deadlines.status_line(info)}.", ""]
+    if aw["kind"] == "join":
+        lines += ["Join with:"] + [f"  pbem join {state_path.name} --side {side} --key YOUR.key" for side in sides]
+    else:
+        lines += ["Write, check and seal your file with:"]
+        for side in sides:
+            out = names.submission(seq, side, kind)
+            lines += [f"  pbem template {state_path.name} --side {side} -o {out}",
+                      f"  pbem check {state_path.name} {out}", f"  pbem sign {out} --key YOUR.key"]
+    lines += ["", f"Past {info['grace_until']}, {aw['adjudicator']} may adjudicate the step without it, as the game's rules "
+                  "settle a missing side (`pbem adjudicate --no-orders`).",
+              "Need more time? Every player signs the same terms with `pbem agree` (docs/protocol.md, Deadlines)."]
+    addr = email.utils.parseaddr(frm)[1].strip().lower()
+    h = hashlib.sha256(f"pbem reminder\n{game}\n{state.digest}\n{addr}\n{now}".encode()).hexdigest()
+    domain = addr.rsplit("@", 1)[-1]
+    domain = domain if re.fullmatch(r"[a-z0-9.-]{1,200}", domain) and "." in domain.strip(".") else "pbem.invalid"
+    when = deadlines.parse_time(now, "--now")
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = frm
+    msg["To"] = ", ".join(rcpts)
+    msg["Subject"] = f"[pbem {game}] {names.number(seq)}: reminder: {aw['step']} from {', '.join(sides)} due {aw['due']}"
+    msg["Date"] = email.utils.format_datetime(when)
+    msg["Message-ID"] = f"<pbem.{names.number(seq)}.remind.{h[:32]}@{domain}>"
+    parent = message_id(game, seq, state.digest, frm)
+    msg["In-Reply-To"] = parent
+    msg["References"] = parent
+    msg.set_content("\n".join(lines) + "\n", charset="utf-8", cte="quoted-printable")
+    return msg

@@ -18,13 +18,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-SUBMISSIONS = ("orders", "join", "reply", "reveal")  # the kinds of file a party sends, answering a state
+SUBMISSIONS = ("orders", "join", "reply", "reveal", "agree")  # the kinds of file a party sends, answering a state
 STATE_GLOB = "*.state.toml"
 VIEW_GLOB = "*.view.toml"
 
 _SIDE = r"[a-z][a-z0-9-]{0,40}"  # a side, as the schemas spell it
 _KINDS = {"state.toml": "state", "view.toml": "view", "orders.toml": "orders", "join.toml": "join", "reply.toml": "reply",
-          "reveal.toml": "reveal", "report.md": "report", "turn.svg": "picture"}
+          "reveal.toml": "reveal", "agree.toml": "agree", "report.md": "report", "turn.svg": "picture"}
 _NAME = re.compile(rf"(?P<seq>[0-9]{{4,}})(?:-(?P<side>{_SIDE}))?\.(?P<kind>{'|'.join(re.escape(k) for k in _KINDS)})")
 
 

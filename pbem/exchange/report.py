@@ -40,6 +40,7 @@ def render_report(module: GameModule, prev: dict[str, Any], cur: dict[str, Any],
     if tr.get("reveals"):
         lines.append(f"- Dice: algorithm `{h['dice_algorithm']}`, seed `{tr['seed']}` from the reveals of "
                      f"{', '.join(sorted(tr['reveals']))} (re-derive them with `pbem audit`).")
+    lines += _deadline_lines(cur)
     if picture:
         lines += ["", f"![Map of this step: moves, attacks and control changes]({picture})"]
     body: list[str] = []
@@ -62,11 +63,31 @@ def _variant(options: dict[str, Any]) -> str:
     return f" ({v} game)" if v else ""
 
 
-CORE_EVENTS = ("opened", "all-opened")
+CORE_EVENTS = ("opened", "all-opened", "missed", "agreed")
+
+
+def _deadline_lines(cur: dict[str, Any]) -> list[str]:
+    """The time of the adjudication and the deadline of the step awaited next (a game with deadlines)."""
+    at = cur.get("transition", {}).get("at")
+    if "deadlines" not in cur or at is None:
+        return []
+    aw = cur["awaits"]
+    due = f"; `{aw['step']}` is due {aw['due']} (grace {cur['deadlines']['grace']}h)" if "due" in aw else ""
+    return [f"- Adjudicated at {at}{due}."]
 
 
 def core_event_lines(e: Event) -> list[str]:
     """The report lines of what the core does in every game (docs/protocol.md, Hidden values)."""
+    if e.kind == "missed":
+        d = e.data
+        return [f"- No {' or '.join(d['sides'])} file for `{d['step']}`: it was due {d['due']} and the grace period ended "
+                f"{d['grace_until']}; at {d['at']} {d['by']} adjudicates the step without it, as the game's rules settle a "
+                "missing side (its standing instructions, the game's defaults for empty orders)."]
+    if e.kind == "agreed":
+        d = e.data
+        terms = ([f"`{d['step']}` now due {d['due']}"] if "due" in d else []) + \
+            [f"{k} {v}h" for k, v in sorted(d.get("deadlines", {}).items())]
+        return [f"- Every player ({', '.join(d['players'])}) agreed: {'; '.join(terms)}. Nothing else changes."]
     if e.kind == "opened":
         values = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in e.data["values"])
         return [f"- {e.data['side']} opens its hidden item `{e.data['item']}`: {values} (checked against its commitment "

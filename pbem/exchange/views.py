@@ -39,6 +39,8 @@ def view_body(state: dict[str, Any], side: str) -> dict[str, Any]:
         "position": module.view_position(state, side),
         "standing": {side: copy.deepcopy(state["standing"][side])} if side in state.get("standing", {}) else {},
     }
+    if "deadlines" in state:
+        body["deadlines"] = copy.deepcopy(state["deadlines"])
     q = state.get("pending", {}).get("question")
     if q and q.get("side") == side:
         body["question"] = copy.deepcopy(q)
@@ -60,7 +62,7 @@ def side_dice(module: Any, state: dict[str, Any], side: str) -> list[dict[str, A
     return list(keep(state, dice, side)) if keep is not None else dice
 
 
-SHARED = ("parties", "clock", "awaits", "options", "transition", "result")  # what every side's view of a state shows alike
+SHARED = ("parties", "clock", "awaits", "options", "transition", "result", "deadlines")  # what every side's view of a state shows alike
 
 
 def make_views(state: dict[str, Any], key: KeyPair) -> dict[str, dict[str, Any]]:

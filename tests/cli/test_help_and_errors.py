@@ -95,7 +95,7 @@ def test_the_help_lists_the_commands_in_the_order_of_a_game_whole() -> None:
     listed = [line.split()[0] for line in out.split("Commands:\n", 1)[1].splitlines() if line.startswith("  ") and
               not line.startswith("    ")]
     assert listed[:len(ORDER)] == [n for n in ORDER if n in listed]
-    assert listed[:11] == ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "status", "show", "hidden", "verify"]
+    assert listed[:12] == ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "agree", "status", "show", "hidden", "verify"]
     assert "..." not in out.split("Commands:\n", 1)[1]
 
 
