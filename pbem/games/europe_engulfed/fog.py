@@ -521,7 +521,7 @@ def side_events(state: dict[str, Any], events: list[Event], side: str) -> list[E
 # --- openings ----------------------------------------------------------------------------------------
 
 def _cmp(op: str, have: int, n: int, full: int) -> bool:
-    return {">=": have >= n, "==": have == n, "<=": have <= n, "full": have == full}.get(op, False)
+    return {">=": have >= n, "==": have == n, "<=": have <= n, "full": have == full, "below-full": have < full}.get(op, False)
 
 
 def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any],
@@ -559,7 +559,8 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
                 problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs a block of type "
                                         f"{' or '.join(c['types'])}; it opens as {block} ({bt.type})", rule))
             if "steps" in c and not _cmp(str(c["steps"]), have, int(c.get("n", 0)), bt.steps):
-                need = "full strength" if c["steps"] == "full" else f"{c['steps']} {c.get('n')} step(s)"
+                need = {"full": "full strength", "below-full": f"fewer than its full {bt.steps} steps"}.get(
+                    str(c["steps"]), f"{c['steps']} {c.get('n')} step(s)")
                 problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs {need}; it had {have} "
                                         f"({block} committed at {value['steps']}" + (f", {lost} lost since" if lost else "") + ")", rule))
             if "block" in c and c["block"] != block:
