@@ -563,6 +563,13 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
                     str(c["steps"]), f"{c['steps']} {c.get('n')} step(s)")
                 problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs {need}; it had {have} "
                                         f"({block} committed at {value['steps']}" + (f", {lost} lost since" if lost else "") + ")", rule))
+            if "either" in c and not any(("types" not in alt or bt.type in alt["types"])
+                                         and ("steps" not in alt or _cmp(str(alt["steps"]), have, int(alt.get("n", 0)), bt.steps))
+                                         for alt in c["either"]):
+                alts = " or ".join(f"a block of type {' or '.join(alt['types'])}" if "types" in alt else
+                                   f"{alt['steps']} {alt.get('n')} step(s)" for alt in c["either"])
+                problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs {alts}; it had {block} "
+                                        f"({bt.type}) at {have} step(s)", rule))
             if "block" in c and c["block"] != block:
                 problems.append(Problem(where, f"{u} was revealed as {c['block']} {when}; it opens as {block}", rule))
             lost += int(c.get("lost", 0))

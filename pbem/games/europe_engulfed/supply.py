@@ -577,13 +577,9 @@ def final(ctx: Ctx, final: dict[str, Any]) -> None:
                     continue
                 s = ctx.steps(u)
                 if s is None:  # fog of war: the owner's [final] cadres tell which hidden blocks are at one step
-                    if u in cadres and ctx.need_steps(u, "==", 1, "7.9", "a cadre under Limited Supply"):
-                        gone.append(u)
-                        ctx.eliminate(u, "7.9", "a cadre under Limited Supply")
-                    else:
-                        ctx.need_steps(u, ">=", 2, "7.9", "a step lost under Limited Supply")
-                        ctx.claim(u, {"lost": 1, "rule": "7.9", "why": "Limited Supply"})
-                        lost.append(u)
+                    from .fog import lose_hidden_step  # the claim and the public count of steps lost while hidden
+
+                    (gone if lose_hidden_step(ctx, u, "7.9", "Limited Supply", u in cadres) else lost).append(u)
                 elif s <= 1:
                     gone.append(u)
                     ctx.eliminate(u, "7.9", "a cadre under Limited Supply")

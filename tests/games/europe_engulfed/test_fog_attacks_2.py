@@ -159,3 +159,90 @@ def test_a_hidden_replacement_to_full_strength_outside_the_areas_of_4_32_is_caug
         play_out(g)
     said = _said(e.value)
     assert "de.26" in said and "[4.32" in said
+
+
+def test_a_hidden_block_under_limited_supply_loses_its_step_for_good() -> None:
+    """7.9: a hidden block not named a cadre loses a step, counted in the public ``lost`` and
+    taken off when it is opened. (The hole: supply.final recorded the claim but not the count, so
+    the block came back at its committed strength when opened.)"""
+    from pbem.games.europe_engulfed import supply
+    from pbem.mechanics.dice import SeededDice
+
+    st, ctx = hidden_ctx(moves={"de.26": "vologda", "de.27": "vologda"}, phase="combat")
+    ctx.dice = SeededDice(seed=b"ee fog 7.9")
+    ctx.control["vologda"] = "axis"
+    final = {"limited_supply": ["vologda"], "cadres": ["de.27"]}
+    problems: list[Any] = []
+    supply.check_final(ctx, final, problems)
+    assert problems == []
+    supply.final(ctx, final)
+    assert "de.27" not in ctx.units and ctx.units["de.26"]["lost"] == 1
+    assert [c["steps"] for c in claims_of(ctx, "de.26")] == [">="] and claims_of(ctx, "de.26")[0]["lost"] == 1
+    assert claims_of(ctx, "de.27")[0]["steps"] == "==" and claims_of(ctx, "de.27")[0]["n"] == 1
+    assert any(e.kind == "hidden-step-lost" and e.data["unit"] == "de.26" for e in ctx.events)
+    # opened in a later step: its committed 2 steps less the 1 lost while hidden
+    later = copy.deepcopy(st)
+    later["position"]["units"] = ctx.units
+    later["awaits"] = {**later["awaits"], "open": {"axis": ["de.26"]}}
+    later["opened"] = {"axis": {"de.26": {"values": [{"block": "de-inf", "steps": 2}], "at": 9}}}
+    ctx2 = context(later)
+    fog.before_resolve(later, ctx2, _no_file())
+    assert ctx2.units["de.26"]["steps"] == 1 and "lost" not in ctx2.units["de.26"]
+    # a block that had 1 step and was not named a cadre, or was named one with 2, opens against its claims
+    assert "needs >= 2 step(s); it had 1" in opening(claims_of(ctx, "de.26"), {"block": "de-inf", "steps": 1}, "de.26")
+    assert "needs == 1 step(s); it had 2" in opening(claims_of(ctx, "de.27"), {"block": "de-inf", "steps": 2}, "de.27")
+
+
+def _no_file() -> Any:
+    from pbem.engine.model import Submission
+
+    return Submission("orders", "axis", {}, "")
+
+
+def test_a_hidden_infantry_moving_toward_a_breakthrough_is_claimed_when_resolved() -> None:
+    """5.42 (A-20): only armor, cavalry and GS within 2 areas of the designated area move toward
+    it. The claim was made only by the check (whose working copy is thrown away), never by the
+    resolution: a hidden infantry moved with no claim left. Now the resolution asks again who may
+    move, and the claim stays on the block's item."""
+    from pbem.games.europe_engulfed import breakthrough
+
+    st, ctx = hidden_ctx(moves={"de.11": "lvov"}, phase="breakthrough")
+    ctx.step = "1941-may/axis/breakthrough/1"
+    body = {"breakthrough": {"kind": "move", "area": "lvov", "moves": [{"units": ["de.13"], "path": ["hungary"]}]}}
+    problems: list[Any] = []
+    breakthrough.check(ctx, {}, body, problems)
+    assert problems == []
+    st, ctx = hidden_ctx(moves={"de.11": "lvov"}, phase="breakthrough")
+    ctx.step = "1941-may/axis/breakthrough/1"
+    assert breakthrough.resolve(ctx, {}, body)
+    assert ctx.at("de.13") == "hungary"
+    (claim,) = claims_of(ctx, "de.13")
+    assert claim["rule"] == "5.42" and claim["types"] == ["armor", "cavalry"]
+    assert "which needs a block of type armor or cavalry; it opens as de-inf (infantry)" in opening([claim], {"block": "de-inf", "steps": 4},
+                                                                                                     "de.13")
+
+
+def test_breaking_out_of_an_enemy_occupied_area_with_too_few_steps() -> None:
+    """5.43: infantry breaks through out of an area holding enemy units only with 3 steps or more
+    (armor, cavalry and airborne at any strength). Checked while the block is still hidden (it is
+    opened in that very step, 6.24), the check claims it; resolved, the block is face-up and a
+    2-step infantry's move is refused (and said so)."""
+    from pbem.games.europe_engulfed import breakthrough
+
+    moves = {"de.26": "lvov"}
+    body = {"breakthrough": {"kind": "move", "area": "lvov", "moves": [{"units": ["de.26"], "path": ["hungary"]}]}}
+    st, ctx = hidden_ctx(moves=moves, phase="breakthrough")
+    ctx.step = "1941-may/axis/breakthrough/1"
+    problems: list[Any] = []
+    breakthrough.check(ctx, {}, body, problems)
+    assert problems == []
+    (claim,) = [c for c in claims_of(ctx, "de.26") if c["rule"] == "5.43"]
+    assert "which needs a block of type airborne or armor or cavalry or >= 3 step(s); it had de-inf (infantry) at 2" in opening(
+        [claim], {"block": "de-inf", "steps": 2}, "de.26")
+    assert "5.43" not in opening([claim], {"block": "de-inf", "steps": 3}, "de.26")
+    st, ctx = hidden_ctx(moves=moves, phase="breakthrough", known=("de.26",))  # opened in the step: face-up
+    ctx.step = "1941-may/axis/breakthrough/1"
+    breakthrough.resolve(ctx, {}, body)
+    assert ctx.at("de.26") == "lvov"
+    (refused,) = [e for e in ctx.events if e.kind == "move-refused"]
+    assert refused.rule == "5.43" and "with 2 step(s)" in refused.data["why"]
