@@ -12,9 +12,9 @@ hidden steps (``block``, ``item``); ``lost`` counts the steps it lost while hidd
 taken off its value when it is opened.
 
 What the other rules modules use here:
-- ``lose_hidden_step(ctx, u, rule, why, cadre)`` (supply.py, 7.9): a hidden block in a limited-supply
-  area loses a step: the owner named it a cadre (``[final] cadres``: eliminated, a claim that it was
-  at 1 step) or not (a claim that it had 2 or more; one step lost, counted in ``lost``).
+- (in supply.py: ``lose_hidden_step``, 7.9: a hidden block in a limited-supply area loses a step:
+  the owner named it a cadre (``[final] cadres``: eliminated, a claim that it was at 1 step) or not
+  (a claim that it had 2 or more; one step lost, counted in ``lost``, rendered here).)
 - ``cadre_problems(ctx, final, problems)`` (supply.check_final): the cadres named are the side's
   hidden blocks in its limited-supply areas.
 - In a game with fog of war, the hidden part of production is made here, before production.resolve
@@ -425,22 +425,6 @@ def _hidden_production(state: dict[str, Any], ctx: Ctx, sub: Submission) -> None
             claim["pool"] = pool
         for item, u in sorted(g["units"].items()):
             ctx.claims.append((side, item, {"unit": u, "step": ctx.step, **copy.deepcopy(claim)}))
-
-
-def lose_hidden_step(ctx: Ctx, u: str, rule: str, why: str, cadre: bool) -> bool:
-    """7.9 on a block whose steps are hidden: named a cadre by its owner (``[final] cadres``), it is
-    eliminated, with a claim that it was at 1 step; else it loses one step, with a claim that it had
-    2 or more (the loss counted in the public ``lost``, taken off its value when it is opened).
-    Returns whether it was eliminated."""
-    if cadre:
-        ctx.claim(u, {"steps": "==", "n": 1, "lost": 1, "rule": rule, "why": f"{why}: named a cadre, eliminated"})
-        ctx.eliminate(u, rule, why)
-        return True
-    ctx.claim(u, {"steps": ">=", "n": 2, "lost": 1, "rule": rule, "why": f"{why}: not named a cadre, loses a step"})
-    s = ctx.units[u]
-    s["lost"] = int(s.get("lost", 0)) + 1
-    ctx.emit("hidden-step-lost", rule, unit=u, nation=ctx.nation(u), at=ctx.at(u), why=why, lost=s["lost"])
-    return False
 
 
 def cadre_problems(ctx: Ctx, final: dict[str, Any], problems: list[Problem]) -> None:

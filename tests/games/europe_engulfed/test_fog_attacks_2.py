@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.model import Event
 from pbem.errors import TamperError
 from pbem.games.europe_engulfed import fog
 from pbem.games.europe_engulfed.context import Ctx, context
