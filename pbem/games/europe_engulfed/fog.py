@@ -493,6 +493,9 @@ def side_events(state: dict[str, Any], events: list[Event], side: str) -> list[E
         if not isinstance(nat, str) and isinstance(u, str) and u in state["position"].get("units", {}):
             nat = str(state["position"]["units"][u]["nation"])
         theirs = isinstance(nat, str) and ctx.side_of_nation(nat) == other(side)
+        if theirs and e.kind == "werps":  # 4.5: the spending is public, what was built or replaced is not
+            out.append(_werps_seen(e))
+            continue
         telling = any(k in e.data for k in ("block", "steps", "left", "cost", "type", "kind"))
         if theirs and telling and not str(e.rule).startswith(COMBAT_RULES):
             keep: dict[str, Any] = {k: e.data[k] for k in ("unit", "nation", "at", "area", "why") if k in e.data}
@@ -500,6 +503,15 @@ def side_events(state: dict[str, Any], events: list[Event], side: str) -> list[E
         else:
             out.append(e)
     return out
+
+
+def _werps_seen(e: Event) -> Event:
+    """The other side's production as it sees it (4.5): the WERPs announced and spent, the builds'
+    and replacements' lines (which name the block types and steps) told as one total."""
+    mine = ("4.4, 4.43", "4.3, 4.43")
+    spent = [x for x in e.data.get("spent", []) if str(x.get("rule")) not in mine]
+    hidden = sum(int(x["werps"]) for x in e.data.get("spent", []) if str(x.get("rule")) in mine)
+    return Event(e.kind, e.rule, {**e.data, "spent": spent, "hidden": int(e.data.get("hidden", 0)) + hidden})
 
 
 # --- openings ----------------------------------------------------------------------------------------

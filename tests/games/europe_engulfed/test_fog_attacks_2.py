@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pbem.engine.model import Event
 from pbem.errors import TamperError
 from pbem.games.europe_engulfed import fog
 from pbem.games.europe_engulfed.context import Ctx, context
@@ -245,3 +246,30 @@ def test_breaking_out_of_an_enemy_occupied_area_with_too_few_steps() -> None:
     assert ctx.at("de.26") == "lvov"
     (refused,) = [e for e in ctx.events if e.kind == "move-refused"]
     assert refused.rule == "5.43" and "with 2 step(s)" in refused.data["why"]
+
+
+# --- information leaks --------------------------------------------------------------------------
+
+def _refereed_state() -> dict[str, Any]:
+    return {"pbem": {"scenario": SCENARIO}, "clock": {"turn": "1941-may", "side": "axis", "phase": "move"},
+            "position": {"units": {}, "control": {}}, "options": {}, "parties": {"referee": {}}}
+
+
+def test_a_refereed_report_tells_the_other_side_s_production_as_a_total() -> None:
+    """4.5: a refereed game's WERPs event of the other side kept its spending lines, which name
+    each block built with its type and steps ("de.60: new de-arm of 2 step(s)") and each
+    replacement (whose cost per step tells armor from infantry, 4.43). The other side now sees the
+    builds and replacements as one total."""
+    from pbem.games.europe_engulfed.production import RENDER
+
+    spent = [{"what": "de.60: new de-arm of 2 step(s)", "werps": 6, "rule": "4.4, 4.43"},
+             {"what": "de.07: 1 step(s) replaced", "werps": 2, "rule": "4.3, 4.43"},
+             {"what": "2 special action(s)", "werps": 10, "rule": "7.11, 4.43"}]
+    werps = Event("werps", "4.5", {"nation": "germany", "income": [{"what": "basic", "werps": 30, "rule": "4.1"}],
+                                   "produced": 30, "maintenance": 0, "available": 30, "spent": spent, "hidden": 0,
+                                   "spending": 18, "left": 12})
+    (seen,) = fog.side_events(_refereed_state(), [werps], "allies")
+    text = " ".join(RENDER["werps"](seen))
+    assert "de-arm" not in text and "de.60" not in text and "de.07" not in text
+    assert "hidden builds and replacements 8 (4.5)" in text and "special action" in text and "It spends 18" in text
+    assert fog.side_events(_refereed_state(), [werps], "axis") == [werps]
