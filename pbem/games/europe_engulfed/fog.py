@@ -36,7 +36,7 @@ from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, Problem
 from pbem.mechanics.dice import Dice
 
-from .context import MOVE, SETUP, Ctx, context, nation_code, other
+from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, nation_code, other
 from .data import ALLIES, AXIS, NEUTRAL, BlockType, load_scenario
 
 SETUP_STEP = "setup"
@@ -447,7 +447,9 @@ def cadre_problems(ctx: Ctx, final: dict[str, Any], problems: list[Problem]) -> 
 def after_step(state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
     """6.24: every hidden block in a contested area is opened in the next step: by the side that
     sends its file, or by the adjudicator in the state it seals (the core's ``awaits.open``). A block
-    whose value is not committed yet is opened once it is."""
+    whose value is not committed yet is opened once it is. Before a combat or breakthrough step the
+    defender (its adjudicator) also opens each hidden block its standing instructions bring into a
+    battle in a contested area (7.6 reinforce, 7.7 counterattack): it would fight there face-up."""
     hidden = out.get("hidden", state.get("hidden", {}))
     aw = out["awaits"]
     ask: dict[str, list[str]] = {}
@@ -459,8 +461,17 @@ def after_step(state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
         owner = ctx.side_of(u)
         if item in hidden.get(owner, {}) and (owner in aw["from"] or owner == aw["adjudicator"]):
             ask.setdefault(owner, []).append(str(item))
+    dfd = str(aw["adjudicator"])  # 7.6, 7.7: a block the defender's standing instructions bring into a battle fights face-up
+    if out["clock"]["phase"] in (COMBAT, BREAKTHROUGH) and dfd in (AXIS, ALLIES):
+        for key in ("reinforce", "counterattack"):
+            for e in ctx.standing.get(dfd, {}).get(key, []):
+                u = str(e.get("unit", ""))
+                item = ctx.units.get(u, {}).get("item")
+                if item and ctx.contested(str(e.get("area", ""))) and ctx.side_of(u) == dfd and item in hidden.get(dfd, {}) \
+                        and item not in ask.get(dfd, []):
+                    ask.setdefault(dfd, []).append(str(item))
     if ask:
-        aw["open"] = {k: sorted(v) for k, v in sorted(ask.items())}
+        aw["open"] = {k: sorted(set(v)) for k, v in sorted(ask.items())}
 
 
 # --- refereed games: views and reports -------------------------------------------------------------

@@ -273,3 +273,30 @@ def test_a_refereed_report_tells_the_other_side_s_production_as_a_total() -> Non
     assert "de-arm" not in text and "de.60" not in text and "de.07" not in text
     assert "hidden builds and replacements 8 (4.5)" in text and "special action" in text and "It spends 18" in text
     assert fog.side_events(_refereed_state(), [werps], "axis") == [werps]
+
+
+# --- a hidden block brought into a battle -------------------------------------------------------
+
+def test_a_reinforcement_named_in_standing_instructions_fights_face_up(tmp_path: Path) -> None:
+    """7.6, 6.24: a block the defender's standing instructions bring into a battle (reinforce,
+    counterattack) comes from a non-contested area, hidden. It used to fight with no steps at all
+    (combat read its hidden steps as 0: it fired no die and took no hit). Now every block the
+    defender's standing instructions name for a contested area is opened with the battle's step
+    (by the defender, in the state it seals), and fights at its strength."""
+    from tests.games.europe_engulfed.test_fog import front
+
+    g = start(tmp_path / "game", options={"turns": 1})
+    u, area = front()
+    assert area == "lithuania"
+    standing = '\n[standing]\nreinforce = [{ area = "lithuania", from = "latvia", unit = "su.12" }]\n'
+    g.play(hidden_toml(setup_values("allies")) + standing)
+    g.play(hidden_toml(setup_values("axis")) + f'\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
+    st = g.state().data
+    assert "su.12" in st["awaits"]["open"]["allies"] and st["position"]["units"]["su.12"]["at"] == "latvia"
+    g.play(f'\n[[battle]]\narea = "{area}"\ntype = "normal"\n')
+    st = g.state().data
+    report = sorted(g.folder.glob("*.report.md"))[-1].read_text(encoding="utf-8")
+    assert "su.12 (ussr) reinforces the battle of lithuania" in report
+    assert "su.12 (ussr) in latvia is face-up: su-inf, 3 step(s) (6.24)" in report
+    assert "Fire (defender) su.12 (ussr infantry, 3 step(s))" in report
+    assert st["position"]["units"].get("su.12", {}).get("block", "su-inf") == "su-inf"
