@@ -28,6 +28,7 @@ from .context import OOS, OOS_MOVED, Ctx
 KEYS = ("breakthrough",)
 NO_BREAKTHROUGH_WEATHER = frozenset({"mud", "light-mud"})  # 1.13, 1.14
 REACH = frozenset({"armor", "cavalry"})  # 5.42: and GS markers
+BREAK_OUT = frozenset({"armor", "cavalry", "airborne"})  # 5.43: break through from an enemy-occupied area at any strength
 
 
 def side_nations(ctx: Ctx) -> list[str]:
@@ -172,48 +173,58 @@ def _check_move(ctx: Ctx, bt: dict[str, Any], problems: list[Problem]) -> None:
     near = _within(ctx, area, 2)
     for i, m in enumerate(bt.get("moves", [])):
         w = f"breakthrough.moves[{i}]"
-        path = [str(a) for a in m.get("path", [])]
-        units = [str(u) for u in m.get("units", [])]
-        start = ctx.at(units[0]) if units and units[0] in ctx.units else str(m.get("from", ""))
-        ok = True
-        for j, u in enumerate(units):
-            if not _movable(ctx, u, f"{w}.units[{j}]", problems):
-                ok = False
-                continue
-            if ctx.at(u) != start:
-                problems.append(Problem(f"{w}.units[{j}]", f"{u} is in {ctx.at(u)}, not with the group in {start}", "5.1"))
-                ok = False
-            elif start == area and enemy_there and ctx.kind(u) not in ("armor", "cavalry", "airborne"):
-                # the area holds both sides: its blocks are revealed (6.24), so the type and steps are known
-                steps = ctx.steps(u)
-                if steps is not None and steps < 3:
-                    problems.append(Problem(f"{w}.units[{j}]", f"{u} is {ctx.kind(u)} with {steps} step(s) and {area} holds enemy "
-                                            "units: infantry breaks through from there with 3 steps or more", "5.43"))
-                    ok = False
-            elif start == area:
-                pass
-            elif start in near and ctx.option("breakthrough_reach") == "one-more":
-                if not ctx.need(u, REACH, "5.42", f"moved 1 area toward the designated area {area} in a breakthrough"):
-                    problems.append(Problem(f"{w}.units[{j}]", f"{u} is not armor or cavalry: only those (and GS) within 2 "
-                                            f"areas of {area} move toward it", "5.42"))
-                    ok = False
-            else:
-                problems.append(Problem(f"{w}.units[{j}]", f"{u} is in {start}: only units in the designated area {area}, and "
-                                        "armor, cavalry and GS within 2 areas of it, move in this phase", "5.42"))
-                ok = False
-        if m.get("gs") and start != area and start not in near:
-            problems.append(Problem(f"{w}.from", f"GS in {start} are more than 2 areas from {area}", "5.42"))
-            ok = False
-        if ok and start != area:
-            if len(path) != 1:
-                problems.append(Problem(f"{w}.path", f"from within 2 areas of {area} a unit moves 1 area", "5.42"))
-                ok = False
-            elif not (path[0] in ctx.neighbours(area) and ctx.friendly(path[0], ctx.side) and not ctx.contested(path[0])):
-                problems.append(Problem(f"{w}.path[0]", f"{path[0]} is not a friendly, non-contested area adjacent to {area}",
-                                        "5.42"))
-                ok = False
-        if ok:
+        if _who_moves(ctx, area, enemy_there, near, m, w, problems):
             movement.move_group(ctx, dict(m), w, problems, mode="breakthrough")
+
+
+def _who_moves(ctx: Ctx, area: str, enemy_there: bool, near: set[str], m: dict[str, Any], w: str,
+               problems: list[Problem]) -> bool:
+    """5.41-5.43: whether the blocks of one breakthrough move may move (checking and resolving: a
+    hidden block's type or steps are claimed, ctx.need)."""
+    path = [str(a) for a in m.get("path", [])]
+    units = [str(u) for u in m.get("units", [])]
+    start = ctx.at(units[0]) if units and units[0] in ctx.units else str(m.get("from", ""))
+    ok = True
+    for j, u in enumerate(units):
+        if not _movable(ctx, u, f"{w}.units[{j}]", problems):
+            ok = False
+            continue
+        if ctx.at(u) != start:
+            problems.append(Problem(f"{w}.units[{j}]", f"{u} is in {ctx.at(u)}, not with the group in {start}", "5.1"))
+            ok = False
+        elif start == area and enemy_there and ctx.kind(u) not in BREAK_OUT:
+            # the area holds both sides: its blocks are opened in this step (6.24), known when it is resolved
+            steps = ctx.steps(u)
+            if steps is None:  # checking, before the opening: a claim that it is one of BREAK_OUT or has 3 steps
+                ctx.claim(u, {"either": [{"types": sorted(BREAK_OUT)}, {"steps": ">=", "n": 3}], "rule": "5.43",
+                              "why": f"broke through from {area}, which holds enemy units"})
+            elif steps < 3:
+                problems.append(Problem(f"{w}.units[{j}]", f"{u} is {ctx.kind(u)} with {steps} step(s) and {area} holds enemy "
+                                        "units: infantry breaks through from there with 3 steps or more", "5.43"))
+                ok = False
+        elif start == area:
+            pass
+        elif start in near and ctx.option("breakthrough_reach") == "one-more":
+            if not ctx.need(u, REACH, "5.42", f"moved 1 area toward the designated area {area} in a breakthrough"):
+                problems.append(Problem(f"{w}.units[{j}]", f"{u} is not armor or cavalry: only those (and GS) within 2 "
+                                        f"areas of {area} move toward it", "5.42"))
+                ok = False
+        else:
+            problems.append(Problem(f"{w}.units[{j}]", f"{u} is in {start}: only units in the designated area {area}, and "
+                                    "armor, cavalry and GS within 2 areas of it, move in this phase", "5.42"))
+            ok = False
+    if m.get("gs") and start != area and start not in near:
+        problems.append(Problem(f"{w}.from", f"GS in {start} are more than 2 areas from {area}", "5.42"))
+        ok = False
+    if ok and start != area:
+        if len(path) != 1:
+            problems.append(Problem(f"{w}.path", f"from within 2 areas of {area} a unit moves 1 area", "5.42"))
+            ok = False
+        elif not (path[0] in ctx.neighbours(area) and ctx.friendly(path[0], ctx.side) and not ctx.contested(path[0])):
+            problems.append(Problem(f"{w}.path[0]", f"{path[0]} is not a friendly, non-contested area adjacent to {area}",
+                                    "5.42"))
+            ok = False
+    return ok
 
 
 def _within(ctx: Ctx, area: str, n: int) -> set[str]:
@@ -249,8 +260,16 @@ def resolve(ctx: Ctx, pending: dict[str, Any], body: dict[str, Any]) -> bool:
         area = str(bt["area"])
         before = {a for a, v in ctx.pos.get("contested", {}).items()}
         ctx.emit("breakthrough-move", "5.42", area=area, nations=paying)
+        enemy_there = bool(ctx.side_in(area, "allies" if ctx.side == "axis" else "axis"))
+        near = _within(ctx, area, 2)
         for i, m in enumerate(bt.get("moves", [])):
-            movement.move_group(ctx, dict(m), f"breakthrough.moves[{i}]", None, mode="breakthrough")
+            w = f"breakthrough.moves[{i}]"
+            found: list[Problem] = []  # who may move, again on the resolved position: its claims recorded (5.42, 5.43)
+            if _who_moves(ctx, area, enemy_there, near, dict(m), w, found):
+                movement.move_group(ctx, dict(m), w, None, mode="breakthrough")
+            else:
+                ctx.emit("move-refused", found[0].rule, where=w, units=[str(u) for u in m.get("units", [])],
+                         why=found[0].message)
         made = sorted(a for a in ctx.pos.get("contested", {}) if a not in before)
         if made:
             pending["battles"] = made

@@ -12,9 +12,9 @@ hidden steps (``block``, ``item``); ``lost`` counts the steps it lost while hidd
 taken off its value when it is opened.
 
 What the other rules modules use here:
-- ``lose_hidden_step(ctx, u, rule, why, cadre)`` (supply.py, 7.9): a hidden block in a limited-supply
-  area loses a step: the owner named it a cadre (``[final] cadres``: eliminated, a claim that it was
-  at 1 step) or not (a claim that it had 2 or more; one step lost, counted in ``lost``).
+- (in supply.py: ``lose_hidden_step``, 7.9: a hidden block in a limited-supply area loses a step:
+  the owner named it a cadre (``[final] cadres``: eliminated, a claim that it was at 1 step) or not
+  (a claim that it had 2 or more; one step lost, counted in ``lost``, rendered here).)
 - ``cadre_problems(ctx, final, problems)`` (supply.check_final): the cadres named are the side's
   hidden blocks in its limited-supply areas.
 - In a game with fog of war, the hidden part of production is made here, before production.resolve
@@ -36,7 +36,7 @@ from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, Problem
 from pbem.mechanics.dice import Dice
 
-from .context import MOVE, SETUP, Ctx, context, nation_code, other
+from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, nation_code, other
 from .data import ALLIES, AXIS, NEUTRAL, BlockType, load_scenario
 
 SETUP_STEP = "setup"
@@ -427,22 +427,6 @@ def _hidden_production(state: dict[str, Any], ctx: Ctx, sub: Submission) -> None
             ctx.claims.append((side, item, {"unit": u, "step": ctx.step, **copy.deepcopy(claim)}))
 
 
-def lose_hidden_step(ctx: Ctx, u: str, rule: str, why: str, cadre: bool) -> bool:
-    """7.9 on a block whose steps are hidden: named a cadre by its owner (``[final] cadres``), it is
-    eliminated, with a claim that it was at 1 step; else it loses one step, with a claim that it had
-    2 or more (the loss counted in the public ``lost``, taken off its value when it is opened).
-    Returns whether it was eliminated."""
-    if cadre:
-        ctx.claim(u, {"steps": "==", "n": 1, "lost": 1, "rule": rule, "why": f"{why}: named a cadre, eliminated"})
-        ctx.eliminate(u, rule, why)
-        return True
-    ctx.claim(u, {"steps": ">=", "n": 2, "lost": 1, "rule": rule, "why": f"{why}: not named a cadre, loses a step"})
-    s = ctx.units[u]
-    s["lost"] = int(s.get("lost", 0)) + 1
-    ctx.emit("hidden-step-lost", rule, unit=u, nation=ctx.nation(u), at=ctx.at(u), why=why, lost=s["lost"])
-    return False
-
-
 def cadre_problems(ctx: Ctx, final: dict[str, Any], problems: list[Problem]) -> None:
     """7.9 (fog of war): each block named in ``[final] cadres`` is one of the phasing side's blocks
     whose steps are hidden, in an area given Limited Supply, named once."""
@@ -463,7 +447,9 @@ def cadre_problems(ctx: Ctx, final: dict[str, Any], problems: list[Problem]) -> 
 def after_step(state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
     """6.24: every hidden block in a contested area is opened in the next step: by the side that
     sends its file, or by the adjudicator in the state it seals (the core's ``awaits.open``). A block
-    whose value is not committed yet is opened once it is."""
+    whose value is not committed yet is opened once it is. Before a combat or breakthrough step the
+    defender (its adjudicator) also opens each hidden block its standing instructions bring into a
+    battle in a contested area (7.6 reinforce, 7.7 counterattack): it would fight there face-up."""
     hidden = out.get("hidden", state.get("hidden", {}))
     aw = out["awaits"]
     ask: dict[str, list[str]] = {}
@@ -475,8 +461,17 @@ def after_step(state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
         owner = ctx.side_of(u)
         if item in hidden.get(owner, {}) and (owner in aw["from"] or owner == aw["adjudicator"]):
             ask.setdefault(owner, []).append(str(item))
+    dfd = str(aw["adjudicator"])  # 7.6, 7.7: a block the defender's standing instructions bring into a battle fights face-up
+    if out["clock"]["phase"] in (COMBAT, BREAKTHROUGH) and dfd in (AXIS, ALLIES):
+        for key in ("reinforce", "counterattack"):
+            for e in ctx.standing.get(dfd, {}).get(key, []):
+                u = str(e.get("unit", ""))
+                item = ctx.units.get(u, {}).get("item")
+                if item and ctx.contested(str(e.get("area", ""))) and ctx.side_of(u) == dfd and item in hidden.get(dfd, {}) \
+                        and item not in ask.get(dfd, []):
+                    ask.setdefault(dfd, []).append(str(item))
     if ask:
-        aw["open"] = {k: sorted(v) for k, v in sorted(ask.items())}
+        aw["open"] = {k: sorted(set(v)) for k, v in sorted(ask.items())}
 
 
 # --- refereed games: views and reports -------------------------------------------------------------
@@ -509,6 +504,9 @@ def side_events(state: dict[str, Any], events: list[Event], side: str) -> list[E
         if not isinstance(nat, str) and isinstance(u, str) and u in state["position"].get("units", {}):
             nat = str(state["position"]["units"][u]["nation"])
         theirs = isinstance(nat, str) and ctx.side_of_nation(nat) == other(side)
+        if theirs and e.kind == "werps":  # 4.5: the spending is public, what was built or replaced is not
+            out.append(_werps_seen(e))
+            continue
         telling = any(k in e.data for k in ("block", "steps", "left", "cost", "type", "kind"))
         if theirs and telling and not str(e.rule).startswith(COMBAT_RULES):
             keep: dict[str, Any] = {k: e.data[k] for k in ("unit", "nation", "at", "area", "why") if k in e.data}
@@ -518,10 +516,19 @@ def side_events(state: dict[str, Any], events: list[Event], side: str) -> list[E
     return out
 
 
+def _werps_seen(e: Event) -> Event:
+    """The other side's production as it sees it (4.5): the WERPs announced and spent, the builds'
+    and replacements' lines (which name the block types and steps) told as one total."""
+    mine = ("4.4, 4.43", "4.3, 4.43")
+    spent = [x for x in e.data.get("spent", []) if str(x.get("rule")) not in mine]
+    hidden = sum(int(x["werps"]) for x in e.data.get("spent", []) if str(x.get("rule")) in mine)
+    return Event(e.kind, e.rule, {**e.data, "spent": spent, "hidden": int(e.data.get("hidden", 0)) + hidden})
+
+
 # --- openings ----------------------------------------------------------------------------------------
 
 def _cmp(op: str, have: int, n: int, full: int) -> bool:
-    return {">=": have >= n, "==": have == n, "<=": have <= n, "full": have == full}.get(op, False)
+    return {">=": have >= n, "==": have == n, "<=": have <= n, "full": have == full, "below-full": have < full}.get(op, False)
 
 
 def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any],
@@ -559,9 +566,17 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
                 problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs a block of type "
                                         f"{' or '.join(c['types'])}; it opens as {block} ({bt.type})", rule))
             if "steps" in c and not _cmp(str(c["steps"]), have, int(c.get("n", 0)), bt.steps):
-                need = "full strength" if c["steps"] == "full" else f"{c['steps']} {c.get('n')} step(s)"
+                need = {"full": "full strength", "below-full": f"fewer than its full {bt.steps} steps"}.get(
+                    str(c["steps"]), f"{c['steps']} {c.get('n')} step(s)")
                 problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs {need}; it had {have} "
                                         f"({block} committed at {value['steps']}" + (f", {lost} lost since" if lost else "") + ")", rule))
+            if "either" in c and not any(("types" not in alt or bt.type in alt["types"])
+                                         and ("steps" not in alt or _cmp(str(alt["steps"]), have, int(alt.get("n", 0)), bt.steps))
+                                         for alt in c["either"]):
+                alts = " or ".join(f"a block of type {' or '.join(alt['types'])}" if "types" in alt else
+                                   f"{alt['steps']} {alt.get('n')} step(s)" for alt in c["either"])
+                problems.append(Problem(where, f"{u} {c.get('why', 'acted')} {when}, which needs {alts}; it had {block} "
+                                        f"({bt.type}) at {have} step(s)", rule))
             if "block" in c and c["block"] != block:
                 problems.append(Problem(where, f"{u} was revealed as {c['block']} {when}; it opens as {block}", rule))
             lost += int(c.get("lost", 0))

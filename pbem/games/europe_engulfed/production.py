@@ -242,6 +242,9 @@ def _replace(ctx: Ctx, r: dict[str, Any], where: str, ledger: Ledger, problems: 
             problems.append(Problem(f"{where}.unit", f"{u} has {have} of {top} steps: no more may be replaced in {area} ({why})", "4.32"))
         if len(problems) > bad:
             return
+        if not full:  # 4.32: the new value, hidden, stays below full strength (checked when it is opened)
+            ctx.claim(u, {"steps": "below-full", "n": 0, "rule": why, "why": f"was replaced in {area}, where it may not reach "
+                          "full strength"})
         ledger.hidden_items.append(u)  # its new value is fog.py's (a new version of its item, or a new item ID.N)
         cheapest = min(step_cost(ctx, b) for b in ctx.possible_blocks(u))
         ledger.hidden_min += cheapest

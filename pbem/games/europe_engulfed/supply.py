@@ -519,6 +519,22 @@ def _payer(nations: list[str], left: dict[str, int]) -> str | None:
     return min(have, key=lambda n: (-left[n], n)) if have else None
 
 
+def lose_hidden_step(ctx: Ctx, u: str, rule: str, why: str, cadre: bool) -> bool:
+    """7.9 on a block whose steps are hidden: named a cadre by its owner (``[final] cadres``), it is
+    eliminated, with a claim that it was at 1 step; else it loses one step, with a claim that it had
+    2 or more (the loss counted in the public ``lost``, taken off its value when it is opened).
+    Returns whether it was eliminated."""
+    if cadre:
+        ctx.claim(u, {"steps": "==", "n": 1, "lost": 1, "rule": rule, "why": f"{why}: named a cadre, eliminated"})
+        ctx.eliminate(u, rule, why)
+        return True
+    ctx.claim(u, {"steps": ">=", "n": 2, "lost": 1, "rule": rule, "why": f"{why}: not named a cadre, loses a step"})
+    s = ctx.units[u]
+    s["lost"] = int(s.get("lost", 0)) + 1
+    ctx.emit("hidden-step-lost", rule, unit=u, nation=ctx.nation(u), at=ctx.at(u), why=why, lost=s["lost"])
+    return False
+
+
 def final(ctx: Ctx, final: dict[str, Any]) -> None:
     """1.27, 3.5, 3.6, 7.9: the Final Supply Determination Phase. Every block and GS marker of the
     phasing side is traced again; an OOS block recovers only here: by tracing if it did not move,
@@ -571,19 +587,14 @@ def final(ctx: Ctx, final: dict[str, Any]) -> None:
         fortress = ctx.area(a).fortress and ctx.controller(a) == ctx.side
         if a in bought or fortress:
             no_loss = a not in bought and ctx.option("fortress_limited_supply") == "no-loss"
-            lost, gone = [], []
+            lost: list[str] = []
+            gone: list[str] = []
             for u in units:
                 if no_loss:
                     continue
                 s = ctx.steps(u)
                 if s is None:  # fog of war: the owner's [final] cadres tell which hidden blocks are at one step
-                    if u in cadres and ctx.need_steps(u, "==", 1, "7.9", "a cadre under Limited Supply"):
-                        gone.append(u)
-                        ctx.eliminate(u, "7.9", "a cadre under Limited Supply")
-                    else:
-                        ctx.need_steps(u, ">=", 2, "7.9", "a step lost under Limited Supply")
-                        ctx.claim(u, {"lost": 1, "rule": "7.9", "why": "Limited Supply"})
-                        lost.append(u)
+                    (gone if lose_hidden_step(ctx, u, "7.9", "Limited Supply", u in cadres) else lost).append(u)
                 elif s <= 1:
                     gone.append(u)
                     ctx.eliminate(u, "7.9", "a cadre under Limited Supply")
