@@ -244,9 +244,9 @@ def resolve(ctx: Ctx, pending: dict[str, Any], body: dict[str, Any]) -> bool:
     if kind == "combat":
         area = str(bt["area"])
         ctx.emit("breakthrough-combat", "6.72", area=area, paid=True, nations=paying)
-        before = len(ctx.events)
+        mark = len(ctx.events)
         combat.fight(ctx, {"area": area, **{k: bt[k] for k in ("type", "air", "support") if k in bt}}, "6.72", paying=paying)
-        _refund_if_retreated(ctx, area, paying, before)
+        _refund_if_retreated(ctx, area, paying, mark)
     elif kind == "move":
         area = str(bt["area"])
         before = {a for a, v in ctx.pos.get("contested", {}).items()}
