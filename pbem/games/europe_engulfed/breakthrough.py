@@ -255,7 +255,9 @@ def resolve(ctx: Ctx, pending: dict[str, Any], body: dict[str, Any]) -> bool:
     if kind == "combat":
         area = str(bt["area"])
         ctx.emit("breakthrough-combat", "6.72", area=area, paid=True, nations=paying)
+        mark = len(ctx.events)
         combat.fight(ctx, {"area": area, **{k: bt[k] for k in ("type", "air", "support") if k in bt}}, "6.72", paying=paying)
+        _refund_if_retreated(ctx, area, paying, mark)
     elif kind == "move":
         area = str(bt["area"])
         before = {a for a, v in ctx.pos.get("contested", {}).items()}
@@ -281,6 +283,27 @@ def resolve(ctx: Ctx, pending: dict[str, Any], body: dict[str, Any]) -> bool:
         for i, m in enumerate(bt.get("strat", [])):
             movement.strat_move(ctx, dict(m), f"breakthrough.strat[{i}]", None, mode="breakthrough")
     return True
+
+
+def _refund_if_retreated(ctx: Ctx, area: str, paying: list[str], before: int) -> None:
+    """7.51, A-73: when the defender retreated before combat from the area of a breakthrough
+    combat round, the attacker's SAs stay spent (the digest's default); with option
+    ``breakthrough_retreat_sa = "refunded"`` each is given back to the nation that spent it."""
+    if ctx.option("breakthrough_retreat_sa") != "refunded":
+        return
+    retreated = any(e.kind == "retreat-before-combat" and e.data.get("area") == area and e.data.get("done")
+                    for e in ctx.events[before:])
+    if not retreated:
+        return
+    for n in paying:
+        ctx.pos.setdefault("sa", {})[n] = ctx.sa(n) + 1
+        ctx.emit("sa-refunded", "7.51", nation=n, area=area, held=ctx.sa(n))
+
+
+def _refund(e: Event) -> list[str]:
+    d = e.data
+    return [f"- The defender retreated before combat from {d['area']}: {d['nation']}'s special action for the breakthrough "
+            f"combat round is given back, {d['held']} held (7.51, A-73, option breakthrough_retreat_sa = refunded)."]
 
 
 def _end(e: Event) -> list[str]:
@@ -310,4 +333,4 @@ def _strat(e: Event) -> list[str]:
 
 
 RENDER = {"breakthrough-end": _end, "breakthrough-combat": _combat, "breakthrough-move": _move,
-          "breakthrough-battles": _battles, "breakthrough-strat": _strat}
+          "breakthrough-battles": _battles, "breakthrough-strat": _strat, "sa-refunded": _refund}

@@ -60,6 +60,8 @@ OPTIONS: tuple[Option, ...] = (
            "4.32: outside the listed areas a unit is replaced up to one step below full strength"),
     Option("fortress_limited_supply", "lose-step", ("lose-step", "no-loss"), "A-72",
            "7.9: units OOS in a friendly fortress lose a step each Final Supply phase (automatic Limited Supply)"),
+    Option("breakthrough_retreat_sa", "spent", ("spent", "refunded"), "A-73",
+           "7.51: a breakthrough combat round whose defender retreats before combat still costs the attacker its SA, or gives it back"),
     Option("airdrop_weather", "clear", ("clear", "clear-or-light-mud"), "A-77",
            "7.3: airborne drops only in Clear, or also in Lt. Mud"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
