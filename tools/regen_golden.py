@@ -4,6 +4,7 @@
     python tools/regen_golden.py demo         # the training demo only
     python tools/regen_golden.py campaign     # the campaign only
     python tools/regen_golden.py red-steel    # Red Steel's golden game only
+    python tools/regen_golden.py europe-engulfed   # Europe Engulfed's golden game only
 
 The golden demo is `pbem demo --out ...`; tests/games/proud_monster/test_golden.py compares a fresh run with it byte
 for byte. The example game repository's game (examples/git-game/games/demo/) is the same game;
@@ -12,7 +13,10 @@ tests/cli/test_git_ci.py checks that it is. The golden campaign (tests/games/pro
 (they are large); tests/games/proud_monster/test_golden_campaign.py replays it and checks every report byte for byte.
 Red Steel's golden game (tests/games/red_steel/golden/training/) is `pbem demo --game red-steel --turns 4`: the
 training scenario's whole day played by the built-in player, through its last step, without its pictures;
-tests/games/red_steel/test_golden.py replays it.
+tests/games/red_steel/test_golden.py replays it. Europe Engulfed's golden game
+(tests/games/europe_engulfed/golden/barbarossa/) is `pbem demo --game europe-engulfed --turns 4`: the Barbarossa
+scenario's four turns with fog of war, played by the built-in player through the last step that opens every hidden
+block, without its pictures; tests/games/europe_engulfed/test_golden.py replays it.
 """
 
 from __future__ import annotations
@@ -33,6 +37,17 @@ CAMPAIGN = ROOT / "tests" / "games" / "proud_monster" / "golden" / "campaign"
 CAMPAIGN_TURNS = 12
 RED_STEEL = ROOT / "tests" / "games" / "red_steel" / "golden" / "training"
 RED_STEEL_TURNS = 4
+EUROPE_ENGULFED = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "barbarossa"
+EUROPE_ENGULFED_TURNS = 4
+
+
+def europe_engulfed() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run_demo(Path(tmp) / "ee", EUROPE_ENGULFED_TURNS, lambda _line: None, game="europe-engulfed")
+        if EUROPE_ENGULFED.exists():
+            shutil.rmtree(EUROPE_ENGULFED)
+        shutil.copytree(out / "game", EUROPE_ENGULFED, ignore=shutil.ignore_patterns("*.svg"))
+    print(f"wrote {EUROPE_ENGULFED}")
 
 
 def red_steel() -> None:
@@ -54,11 +69,13 @@ def campaign() -> None:
 
 
 def main() -> None:
-    which = sys.argv[1:] or ["demo", "campaign", "red-steel"]
+    which = sys.argv[1:] or ["demo", "campaign", "red-steel", "europe-engulfed"]
     if "campaign" in which:
         campaign()
     if "red-steel" in which:
         red_steel()
+    if "europe-engulfed" in which:
+        europe_engulfed()
     if "demo" not in which:
         return
     with tempfile.TemporaryDirectory() as tmp:

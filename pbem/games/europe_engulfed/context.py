@@ -277,6 +277,16 @@ class Ctx:
             self.control[a] = side
             self.emit("control", rule, area=a, side=side, was=was)
 
+    def port_open(self, a: str, side: str) -> bool:
+        """Glossary "Fortress", A-01: a fortress's surrounding area is a port of ``side`` only while
+        the fortress is friendly and not contested (option fortress_port: or while the surrounding
+        area is not contested); any other area's ports are open."""
+        f = self.area(a).port_if
+        if not f:
+            return True
+        watched = f if self.option("fortress_port") == "fortress-uncontested" else a
+        return self.controller(f) == side and not self.contested(watched)
+
     def contested(self, a: str) -> bool:
         return a in self.pos.get("contested", {})
 

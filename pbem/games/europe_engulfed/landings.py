@@ -69,11 +69,7 @@ def port_on(ctx: Ctx, area: str, sea: str, side: str) -> bool:
         return True
     if not ctx.friendly(area, side):
         return False
-    if a.port_if:
-        fort = a.port_if
-        watched = fort if ctx.option("fortress_port") == "fortress-uncontested" else area
-        return ctx.friendly(fort, side) and not ctx.contested(watched)
-    return True
+    return ctx.port_open(area, side)
 
 
 def may_enter_fortress(ctx: Ctx, side: str, fortress: str) -> str:

@@ -82,11 +82,7 @@ def is_port(ctx: Ctx, a: str, sea: str, side: str) -> bool:
     area = ctx.area(a)
     if sea not in area.ports:
         return False
-    if area.port_if:
-        if ctx.option("fortress_port") == "area-uncontested":
-            return not ctx.contested(a)
-        return ctx.controller(area.port_if) == side and not ctx.contested(area.port_if)
-    return True
+    return ctx.port_open(a, side)
 
 
 def carriers(ctx: Ctx, nation: str) -> list[str]:

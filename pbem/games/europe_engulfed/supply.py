@@ -174,14 +174,8 @@ class Net:
         ar = self.ctx.area(a)
         zones = tuple(ar.ports)
         if self.friendly(a) and zones:
-            if ar.port_if:  # Glossary "Fortress", A-01
-                f = ar.port_if
-                if self.ctx.option("fortress_port") == "area-uncontested":
-                    ok = not self.ctx.contested(a) and self.friendly(f)
-                else:
-                    ok = self.friendly(f) and not self.ctx.contested(f)
-                if not ok:
-                    return (), False
+            if not self.ctx.port_open(a, self.side):  # Glossary "Fortress", A-01
+                return (), False
             return zones, False
         if not exit_port and self.ctx.pos.get("beachheads", {}).get(a) == self.side:
             return tuple(sorted({*zones, *ar.invasion})), True

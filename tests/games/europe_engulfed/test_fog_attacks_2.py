@@ -290,7 +290,7 @@ def test_a_reinforcement_named_in_standing_instructions_fights_face_up(tmp_path:
     assert area == "lithuania"
     standing = '\n[standing]\nreinforce = [{ area = "lithuania", from = "latvia", unit = "su.12" }]\n'
     g.play(hidden_toml(setup_values("allies")) + standing)
-    g.play(hidden_toml(setup_values("axis")) + f'\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
+    g.play(hidden_toml(setup_values("axis")) + f'\n[[declare]]\nnation = "germany"\non = "ussr"\n[[move]]\nunits = ["{u}"]\npath = ["{area}"]\n')
     st = g.state().data
     assert "su.12" in st["awaits"]["open"]["allies"] and st["position"]["units"]["su.12"]["at"] == "latvia"
     g.play(f'\n[[battle]]\narea = "{area}"\ntype = "normal"\n')

@@ -80,13 +80,11 @@ def test_hidden_builds_need_their_werps_announced() -> None:
     assert [(p.where, p.rule) for p in problems] == [("production.hidden_werps.germany", "4.5")]
 
 
-def test_sa_over_a_lowered_limit_buys_none_under_either_reading() -> None:
-    """A-32 (sa_over_limit) decides what becomes of an SA spent while over the limit; under both
-    readings no SA is bought while the nation holds its limit or more (7.11)."""
-    for value in ("removed", "kept"):
+def test_no_sa_is_bought_at_a_lowered_limit() -> None:
+    """7.11, A-32: no SA is bought while the nation holds its limit or more (Germany's 3 in 1944)."""
+    for held in (3, 4):
         ctx = _ctx({}, False, "1944-jan")
-        ctx.options["sa_over_limit"] = value
-        ctx.pos["sa"] = {"germany": 3}
+        ctx.pos["sa"] = {"germany": held}
         problems: list[Problem] = []
         production.check(ctx, {"production": {"buy": {"sa": {"germany": 1}}}}, problems)
         assert [p.rule for p in problems] == ["7.11"]
