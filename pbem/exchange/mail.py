@@ -1733,6 +1733,9 @@ def _clean_line(line: str) -> str:
 def _address_list(values: list[str], option: str) -> list[str]:
     out = []
     for v in values:
+        if any(not c.isprintable() for c in v):  # a line break would start a header of its own (Bcc: ...)
+            raise UsageError(f"{option} {display(v)}: an address is one line of printable characters",
+                             hint="Write it as name@example.org or 'Name <name@example.org>'.")
         pairs = email.utils.getaddresses([v])
         if not pairs or any(not a or a.count("@") != 1 or any(c.isspace() or not c.isprintable() for c in a) for _, a in pairs):
             raise UsageError(f"{option} {display(v)}: not an e-mail address", hint="Write it as name@example.org or 'Name <name@example.org>'.")
