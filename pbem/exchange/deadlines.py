@@ -89,13 +89,17 @@ def hours(deadlines: dict[str, Any], kind: str) -> int:
     return int(deadlines[kind])
 
 
-def add_hours(t: str, n: int) -> str:
-    return format_time(parse_time(t, "time") + _dt.timedelta(hours=n))
+def add_hours(t: str, n: int, where: str = "time") -> str:
+    """``t`` plus ``n`` hours, or UsageError (naming ``where``) past the calendar's last year, 9999."""
+    try:
+        return format_time(parse_time(t, where) + _dt.timedelta(hours=n))
+    except OverflowError as e:
+        raise UsageError(f"{where}: {t} plus {n}h is past the end of the calendar (the year 9999)") from e
 
 
-def grace_until(state: dict[str, Any]) -> str:
+def grace_until(state: dict[str, Any], where: str = "awaits.due") -> str:
     """When the grace period of the awaited step ends."""
-    return add_hours(str(state["awaits"]["due"]), hours(state["deadlines"], "grace"))
+    return add_hours(str(state["awaits"]["due"]), hours(state["deadlines"], "grace"), where)
 
 
 def step_times(deadlines: dict[str, Any], kind: str, now: str) -> dict[str, str]:
@@ -103,7 +107,9 @@ def step_times(deadlines: dict[str, Any], kind: str, now: str) -> dict[str, str]
     if kind == "none":
         return {}
     parse_time(now, "--now")
-    return {"since": now, "due": add_hours(now, hours(deadlines, kind))}
+    due = add_hours(now, hours(deadlines, kind), "--now")
+    add_hours(due, hours(deadlines, "grace"), "--now")  # its grace period ends within the calendar too
+    return {"since": now, "due": due}
 
 
 def state_problems(data: dict[str, Any], where: str) -> list[Problem]:
@@ -126,17 +132,45 @@ def state_problems(data: dict[str, Any], where: str) -> list[Problem]:
             out.append(Problem(f"{where}: awaits.{k}", "every awaiting state of a game with deadlines carries it", RULE))
         elif not is_time(aw[k]):
             out.append(Problem(f"{where}: awaits.{k}", f"'{aw[k]}' is not a UTC time written YYYY-MM-DDTHH:MMZ", RULE))
+    if out:
+        return out
+    ends = [(str(aw["since"]), d.get(str(aw["kind"])), "since"), (str(aw["due"]), d.get("grace"), "due")]
+    for t, n, k in ends:  # the step's least deadline and its grace period's end are times of the calendar
+        n = n if isinstance(n, int) else 0
+        try:
+            parse_time(t, k) + _dt.timedelta(hours=n)
+        except OverflowError:
+            out.append(Problem(f"{where}: awaits.{k}", f"{t} plus {n}h is past the end of the calendar (the year 9999)", RULE))
+    tr = data.get("transition", {})
+    if int(data["pbem"]["sequence"]) > 0 and not is_time(tr.get("at")):
+        out.append(Problem(f"{where}: transition.at", "every state after the first of a game with deadlines records the "
+                                                      "time of its adjudication, YYYY-MM-DDTHH:MMZ", RULE))
     return out
 
 
 def check_allowance(data: dict[str, Any], where: str) -> None:
-    """The deadline an adjudicator wrote is not shorter than the game's options allow for the kind of
-    step (exit 3: a sealed state that takes time from the awaited side)."""
-    d, aw = data.get("deadlines"), data["awaits"]
-    if d is None or aw["kind"] == "none" or "agreed" in data.get("transition", {}):
+    """The deadline an adjudicator wrote is not shorter than the allowances the state records for the
+    kind of step, and the step's start is the time of the adjudication that set it (``transition.at``;
+    an agreement keeps the start, and is not earlier than it): exit 3, a sealed state that takes time
+    from the awaited side. That the allowances are the game's (its options and agreements since) is
+    the replay's to check."""
+    d, aw, tr = data.get("deadlines"), data["awaits"], data.get("transition", {})
+    if d is None or aw["kind"] == "none":
         return
+    if int(data["pbem"]["sequence"]) > 0:
+        agreed = "agreed" in tr
+        at, since = parse_time(str(tr["at"]), where), parse_time(str(aw["since"]), where)
+        if at < since if agreed else at != since:
+            raise TamperError(f"{where}: awaits.since {aw['since']} is " + (
+                "later than the agreement that kept it (transition.at " if agreed else
+                "not the time of the adjudication that set the step (transition.at ") + f"{tr['at']})",
+                [Problem(f"{where}: awaits.since", f"{'after' if agreed else 'not'} transition.at {tr['at']}", RULE)],
+                hint="A step is set by the adjudication that writes it: whoever sealed it moved the step's start "
+                     "to change its deadline: do not accept it.")
+        if agreed:  # an agreement keeps the step's start and sets the deadline the players signed (checked by the replay)
+            return
     allowed = hours(d, str(aw["kind"]))
-    least = add_hours(str(aw["since"]), allowed)
+    least = add_hours(str(aw["since"]), allowed, f"{where}: awaits.since")
     if parse_time(str(aw["due"]), where) < parse_time(least, where):
         raise TamperError(f"{where}: awaits.due {aw['due']} is earlier than the game allows: the step was set at "
                           f"{aw['since']} and its options give {aw['kind']} {allowed}h (deadlines.{aw['kind']}), so it is due "
@@ -151,11 +185,13 @@ def check_now(prev: dict[str, Any], now: str | None, where: str) -> str:
     if now is None:
         raise UsageError(f"{where}: the game has deadlines: the adjudication needs its time (--now)")
     t = parse_time(now, "--now")
-    since = prev["awaits"].get("since")
-    if since is not None and t < parse_time(str(since), where):
-        raise IllegalOrdersError(f"--now {now} is earlier than {where} was set ({since}, awaits.since): time does not go back",
-                                 [Problem("--now", f"before awaits.since {since}", RULE)],
-                                 hint="Give the time it is now (UTC); pbem takes it from the clock when --now is left out.")
+    marks = [(prev["awaits"].get("since"), "awaits.since", "was set"), (prev.get("transition", {}).get("at"), "transition.at",
+                                                                         "was adjudicated")]
+    for mark, field, what in marks:  # an agreement keeps the step's start: its own time is later
+        if mark is not None and t < parse_time(str(mark), where):
+            raise IllegalOrdersError(f"--now {now} is earlier than {where} {what} ({mark}, {field}): time does not go back",
+                                     [Problem("--now", f"before {field} {mark}", RULE)],
+                                     hint="Give the time it is now (UTC); pbem takes it from the clock when --now is left out.")
     return now
 
 

@@ -965,6 +965,7 @@ def _agreed_state(prev: Doc, subs: list[Submission], now: str) -> tuple[dict[str
                    "inputs": [x.digest for x in sorted(subs, key=lambda x: x.side)]}
     nxt["deadlines"] = {**s["deadlines"], **agreed.get("deadlines", {})}
     nxt["awaits"]["due"] = agreed.get("due", aw["due"])
+    timing.grace_until(nxt, "agree.due")  # its grace period ends within the calendar
     nxt["transition"] = {"seed": "", "attestations": {}, "reveals": {}, "dice": [], "at": now, "agreed": agreed}
     check_signed_values(nxt, "the next state")
     return nxt, [Event("agreed", timing.RULE, {"step": aw["step"], "players": players, **agreed})]
