@@ -6,7 +6,8 @@ It plays simply, but through every step:
 - set-up and first orders (fog of war): it commits its blocks as the scenario numbers them (it
   keeps no secret of its own: a player who wants his blocks' types hidden shuffles them within each
   area, docs/europe-engulfed.md, Fog of war), and knows them afterwards from that numbering;
-- movement step: one special action bought per major power while it has the WERPs and stays
+- movement step: from 1941 the Axis declares war on the USSR (1.23) if it has not; one special
+  action bought per major power while it has the WERPs and stays
   within its limit (7.1, 7.11); the attacker's armor, and infantry after it, move from areas next
   to the enemy into the weakest adjacent enemy area (5.11, 5.12), one block always staying behind;
 - combat step: every newly contested area, an Assault where its steps are at least half again the
@@ -130,7 +131,7 @@ def _movement(b: _Builder, ctx: Ctx) -> None:
     if ctx.side != "axis":
         return
     enemy = other(ctx.side)
-    if not ctx.at_war("germany", "ussr"):  # 1.23: the war on the USSR declared before the moves
+    if not ctx.at_war("germany", "ussr") and ctx.turn.year >= 1941:  # 1.23: Barbarossa, declared before the moves
         trial = {**b.body, "declare": [{"nation": "germany", "on": "ussr"}]}
         if b.legal(trial):
             b.body = trial
