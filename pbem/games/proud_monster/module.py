@@ -748,6 +748,10 @@ class ProudMonster(BundledGame):
         title = f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}"
         return picture.turn_svg(self.scenario(cur), cur, events, title)
 
+    def has_turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> bool:
+        """Whether ``turn_picture`` draws one, without drawing it."""
+        return bool(picture.turn_hexes(self.scenario(cur), events))
+
     hidden_draws = False  # no hidden draws (docs/protocol.md, Hidden draws)
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
