@@ -19,7 +19,6 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 from . import (
     air,
     assault,
-    autoplay,
     catalog,
     data,
     demo,
@@ -877,9 +876,13 @@ class ProudMonster(BundledGame):
         return demo.example_path(scenario, step, side)
 
     def demo_standing(self, side: str) -> dict[str, Any] | None:
+        from . import autoplay  # the built-in player: not on the path of a command that adjudicates
+
         return autoplay.standing(side)
 
     def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
+        from . import autoplay
+
         return autoplay.propose(self, state, side, extra)
 
     def demo_reply(self, state: dict[str, Any], side: str) -> tuple[str, str]:
