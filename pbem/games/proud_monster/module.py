@@ -876,12 +876,12 @@ class ProudMonster(BundledGame):
         return demo.example_path(scenario, step, side)
 
     def demo_standing(self, side: str) -> dict[str, Any] | None:
-        from . import autoplay  # the built-in player: not on the path of a command that adjudicates
+        from . import autoplay  # start-up: the built-in player, not on the path of a command that adjudicates
 
         return autoplay.standing(side)
 
     def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
-        from . import autoplay
+        from . import autoplay  # start-up: the built-in player
 
         return autoplay.propose(self, state, side, extra)
 
