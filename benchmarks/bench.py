@@ -10,6 +10,10 @@
 4. `pbem --help` start-up (a new process), against a new process that reads, hashes and checks the
    seal of the demo's last state.
 
+Figures 1-3 also as the command a user runs (`pbem adjudicate`, `pbem verify`, `pbem show --svg`,
+each a new process) against the floor as a new process: reading, validating, hashing and
+seal-checking the same files (``floor_process``).
+
 With ``--scenario campaign`` the same four figures for the largest bundled scenario: the golden
 campaign (tests/games/proud_monster/golden/campaign/, GT1-GT12 on the full-size authored map) instead of the demo, the
 whole campaign map instead of the training map.
@@ -20,6 +24,7 @@ Medians of N runs. Not a test: record the figures where they are needed (release
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,6 +57,25 @@ def baseline(paths: list[Path]) -> None:
         digest(data)
         if "seal" in data:
             check_seal(data, str(p))
+
+
+FLOOR_PROBE = ("import sys; from pathlib import Path; from pbem.exchange.game import load_doc; "
+               "from pbem.exchange.canonical import digest, check_seal\n"
+               "for a in sys.argv[1:]:\n d = load_doc(Path(a)).data; digest(d)\n if 'seal' in d: check_seal(d, a)")
+
+
+def floor_process(paths: list[Path]) -> list[str]:
+    """The floor of a command, as a new process: read, validate, hash and check the seal of each file."""
+    return [sys.executable, "-c", FLOOR_PROBE, *map(str, paths)]
+
+
+def pbem_command(*args: str) -> list[str]:
+    """The command a user runs, as a new process."""
+    return [sys.executable, "-m", "pbem", *args]
+
+
+def process_time(cmd: list[str], repeat: int, cwd: Path | None = None) -> float:
+    return median_time(lambda: subprocess.run(cmd, check=True, capture_output=True, cwd=cwd), repeat)
 
 
 def main() -> None:
@@ -89,11 +113,42 @@ def main() -> None:
         t_base = median_time(lambda: baseline([prev_path, *inputs]), args.repeat)
         rows.append((f"adjudicate heaviest step ({prev_path.name} + {', '.join(p.name for p in inputs)})", t_step, t_base))
 
+        # 1b. the same step as the command a user runs, against the floor as a process
+        key_dir = Path(tmp) / "keys"
+        key_dir.mkdir()
+        from pbem.exchange.keys import write_key_files
+
+        for side, pair in keys.items():
+            write_key_files(pair, key_dir / side)
+        adj = load_state(prev_path).data["awaits"]["adjudicator"]
+        work = Path(tmp) / "step"
+        work.mkdir()
+        n = int(prev_path.name[:4])
+        for p in game.iterdir():  # the folder as it was when the step was adjudicated
+            if p.name[:4].isdigit() and (int(p.name[:4]) < n or p == prev_path or p in inputs):
+                (work / p.name).write_bytes(p.read_bytes())
+        out = Path(tmp) / "out"
+
+        def cli_step() -> None:
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            subprocess.run(pbem_command("adjudicate", str(work / prev_path.name), *(str(work / p.name) for p in inputs),
+                                        "--key", str(key_dir / f"{adj}.key"), "-o", str(out / "next.state.toml"),
+                                        "--report", str(out / "next.report.md")), check=True, capture_output=True)
+
+        t_cli = median_time(cli_step, args.repeat)
+        t_floor = process_time(floor_process([prev_path, *inputs]), args.repeat)
+        rows.append(("pbem adjudicate, the same step (new process)", t_cli, t_floor))
+
         # 2. verify the folder
         files = sorted(p for p in game.iterdir() if p.suffix == ".toml")
         t_verify = median_time(lambda: verify([game]), args.repeat)
         t_base = median_time(lambda: baseline(files), args.repeat)
         rows.append((f"verify {args.scenario} folder ({len(states)} states, {len(files)} files)", t_verify, t_base))
+
+        t_cli = process_time(pbem_command("verify", "--quiet", str(game)), max(1, args.repeat // 2))
+        t_floor = process_time(floor_process(files), max(1, args.repeat // 2))
+        rows.append(("pbem verify, the same folder (new process)", t_cli, t_floor))
 
         # 3. the map picture of the largest bundled map with every unit (issue target: under 1 s)
         from pbem.games.proud_monster.data import load_scenario
@@ -104,6 +159,16 @@ def main() -> None:
         t_pic = median_time(lambda: position_svg(sc, first, None), args.repeat)
         t_base = median_time(lambda: baseline([states[1]]), args.repeat)
         rows.append((f"map picture, whole {args.scenario} map ({len(sc.map.hexes)} hexes, all units)", t_pic, t_base))
+
+        svg = Path(tmp) / "map.svg"
+
+        def cli_show() -> None:
+            svg.unlink(missing_ok=True)
+            subprocess.run(pbem_command("show", str(states[1]), "--svg", str(svg)), check=True, capture_output=True)
+
+        t_cli = median_time(cli_show, args.repeat)
+        t_floor = process_time(floor_process([states[1]]), args.repeat)
+        rows.append(("pbem show --svg, the same map (new process)", t_cli, t_floor))
 
         # 4. start-up
         def run(cmd: list[str]) -> None:

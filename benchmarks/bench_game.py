@@ -22,7 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import median_time  # type: ignore[import-not-found]  # benchmarks/bench.py, beside this script
+from bench import (  # type: ignore[import-not-found]  # benchmarks/bench.py, beside this script
+    floor_process,
+    median_time,
+    pbem_command,
+    process_time,
+)
 
 from pbem.demo import run_demo
 from pbem.exchange.canonical import check_seal, digest
@@ -106,10 +111,23 @@ def main() -> None:
         t_all = median_time(lambda: floor(files), max(1, args.repeat // 2))
         rows.append((f"verify the folder ({len(states)} states, {len(files)} files)", t_verify, t_all))
 
+        t_cli = process_time(pbem_command("verify", "--quiet", str(game)), max(1, args.repeat // 2))
+        t_floor = process_time(floor_process(files), max(1, args.repeat // 2))
+        rows.append(("pbem verify the folder, as a command (new process)", t_cli, t_floor))
+
         last = load_state(states[-1]).data
         t_pic = median_time(lambda: module.render_svg(last, None), args.repeat)
         t_floor1 = median_time(lambda: floor([states[-1]]), args.repeat)
         rows.append(("whole-map picture of the last state", t_pic, t_floor1))
+
+        svg = Path(tmp) / "map.svg"
+
+        def cli_show() -> None:
+            svg.unlink(missing_ok=True)
+            subprocess.run(pbem_command("show", str(states[-1]), "--svg", str(svg)), check=True, capture_output=True)
+
+        rows.append(("pbem show --svg of the last state, as a command (new process)", median_time(cli_show, args.repeat),
+                     process_time(floor_process([states[-1]]), args.repeat)))
 
     print(f"{module.title}, {scenario}: {args.turns} game turn(s), {len(states)} states, played by the built-in player in {played:.1f} s")
     print(f"{'what':<90} {'time':>10} {'floor':>10} {'ratio':>7}")

@@ -12,7 +12,9 @@ losses fewest-steps-first. Twelve game turns give 47 player-turn transitions (wi
 the replies give the rest.
 
 It then times `verify` in-process (pbem.exchange.chain.verify) and as a new process (`pbem verify
---quiet`), medians of N runs, and prints the figures. Not a test: record the figures where they
+--quiet`, which replays on every processor: $PBEM_JOBS), against the floor as a new process
+(reading, validating, hashing and seal-checking every file), medians of N runs, and prints the
+figures. Not a test: record the figures where they
 are needed.
 """
 
@@ -210,11 +212,16 @@ def main() -> None:
             subprocess.run([*cmd, "verify", "--quiet", "game"], cwd=root, check=True, stdout=subprocess.DEVNULL)
 
         t_cli, cli_runs = median_time(cli, args.repeat)
+        from bench import floor_process  # benchmarks/bench.py, beside this script
+
+        files = sorted(p for p in (root / "game").iterdir() if p.suffix == ".toml")
+        t_floor, floor_runs = median_time(lambda: subprocess.run(floor_process(files), cwd=root, check=True), args.repeat)
         print(f"machine: {platform.machine()}, {os.cpu_count()} CPU(s), {platform.processor() or platform.platform()}, "
               f"Python {platform.python_version()}")
         print(f"{'what':<44} {'median s':>9} {'per transition ms':>18}  runs")
         for what, med, all_runs in (("verify (in-process, pbem.exchange.game)", t_lib, runs),
-                                    ("pbem verify --quiet (new process)", t_cli, cli_runs)):
+                                    ("pbem verify --quiet (new process)", t_cli, cli_runs),
+                                    ("floor: read, validate, hash, seals (new process)", t_floor, floor_runs)):
             print(f"{what:<44} {med:>9.2f} {1000 * med / (states - 1):>18.1f}  "
                   + " ".join(f"{x:.2f}" for x in all_runs))
 

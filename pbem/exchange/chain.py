@@ -24,8 +24,10 @@ checks, from one link to the whole history:
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -433,7 +435,9 @@ class Chain:
         if by is not None and by != __version__:
             res.notes.append(f"{path}: written by pbem {by}; reports and pictures are compared only with the pbem that wrote them")
             return
-        text, picture = derived_files(prev.data, cur.data, events)
+        pic_path = path.parent / names.picture(n)
+        compare = pic_path.exists()
+        text, picture = derived_files(prev.data, cur.data, events, picture=compare)
         if written != text:
             raise VerificationError(f"{path}: the report does not match the transition it describes",
                                     hint="A report is derived from its transition; regenerate it or find out who changed it.")
@@ -444,8 +448,7 @@ class Chain:
                 if sp.read_text(encoding="utf-8", errors="replace") != side_text:
                     raise VerificationError(f"{sp}: the {side} side's report does not match the transition it describes")
                 res.reports += 1
-        pic_path = path.parent / names.picture(n)
-        if picture is not None and pic_path.exists():
+        if picture is not None and compare:
             if pic_path.read_text(encoding="utf-8", errors="replace") != picture:
                 raise VerificationError(f"{pic_path}: the picture does not match the transition it shows")
             res.pictures += 1
@@ -483,16 +486,29 @@ class Chain:
             raise VerificationError(f"states missing from the chain: sequence {missing}")
         res.states = 1
         seen_commits = {str(v["commit"]) for v in by_seq[seqs[0]].data["parties"].values() if "commit" in v}
-        for n in seqs[1:]:
-            prev, cur = by_seq[n - 1], by_seq[n]
-            if progress:
-                progress(n, seqs[-1])
-            events = self.follow(prev, cur, notes=res.notes)
-            assert events is not None
-            self.fresh_commitments(prev, cur, seen_commits)
-            self.check_derived(prev, cur, events, res)
-            res.transitions += 1
-            res.states += 1
+        replayed = replays(self, by_seq, seqs[1:])
+        try:
+            for n in seqs[1:]:
+                prev, cur = by_seq[n - 1], by_seq[n]
+                if progress:
+                    progress(n, seqs[-1])
+                done = next(replayed)
+                if done is None:  # replayed here, in order: the first failure is the one raised
+                    events = self.follow(prev, cur, notes=res.notes)
+                    assert events is not None
+                    self.fresh_commitments(prev, cur, seen_commits)
+                    self.check_derived(prev, cur, events, res)
+                else:  # replayed by a worker, which found nothing wrong; the checks of the chain, here in order
+                    self.link(prev, cur)
+                    res.notes += done.transition_notes
+                    self.fresh_commitments(prev, cur, seen_commits)
+                    res.notes += done.notes
+                    res.reports += done.reports
+                    res.pictures += done.pictures
+                res.transitions += 1
+                res.states += 1
+        finally:
+            replayed.close()  # the workers stop at the first failure
         last = by_seq[seqs[-1]]
         by_digest = {d.digest: d for d in states}
         beyond: list[Doc] = []
@@ -835,6 +851,72 @@ def check_dice(cur: Doc, seed: bytes, *, labels: bool = False) -> list[tuple[dic
     return rolled
 
 
+
+
+# --- transitions replayed in parallel -------------------------------------------------------------
+
+PARALLEL_FROM = 8  # transitions: fewer are replayed in this process (starting workers costs more)
+JOBS_VARIABLE = "PBEM_JOBS"  # the number of processes `pbem verify` replays with (1: none but its own)
+
+
+@dataclass
+class Replayed:
+    """What a worker found replaying one transition that it found nothing wrong with: the notes of the
+    replay and of the derived files, the reports and pictures compared."""
+
+    transition_notes: list[str]
+    notes: list[str]
+    reports: int
+    pictures: int
+
+
+_WORK: tuple[Chain, dict[int, Doc]] | None = None  # the chain a forked worker replays
+
+
+def _replay(n: int) -> Replayed | None:
+    """In a worker: the transition to state ``n`` replayed and its report and picture compared; None
+    if anything is wrong (the verifying process then checks it itself, to raise what it raises)."""
+    assert _WORK is not None
+    chain, by_seq = _WORK
+    prev, cur = by_seq[n - 1], by_seq[n]
+    transition_notes: list[str] = []
+    res = VerifyResult()
+    try:
+        events = chain.transition(prev, cur, transition_notes)
+        chain.check_derived(prev, cur, events, res)
+    except Exception:  # whatever it is, the verifying process meets it again, in order
+        return None
+    return Replayed(transition_notes, res.notes, res.reports, res.pictures)
+
+
+def jobs() -> int:
+    """The processes to replay with: $PBEM_JOBS, else the processors this process may run on."""
+    wanted = os.environ.get(JOBS_VARIABLE, "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def replays(chain: Chain, by_seq: dict[int, Doc], seqs: list[int]) -> Generator[Replayed | None, None, None]:
+    """For each transition (to the states ``seqs``, in order), what a worker found, or None where this
+    process is to replay it itself. Transitions are independent once the chain is read: each replays
+    from its own previous state and inputs; the chain's checks and any failure are taken in order by
+    the caller, so the output and the first error are those of a replay in one process. Workers are
+    forked (where the system cannot fork, or with one processor, nothing runs in parallel)."""
+    n_jobs = min(jobs(), len(seqs))
+    if n_jobs < 2 or len(seqs) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (None for _ in seqs)
+        return
+    global _WORK
+    _WORK = (chain, by_seq)
+    try:
+        with multiprocessing.get_context("fork").Pool(n_jobs) as pool:
+            yield from pool.imap(_replay, seqs, chunksize=1)
+    finally:
+        _WORK = None
 
 
 # --- the users ------------------------------------------------------------------------------------

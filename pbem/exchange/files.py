@@ -29,15 +29,17 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
-import jsonschema
 import tomli_w
 
 from pbem.errors import MalformedFileError, PbemError, Problem, UsageError
 from pbem.resources import schemas_dir
 
 from . import names
+
+if TYPE_CHECKING:  # imported where a file fails the fast path (schema_problems): it takes a while
+    import jsonschema
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a TOML file pbem reads (the largest bundled one has about 100 kB)
 MAX_DEPTH = 32  # levels of tables and arrays in a TOML file (pbem's own files have fewer than 10)
@@ -272,11 +274,15 @@ def _strict_pattern(validator: Any, pattern: str, instance: Any, schema: Any) ->
     if compiled is None:
         compiled = _PATTERNS[pattern] = ecma_pattern(pattern)
     if not compiled.search(instance):
+        import jsonschema
+
         yield jsonschema.exceptions.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    import jsonschema
+
     schema = load_schema(name)
     base = jsonschema.validators.validator_for(schema)
     cls = jsonschema.validators.extend(base, {"pattern": _strict_pattern})  # type: ignore[no-untyped-call]
@@ -303,8 +309,19 @@ def _message(e: jsonschema.exceptions.ValidationError) -> str:
     return e.message.replace(shown, f"{shown[:VALUE_SHOWN]}... ({size})")
 
 
+@cache
+def _fast_validator(name: str) -> Callable[[Any], bool] | None:
+    from .fastschema import compile_validator  # the compiled fast path (fastschema.py)
+
+    return compile_validator(load_schema(name))
+
+
 def schema_problems(data: Any, schema: str, where: str) -> list[Problem]:
-    """Every schema violation, each with its path (not just the first)."""
+    """Every schema violation, each with its path (not just the first). A file the compiled fast
+    path accepts has none; any other is checked by jsonschema, which lists them all."""
+    fast = _fast_validator(schema)
+    if fast is not None and fast(data):
+        return []
     errors = sorted(_validator(schema).iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     return [Problem(f"{where}: {_path_text(e.absolute_path)}", _message(e), rule=f"schema {schema}") for e in errors]
 

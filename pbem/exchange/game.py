@@ -1009,13 +1009,22 @@ def side_reports(prev: dict[str, Any], cur: dict[str, Any], events: list[Event])
     return {side: render_report(module, prev, cur, events, side=side) for side in sorted(cur["parties"]) if side != "referee"}
 
 
-def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> tuple[str, str | None]:
-    """The report and the picture of a transition, both derived from it (never the other way round)."""
+def derived_files(prev: dict[str, Any], cur: dict[str, Any], events: list[Event], *,
+                  picture: bool = True) -> tuple[str, str | None]:
+    """The report and the picture of a transition, both derived from it (never the other way round).
+    Without ``picture`` (nothing to compare it with), the picture is not drawn where the module can
+    tell whether there is one without drawing it (``has_turn_picture``): the report names it alike."""
     module = find_module(cur["pbem"]["module"])
-    picture = module.turn_picture(prev, cur, events)
+    has = getattr(module, "has_turn_picture", None)
+    drawn: str | None = None
+    if picture or has is None:
+        drawn = module.turn_picture(prev, cur, events)
+        shown = drawn is not None
+    else:
+        shown = bool(has(prev, cur, events))
     seq = int(cur["pbem"]["sequence"])
-    report = render_report(module, prev, cur, events, names.picture(seq) if picture is not None else None)
-    return report, picture
+    report = render_report(module, prev, cur, events, names.picture(seq) if shown else None)
+    return report, drawn
 
 
 def adjudicate(prev: Doc, docs: list[Doc], key: KeyPair, defaulted: list[str] | None = None,

@@ -86,6 +86,9 @@ class GameModule(Protocol):
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None: ...
 
+    # Optional: ``has_turn_picture(prev, cur, events) -> bool`` whether ``turn_picture`` draws one,
+    # without drawing it: `pbem verify` then draws only the pictures it has a file to compare with.
+
     # Optional: ``side_dice(state, dice, side) -> list`` the dice of a transition that a side of a
     # refereed game may see in its view and report (a die of a secret draw left out); a module
     # without it shows every die (pbem.exchange.views.side_dice).

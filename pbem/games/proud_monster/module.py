@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +19,6 @@ from pbem.mechanics.steps import NeedsDecision, unused_entries
 from . import (
     air,
     assault,
-    autoplay,
     catalog,
     data,
     demo,
@@ -131,6 +132,36 @@ def question_problems(q: Any, parties: set[str]) -> list[Problem]:
             for k in sorted(set(bad))]
 
 
+
+
+# Orders that ``check`` found legal, by the digest of everything it read (the state's engine part
+# and the submission): ``resolve`` of the same orders on the same position, next in `pbem
+# adjudicate`, does not check them again. Kept in this process only, for a few positions.
+_LEGAL: dict[str, None] = {}
+_LEGAL_KEPT = 8
+_CHECKED_KEYS = ("pbem", "options", "clock", "position", "standing", "pending", "result", "awaits", "hidden", "opened", "draws")
+
+
+def _legal_key(state: dict[str, Any], sub: Submission) -> str | None:
+    try:
+        text = json.dumps([{k: state.get(k) for k in _CHECKED_KEYS}, sub.kind, sub.side, sub.digest, sub.body],
+                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):  # not plain data: checked again
+        return None
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _note_legal(state: dict[str, Any], sub: Submission) -> None:
+    key = _legal_key(state, sub)
+    if key is not None:
+        if len(_LEGAL) >= _LEGAL_KEPT:
+            _LEGAL.pop(next(iter(_LEGAL)))
+        _LEGAL[key] = None
+
+
+def _known_legal(state: dict[str, Any], sub: Submission) -> bool:
+    key = _legal_key(state, sub)
+    return key is not None and key in _LEGAL
 
 
 class ProudMonster(BundledGame):
@@ -309,7 +340,10 @@ class ProudMonster(BundledGame):
 
     # --- checking -------------------------------------------------------------------------------
     def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
-        return self._check(state, submission, Orders.parse(submission.body))
+        problems = self._check(state, submission, Orders.parse(submission.body))
+        if not problems:
+            _note_legal(state, submission)
+        return problems
 
     def _check(self, state: dict[str, Any], submission: Submission, orders: Orders) -> list[Problem]:
         """Every problem of the ``orders`` of ``submission`` (parsed once, orders.py), all at once:
@@ -471,7 +505,7 @@ class ProudMonster(BundledGame):
         if setup.in_setup(state):  # 3.2-3.7: a set-up step
             return self._resolve_setup(state, sub, dice)
         orders = Orders.parse(sub.body)
-        problems = self._check(state, sub, orders)
+        problems = [] if _known_legal(state, sub) else self._check(state, sub, orders)
         if problems:
             raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
         if sub.kind == "reply":
@@ -748,6 +782,10 @@ class ProudMonster(BundledGame):
         title = f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}"
         return picture.turn_svg(self.scenario(cur), cur, events, title)
 
+    def has_turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> bool:
+        """Whether ``turn_picture`` draws one, without drawing it."""
+        return bool(picture.turn_hexes(self.scenario(cur), events))
+
     hidden_draws = False  # no hidden draws (docs/protocol.md, Hidden draws)
 
     def draw(self, side: str, request: dict[str, Any], dice: Dice) -> Any:
@@ -838,9 +876,13 @@ class ProudMonster(BundledGame):
         return demo.example_path(scenario, step, side)
 
     def demo_standing(self, side: str) -> dict[str, Any] | None:
+        from . import autoplay  # start-up: the built-in player, not on the path of a command that adjudicates
+
         return autoplay.standing(side)
 
     def demo_orders(self, state: dict[str, Any], side: str, extra: dict[str, Any] | None) -> str:
+        from . import autoplay  # start-up: the built-in player
+
         return autoplay.propose(self, state, side, extra)
 
     def demo_reply(self, state: dict[str, Any], side: str) -> tuple[str, str]:

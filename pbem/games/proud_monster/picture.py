@@ -473,9 +473,9 @@ def position_svg(sc: Scenario, state: dict[str, Any], side: str | None = None) -
     return document(w, h, [b for b in body if b], title=title, style=STYLE)
 
 
-def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: str) -> str | None:
-    """The part of the map where a turn happened, with its moves, attacks, advances and control
-    changes over the position after it; None when nothing happened on the map."""
+def turn_hexes(sc: Scenario, events: list[Event]) -> list[str]:
+    """The hexes of the map where a turn happened (moves, attacks, advances, control changes ...);
+    none when nothing happened on the map (then the turn has no picture)."""
     touched: list[str] = []
     for e in events:
         d = e.data
@@ -493,7 +493,13 @@ def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: st
             touched += [*d["from"].values(), d.get("to", ""), d.get("sea", ""), d.get("target", "")]
         elif e.kind == "ground-support":  # 10.2, 10.4: where the air units were committed
             touched += [x["hex"] for x in d["placed"]]
-    touched = [h for h in touched if h in sc.map.hexes]
+    return [h for h in touched if h in sc.map.hexes]
+
+
+def turn_svg(sc: Scenario, state: dict[str, Any], events: list[Event], title: str) -> str | None:
+    """The part of the map where a turn happened, with its moves, attacks, advances and control
+    changes over the position after it; None when nothing happened on the map."""
+    touched = turn_hexes(sc, events)
     if not touched:
         return None
     pic = Picture(sc, touched, margin=2)

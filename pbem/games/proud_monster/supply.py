@@ -67,8 +67,29 @@ def _side(kind: str) -> str:
     return "soviet" if kind == "soviet" else "german"
 
 
-def _enemy_hexes(ctx: Ctx, side: str) -> set[str]:
-    return {str(s["at"]) for u, s in ctx.units.items() if s["at"] not in OFF_MAP_BOXES and ctx.spec(u).side == other(side)}
+def _enemy_hexes(ctx: Ctx, side: str) -> frozenset[str]:
+    """The hexes the units of ``side``'s enemy stand in (off-map boxes left out). Asked for on every
+    supply question, found or not in the cache (``supplied_hexes``): the units of a side are those of
+    the scenario's counters, listed once per scenario's data."""
+    units = ctx.units
+    return frozenset(str(units[u]["at"]) for u in _units_of(ctx)[other(side)] if u in units).difference(OFF_MAP_BOXES)
+
+
+_SIDE_UNITS: dict[str, dict[str, tuple[str, ...]]] = {}  # by the scenario's data digest
+
+
+def _units_of(ctx: Ctx) -> dict[str, tuple[str, ...]]:
+    """The scenario's counters by side, worked out once per scenario's data."""
+    found = _SIDE_UNITS.get(ctx.sc.digest)
+    if found is None:
+        if len(_SIDE_UNITS) >= 16:
+            _SIDE_UNITS.clear()
+        by_side: dict[str, list[str]] = {}
+        for u, spec in ctx.sc.units.items():
+            by_side.setdefault(spec.side, []).append(u)
+        found = _SIDE_UNITS[ctx.sc.digest] = {k: tuple(v) for k, v in by_side.items()} | \
+            {k: () for k in ("german", "soviet") if k not in by_side}
+    return found
 
 
 def _line_crosses(ctx: Ctx, side: str, overland: bool) -> BorderOpen:
@@ -131,7 +152,7 @@ def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str
     weather = tuple(zone_weather(ctx, z) for z in ZONES)
     forts = tuple(h for h in lines.forts if intact_fort(ctx, h)) if side != "soviet" else ()
     gt1 = side == "soviet" and ctx.turn == 1 and bool(ctx.options.get("gt1_restrictions"))
-    key = (kind, frozenset(enemy), forts, weather, overland, gt1)
+    key = (kind, enemy, forts, weather, overland, gt1)
     found = ctx.supply_cache.get(key)
     if found is not None:
         return found

@@ -275,8 +275,12 @@ class Skirmish(BundledGame):
     def picture_module(self) -> Any:
         return picture
 
+    def has_turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> bool:
+        """Whether ``turn_picture`` draws one, without drawing it."""
+        return any(e.kind in ("move", "attack", "advance") for e in events)
+
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
-        if not any(e.kind in ("move", "attack", "advance") for e in events):
+        if not self.has_turn_picture(prev, cur, events):
             return None
         return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
 
