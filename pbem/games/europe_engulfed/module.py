@@ -309,8 +309,12 @@ class EuropeEngulfed(BundledGame):
         from . import picture
         return picture
 
+    def has_turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> bool:
+        """Whether ``turn_picture`` draws one, without drawing it: a step with moves or battles."""
+        return any(e.kind in ("move", "strat-move", "battle") for e in events)
+
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
-        if not any(e.kind in ("move", "strat-move", "battle") for e in events):
+        if not self.has_turn_picture(prev, cur, events):
             return None
         from . import picture
         return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
