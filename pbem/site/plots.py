@@ -65,10 +65,9 @@ def line_chart(title: str, labels: Sequence[str], lines: dict[str, Sequence[int 
     for i, label in enumerate(labels):
         if i % every == 0 or i == len(labels) - 1:
             out.append(f'<text class="tick" x="{_num(x(i))}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{e(label)}</text>')
-    for k, side in enumerate(sides):
-        vs = lines.get(side)
-        if vs is None:
-            continue
+    names = [*[s for s in sides if s in lines], *[s for s in lines if s not in sides]]
+    for k, side in enumerate(names):
+        vs = lines[side]
         c = colour(side, k)
         runs: list[list[str]] = [[]]
         for i, v in enumerate(vs):
@@ -83,11 +82,10 @@ def line_chart(title: str, labels: Sequence[str], lines: dict[str, Sequence[int 
             if v is not None:
                 out.append(f'<circle cx="{_num(x(i))}" cy="{_num(y(v))}" r="2.5" fill="{c}"><title>{e(side)}, {e(labels[i])}: {v}</title></circle>')
     kx = LEFT
-    for k, side in enumerate(sides):
-        if side in lines:
-            out.append(f'<rect x="{kx}" y="{HEIGHT - 18}" width="12" height="4" fill="{colour(side, k)}"/>'
-                       f'<text class="key" x="{kx + 16}" y="{HEIGHT - 12}">{e(side)}</text>')
-            kx += 24 + 8 * len(side)
+    for k, side in enumerate(names):
+        out.append(f'<rect x="{kx}" y="{HEIGHT - 18}" width="12" height="4" fill="{colour(side, k)}"/>'
+                   f'<text class="key" x="{kx + 16}" y="{HEIGHT - 12}">{e(side)}</text>')
+        kx += 24 + 8 * len(side)
     if note:
         out.append(f'<text class="note" x="{WIDTH - RIGHT}" y="{HEIGHT - 12}" text-anchor="end">{e(note)}</text>')
     out.append("</svg>")
