@@ -94,11 +94,10 @@ def position_pictures(svgs: dict[int, str]) -> tuple[dict[int, Picture], dict[st
             rest = [c for c in p[1] if not _is_head(c)][common:]
             text = "\n".join([p[0], *heads, *rest, "</svg>"]) + "\n"
         dg = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        name = by_content.get(dg)
-        if name is None:
-            name = by_content[dg] = f"pictures/{names.number(n)}.svg"
-            files[name] = text
-        out[n] = Picture(name, base)
+        if dg not in by_content:
+            by_content[dg] = f"pictures/{names.number(n)}.svg"
+            files[by_content[dg]] = text
+        out[n] = Picture(by_content[dg], base)
     return out, files
 
 

@@ -126,9 +126,9 @@ def _docs(files: list[Path]) -> list[Doc]:
 def _whole_game(folder: Path, files: list[Path]) -> Game:
     chain = _Recording(_docs(files))
     for f in files:
-        n = names.parse(f.name)
-        if n is not None and n.kind == "report":
-            chain.reports[(n.sequence, n.side)] = f
+        nm = names.parse(f.name)
+        if nm is not None and nm.kind == "report":
+            chain.reports[(nm.sequence, nm.side)] = f
     if not chain.states:
         raise MalformedFileError(f"{folder}: no state files found", hint="Give a game folder: the one with its NNNN.state.toml files.")
     verdict = _verify(chain, folder)
@@ -172,15 +172,15 @@ def _side_game(folder: Path, files: list[Path], side: str) -> Game:
     reports, and the files the side itself signed. Nothing else of the folder is read."""
     own: list[Path] = []
     for f in files:
-        n = names.parse(f.name)
-        assert n is not None
-        if n.kind == "state" and n.sequence == 0 or n.side == side:
+        nm = names.parse(f.name)
+        assert nm is not None
+        if nm.kind == "state" and nm.sequence == 0 or nm.side == side:
             own.append(f)
     docs = _docs(own)
     views = [d for d in docs if d.kind == "view"]
     start = [d for d in docs if d.kind == "state"]
     if not views:
-        sides = sorted({str(n.side) for f in files if (n := names.parse(f.name)) is not None and n.kind == "view"})
+        sides = sorted({str(x.side) for f in files if (x := names.parse(f.name)) is not None and x.kind == "view"})
         raise UsageError(f"{folder}: no view of side '{side}' (a refereed game's NNNN-{side}.view.toml)",
                          hint=f"Sides with views here: {', '.join(sides)}." if sides
                          else "A side's site is built from its views: only a refereed game has them.")

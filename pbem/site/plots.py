@@ -4,7 +4,7 @@ series, one line per side, the game turns along the bottom."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 # Colours by a side's place in the game's list of sides; a side named like a known one keeps its colour.
 SIDE_COLOURS = {"german": "#4a5d7e", "axis": "#4a5d7e", "soviet": "#b3261e", "allies": "#b3261e", "red": "#c0392b",
@@ -37,7 +37,7 @@ def _ticks(low: int, high: int) -> list[int]:
     return list(range(first, high + step, step))
 
 
-def line_chart(title: str, labels: Sequence[str], lines: dict[str, Sequence[int | None]], sides: Sequence[str],
+def line_chart(title: str, labels: Sequence[str], lines: Mapping[str, Sequence[int | None]], sides: Sequence[str],
                chart_id: str, note: str = "") -> str:
     """An SVG line chart: ``lines`` maps a side to one value per label (None: no value then)."""
     e = html.escape

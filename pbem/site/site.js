@@ -56,5 +56,8 @@
   });
   var start = indexOfHash();
   show(start >= 0 ? start : 0, false);
-  if (start >= 0) { window.scrollTo(0, 0); }  // the state is shown under the stepper, not scrolled to
+  if (start >= 0) {  // the state is shown under the stepper: the browser's own jump to the address is undone
+    window.scrollTo(0, 0);
+    window.addEventListener("load", function () { window.scrollTo(0, 0); });
+  }
 }());

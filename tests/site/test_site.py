@@ -60,7 +60,7 @@ def test_the_page_has_every_state_its_picture_report_dice_and_signed_files(tmp_p
     assert 'class="badge ok"' in html and "ok: 8 states, 7 transitions replayed" in html
     for name in re.findall(r'href="files/([^"]+)"', html):
         assert (tmp_path / "s" / "files" / name).read_bytes() == (DEMO / name).read_bytes()
-    assert "<script src=\"site.js\"></script>" in html 
+    assert "<script src=\"site.js\"></script>" in html
     assert not re.search(r'(src|href)="(https?:)?//', html), "nothing fetched from the network"
 
 
@@ -138,3 +138,26 @@ def test_the_referee_site_of_the_same_game_shows_everything(refereed: Refereed, 
     build(refereed.folder, tmp_path / "all")
     html = (tmp_path / "all" / "index.html").read_text(encoding="utf-8")
     assert "Pz1" in html and 'class="badge ok"' in html
+
+
+def test_the_example_workflow_publishes_the_site_after_the_verification(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.paths import ROOT
+
+    example = ROOT / "examples" / "git-game"
+    text = (example / ".github" / "workflows" / "pbem.yml").read_text(encoding="utf-8")
+    job = text.split("\n  site:\n", 1)[1]
+    assert "    needs: pbem\n" in job and "github.event_name == 'push'" in job
+    assert "      pages: write\n      id-token: write\n" in job and "bash .github/pbem-site.sh _site" in job
+    assert "actions/upload-pages-artifact@" in job and "actions/deploy-pages@" in job
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")}
+    env.pop("GITHUB_WORKSPACE", None)
+    work = tmp_path / "repo"
+    shutil.copytree(example, work)
+    r = subprocess.run(["bash", ".github/pbem-site.sh", "_site"], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert '<a href="demo/index.html">demo</a>' in (work / "_site" / "index.html").read_text(encoding="utf-8")
+    assert 'class="badge ok"' in (work / "_site" / "demo" / "index.html").read_text(encoding="utf-8")
