@@ -24,7 +24,7 @@ def site(folder: Path, out: Path, side: str | None) -> None:
     \b
     Example:
       pbem site game -o site
-      pbem site game --side soviet -o site-soviet
+      pbem site game --side SIDE -o site-SIDE
     """
     from pbem.cli import guarded  # here: pbem.cli imports this module at its end
 

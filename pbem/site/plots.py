@@ -6,9 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-# Colours by a side's place in the game's list of sides; a side named like a known one keeps its colour.
-SIDE_COLOURS = {"german": "#4a5d7e", "axis": "#4a5d7e", "soviet": "#b3261e", "allies": "#b3261e", "red": "#c0392b",
-                "blue": "#2c5fa8", "green": "#2e7d32"}
+# Colours by a line's place: the game's sides first, in the order the game lists them.
 PALETTE = ("#4a5d7e", "#b3261e", "#2e7d32", "#8e44ad", "#d68910", "#117a65", "#6e2c00", "#1b4f72")
 
 WIDTH, HEIGHT = 640, 260
@@ -16,7 +14,7 @@ LEFT, RIGHT, TOP, BOTTOM = 48, 16, 28, 48
 
 
 def colour(side: str, index: int) -> str:
-    return SIDE_COLOURS.get(side, PALETTE[index % len(PALETTE)])
+    return PALETTE[index % len(PALETTE)]
 
 
 def _num(x: float) -> str:
@@ -26,7 +24,7 @@ def _num(x: float) -> str:
 
 
 def _ticks(low: int, high: int) -> list[int]:
-    """Round values between ``low`` and ``high`` for the vertical axis: about five of them."""
+    """The values marked up the side of the chart: multiples of one step, a handful of them."""
     span = max(1, high - low)
     step = 1
     for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):

@@ -746,7 +746,7 @@ class ProudMonster(BundledGame):
 
     def site_series(self, state: dict[str, Any], events: list[Event] | None, side: str | None) -> list[dict[str, Any]]:
         """What `pbem site` plots besides the VP (pbem/site/series.py)."""
-        from . import site
+        from . import site  # start-up: only `pbem site` needs it
 
         return site.series(state, events, side)
 
