@@ -70,7 +70,7 @@ def result_text(r: dict[str, Any], reason: bool = True) -> str:
 
 
 ORDER = ["keygen", "new", "join", "template", "check", "sign", "adjudicate", "agree", "status", "show", "hidden", "verify", "audit", "mail",
-         "games", "rules", "demo", "catalog", "module"]
+         "site", "games", "rules", "demo", "catalog", "module"]
 
 
 class _Ordered(click.Group):
@@ -1239,6 +1239,10 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: b
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)
 
 cli.add_command(mail)
+
+from pbem.cli_site import site  # noqa: E402
+
+cli.add_command(site)
 
 
 def main() -> None:

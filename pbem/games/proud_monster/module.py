@@ -778,6 +778,12 @@ class ProudMonster(BundledGame):
     def render_svg(self, state: dict[str, Any], side: str | None) -> str:
         return picture.position_svg(self.scenario(state), state, side)
 
+    def site_series(self, state: dict[str, Any], events: list[Event] | None, side: str | None) -> list[dict[str, Any]]:
+        """What `pbem site` plots besides the VP (pbem/site/series.py)."""
+        from . import site  # start-up: only `pbem site` needs it
+
+        return site.series(state, events, side)
+
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
         title = f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}"
         return picture.turn_svg(self.scenario(cur), cur, events, title)
