@@ -319,6 +319,11 @@ class EuropeEngulfed(BundledGame):
         from . import picture
         return picture.turn_svg(cur, events, f"{self.title}: {prev['awaits']['step']}, state {int(cur['pbem']['sequence']):04d}")
 
+    def site_series(self, state: dict[str, Any], events: list[Event] | None, side: str | None) -> list[dict[str, Any]]:
+        """What `pbem site` plots (pbem/site/series.py): WERPs by nation, steps lost, blocks on the map."""
+        from . import site
+        return site.series(state, events, side)
+
     def view_position(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """A refereed game's view for ``side``: the other side's blocks outside contested areas
         without their type and steps (fog of war, J-0)."""
