@@ -573,6 +573,7 @@ def status(state_path: Path, as_json: bool, now: str | None) -> None:
     due = deadlines.status(s, _now(now))
     if due is not None:
         info["deadline"] = due
+    info["mail"] = _mail_evidence(state_path, s)
     if as_json:
         echo_result(info)
         return
@@ -590,6 +591,30 @@ def status(state_path: Path, as_json: bool, now: str | None) -> None:
         click.echo(f"decision needed from {q['side']}: {q['text']} ({q['rule']})")
     for line in info["counters"]:
         click.echo(line)
+    for rec in info["mail"]:
+        if "error" in rec:
+            click.echo(f"mail record of {rec['file']}: unreadable ({rec['error']})")
+        for m in rec["messages"]:
+            line = m["verdict"]["line"] if "verdict" in m else m["summary"]
+            click.echo(f"mail evidence of {rec['file']} ({m['message_id'] or 'no Message-ID'}): {line}")
+
+
+def _mail_evidence(state_path: Path, s: dict[str, Any]) -> list[dict[str, Any]]:
+    """The evidence of time `pbem mail read` recorded beside the files answering this state and the
+    one before it, each message against the deadline of the step its file answers (README: E-mail)."""
+    from pbem.errors import PbemError
+    from pbem.exchange import mailtime, names
+    from pbem.exchange.game import load_doc
+
+    seq, folder = int(s["pbem"]["sequence"]), state_path.parent
+    out = mailtime.beside(folder, seq, s)
+    if seq > 0:
+        prev = folder / (names.state(seq - 1) if s["pbem"]["kind"] == "state" else names.view(seq - 1, str(s["pbem"]["side"])))
+        try:
+            out = mailtime.beside(folder, seq - 1, load_doc(prev).data) + out if prev.is_file() else out
+        except PbemError:
+            pass
+    return out
 
 
 @cli.command()

@@ -55,8 +55,8 @@ def mail_read(message: Path, folder: Path | None, ok_if_none: bool, as_json: boo
       pbem mail read ~/Maildir/.pbem --folder game --ok-if-none
       pbem mail read - --folder game < reply.eml
     """
-    from pbem.exchange import names
-    from pbem.exchange.files import check_folder_files, remove_leftovers, write_all_new
+    from pbem.exchange import mailtime, names
+    from pbem.exchange.files import check_folder_files, remove_leftovers, replace_file, write_all_new
     from pbem.exchange.mail import Mailbox, display, read_mail, read_maildir, read_message_file, read_stdin
 
     raw: bytes | Mailbox
@@ -71,15 +71,21 @@ def mail_read(message: Path, folder: Path | None, ok_if_none: bool, as_json: boo
     res = read_mail(raw, where, folder, ok_if_none)
     err = res.error()
     writes = res.writes()
-    if err is None and writes:
-        write_all_new(writes)  # each state after its derived files, before the files answering it
+    records = res.records() if err is None else []  # a record there that is not its file's stops it all, before any write
+    new = [(p, t) for p, t in records if not p.exists()]
+    if err is None and (writes or new):
+        write_all_new(writes + new)  # each state after its derived files, before the files answering it; records last
     elif err is None and folder is not None:
         remove_leftovers(folder)  # all there already: what a run killed after its last name left
+    for path, text in records:  # a record that grows: replaced whole once the files it speaks of are there
+        if (path, text) not in new:
+            replace_file(path, text, "the mail record", before=path.read_bytes())
     if as_json:
         data = {"message": str(message), "messages": res.messages,
                 "skipped": [{"message": e.message, "hint": e.hint} for e in res.skipped],
                 "folder": str(folder) if folder else None, "files": [e.as_json() for e in res.entries],
-                "written": [str(p) for p, _ in writes] if err is None else []}
+                "written": [str(p) for p, _ in writes] if err is None else [],
+                "recorded": [str(p) for p, _ in records]}
         if err is not None:
             echo_error(err, data)
             click.echo(f"pbem: {err.render()}", err=True)
@@ -102,6 +108,9 @@ def mail_read(message: Path, folder: Path | None, ok_if_none: bool, as_json: boo
             click.echo(f"         from {s.removeprefix(f'{where}: ').removeprefix(f'{where}, ')}")
         for note in e.notes:
             click.echo(f"         {note}")
+        for ev in e.mail:
+            line = ev["verdict"]["line"] if "verdict" in ev else mailtime.summary(ev)
+            click.echo(f"         mail {display(str(ev.get('message_id', '(no Message-ID)')), 60)}: {display(line, 400)}")
         if e.error is not None:
             click.echo(f"         exit {e.error.exit_code}: {e.error.message.removeprefix(f'{e.sources[0]}: ')}")
     if err is not None:
@@ -114,6 +123,8 @@ def mail_read(message: Path, folder: Path | None, ok_if_none: bool, as_json: boo
         click.echo("nothing written (give --folder GAME to check them against the game and file them)")
     else:
         click.echo(f"nothing new for {folder}")
+    if records:
+        click.echo("recorded the evidence of time of the mail (not a signed fact) in " + ", ".join(str(p) for p, _ in records))
 
 
 @mail.command("write")

@@ -477,7 +477,10 @@ def _sync_folder(folder: Path, point: bool = True) -> None:
 
 def _rank(path: Path, commit: Path | None) -> int:
     """Commit order: derived files (reports, pictures), then views, then states (the commit points,
-    in sequence order), then the submissions answering them."""
+    in sequence order), then the submissions answering them, then the mail records (``FILE.mail``)
+    of the files named before them."""
+    if path.name.endswith(".mail"):
+        return 4
     kind = names.kind(path.name)
     if path == commit or kind == "state":
         return 2

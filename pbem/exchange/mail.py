@@ -46,7 +46,7 @@ from pbem.errors import (
     VerificationError,
 )
 
-from . import names
+from . import mailtime, names
 from .canonical import canonical, check_seal, digest
 from .chain import Chain, check_origin, find_equivocation, keys_of, same_keys, sequence_of
 from .files import parse_toml
@@ -135,6 +135,7 @@ class Found:
     sources: list[str]
     error: PbemError | None = None
     notes: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)  # the labels of the messages that carried it
 
 
 @dataclass
@@ -143,6 +144,7 @@ class Extracted:
     files: list[Found]
     others: list[tuple[str, str]]  # (source, text) of the other text-like parts: reports, pictures
     skipped: list[PbemError] = field(default_factory=list)  # damaged messages of an mbox or Maildir, not read
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)  # each message's evidence of time, by label
 
 
 # A message starts at a "From " line at the top of an mbox or after an empty line ("\n" or "\r\n";
@@ -912,12 +914,13 @@ class _Gather:
             raise MalformedFileError(f"{self.where}: more than {MAX_MAILBOX_FILES} game files in one mbox",
                                      hint="Read it in parts: one message, or a smaller mbox, at a time.")
         if error is not None:
-            self.found[f"\x00{len(self.found)}"] = Found("", None, [source], error)  # (no text has a NUL: see parse_message)
+            self.found[f"\x00{len(self.found)}"] = Found("", None, [source], error, messages=[label])  # (no text has a NUL: see parse_message)
             return
         text = lf(text.removeprefix("\ufeff"))
         have = self.found.get(text)
         if have is not None:
             have.sources.append(source)
+            have.messages.append(label)
             return
         size = len(text.encode("utf-8"))
         if size <= MAX_FILE_BYTES:  # a larger one is refused unread
@@ -929,7 +932,7 @@ class _Gather:
             if self.size > MAX_MAILBOX_FILES_BYTES:
                 raise MalformedFileError(f"{self.where}: its game files come to more than the {MAX_MAILBOX_FILES_BYTES} bytes "
                                          "pbem reads from one mbox", hint="Read it in parts: one message, or a smaller mbox, at a time.")
-        self.found[text] = Found(text, None, [source])
+        self.found[text] = Found(text, None, [source], messages=[label])
         self.lines[text] = first_line
         if pasted or html:
             self.pasted[text] = html
@@ -946,6 +949,7 @@ class _Gather:
             key = hashlib.sha256(canonical(f.data) if f.data is not None and _jsonable(f.data) else text.encode()).hexdigest()
             if key in files:
                 files[key].sources += f.sources
+                files[key].messages += f.messages
             else:
                 files[key] = f
         return list(files.values())
@@ -1020,8 +1024,10 @@ def extract(raw: bytes | Mailbox, where: str) -> Extracted:
     total = len(messages) + len(skipped)
     got = _Gather(where)
     others: list[tuple[str, str]] = []
+    evidence: dict[str, dict[str, Any]] = {}
     for label, msg in messages:
         got.message()
+        evidence[label] = mailtime.evidence(msg)
         try:
             leaves = _leaves(msg, label)
         except _Damaged as e:
@@ -1061,7 +1067,7 @@ def extract(raw: bytes | Mailbox, where: str) -> Extracted:
                     others.append((f"{label}: {name}", lf(data.decode("utf-8"))))
                 except UnicodeDecodeError:
                     pass
-    return Extracted(total, got.read(), others, skipped)
+    return Extracted(total, got.read(), others, skipped, evidence)
 
 
 def _jsonable(data: Any) -> bool:
@@ -1090,6 +1096,9 @@ class Entry:
     status: str = "found"
     notes: list[str] = field(default_factory=list)
     error: PbemError | None = None
+    messages: list[str] = field(default_factory=list)  # the labels of the messages that carried it
+    mail: list[dict[str, Any]] = field(default_factory=list)  # their evidence of time (and the verdict on it)
+    deadline: tuple[str, str] | None = None  # a submission's: the due time and grace end of the step it answers
 
     def fail(self, e: PbemError) -> None:
         self.status, self.error = "error", e
@@ -1100,6 +1109,7 @@ class Entry:
             "kind": self.kind, "name": self.name, "status": self.status, "sources": self.sources, "notes": self.notes,
             "game": h.get("game"), "side": h.get("side"), "step": h.get("step"), "sequence": self.sequence,
             "answers": h.get("answers") or h.get("of"), "digest": self.digest or None, "error": None,
+            "mail": self.mail,
         }
         if self.error is not None:
             e = self.error
@@ -1114,6 +1124,7 @@ class MailRead:
     folder: Path | None
     entries: list[Entry]
     skipped: list[PbemError] = field(default_factory=list)  # damaged messages of a mailbox, not read
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)  # each message's evidence of time, by label
 
     @property
     def errors(self) -> list[Entry]:
@@ -1145,6 +1156,40 @@ class MailRead:
         if self.folder is None or self.errors:
             return []
         return [(self.folder / e.name, e.text) for e in self.entries if e.status == "new" and e.name]
+
+    def records(self) -> list[tuple[Path, str]]:
+        """The mail records (``FILE.mail``, ``mailtime``) to write or grow beside each game file filed
+        or found already filed: the new text of each that changes (none if anything is wrong). A
+        record there that is not this file's is refused (MalformedFileError) before anything is written.
+        A message with neither a Date nor a Received header says nothing of time: it is not recorded."""
+        if self.folder is None or self.errors:
+            return []
+        out: list[tuple[Path, str]] = []
+        for e in self.entries:
+            if e.status not in ("new", "known") or not e.name or not e.digest or e.kind not in ("state", "view", *names.SUBMISSIONS):
+                continue
+            path = mailtime.record_path(self.folder / e.name)
+            evidence = [self.evidence[m] for m in e.messages if m in self.evidence]
+            evidence = [ev for ev in evidence if "date" in ev or ev.get("received")]
+            if not evidence:
+                continue
+            text = mailtime.merged(path, e.name, e.digest, evidence)
+            if text is not None:
+                out.append((path, text))
+        return out
+
+    def annotate(self) -> None:
+        """Each entry's messages' evidence of time, with a submission's verdict against its step's deadline."""
+        for e in self.entries:
+            e.mail = []
+            for m in e.messages:
+                ev = self.evidence.get(m)
+                if ev is None:
+                    continue
+                item = dict(ev)
+                if e.deadline is not None:
+                    item["verdict"] = mailtime.verdict(ev, *e.deadline)
+                e.mail.append(item)
 
 
 def _by_number(doc: Doc) -> str:
@@ -1229,7 +1274,8 @@ class _Reader:
     def run(self) -> MailRead:
         docs: list[tuple[Entry, Doc]] = []
         for f in self.ex.files:
-            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources, notes=list(f.notes))
+            e = Entry(str((f.data or {}).get("pbem", {}).get("kind", "unknown")), f.text, f.sources, notes=list(f.notes),
+                      messages=list(dict.fromkeys(f.messages)))
             self.entries.append(e)
             if f.error is not None or f.data is None:
                 e.fail(f.error or MalformedFileError(f"{f.sources[0]}: unreadable"))
@@ -1264,7 +1310,7 @@ class _Reader:
                 if e.status == "new":
                     e.status = "held"
                     e.notes.append("not filed: another file of this mail is not accepted")
-        return MailRead(self.where, self.ex.messages, self.folder, self.entries, self.ex.skipped)
+        return MailRead(self.where, self.ex.messages, self.folder, self.entries, self.ex.skipped, self.ex.evidence)
 
     def _state(self, e: Entry, doc: Doc) -> None:
         h = doc.data["pbem"]
@@ -1520,6 +1566,7 @@ class _Reader:
                               hint="It is replayed, out of date or from another copy of the game: orders must answer a state of this game's history.")
         seq = int(st.data["pbem"]["sequence"])
         e.sequence, e.name = seq, names.submission(seq, side, kind)
+        e.deadline = mailtime.deadline_of(st.data)
         have = self._existing(e.name)
         if have == doc.digest:
             e.status = "known"
@@ -1563,7 +1610,9 @@ def read_mail(raw: bytes | Mailbox, where: str, folder: Path | None = None, ok_i
         raise MalformedFileError(f"{where}: no pbem game file found in {n}{skipped}",
                                  hint="Game files are attached, or pasted into a plain-text message from their [pbem] line on. "
                                       "--ok-if-none makes a message without one no error.")
-    return _Reader(where, folder, ex).run()
+    res = _Reader(where, folder, ex).run()
+    res.annotate()
+    return res
 
 
 def read_message_file(path: Path) -> bytes:

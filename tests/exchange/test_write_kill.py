@@ -127,7 +127,8 @@ CASES = [
     Case("sign", sign_case, ["game/0001-german.orders.toml"], "game"),
     Case("adjudicate", adjudicate_case, ["game/0002.report.md", "game/0002.turn.svg", "game/0002.state.toml"], "game"),
     Case("mail read", mail_case, ["german/0002.report.md", "german/0002.turn.svg", "german/0002.state.toml",
-                                  "german/0002-soviet.orders.toml"], "german"),
+                                  "german/0002-soviet.orders.toml", "german/0002-soviet.orders.toml.mail",
+                                  "german/0002.state.toml.mail"], "german"),
 ]
 
 

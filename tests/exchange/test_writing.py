@@ -215,7 +215,8 @@ def test_the_state_is_written_last(case: Case, monkeypatch: pytest.MonkeyPatch) 
     assert linked == ["0002.report.md", "0002.turn.svg", "0002.state.toml"]
     linked.clear()
     run(commands(case)["mail read"])
-    assert linked == ["0003.report.md", "0003.state.toml", "0003-german.orders.toml"]
+    assert linked == ["0003.report.md", "0003.state.toml", "0003-german.orders.toml",  # then the mail records
+                      "0003-german.orders.toml.mail", "0003.state.toml.mail"]
 
 
 def test_a_refereed_step_writes_the_state_after_the_views(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
