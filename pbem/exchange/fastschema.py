@@ -56,23 +56,10 @@ class Unsupported(Exception):
 
 
 def strict_pattern(pattern: str) -> str:
-    """``pattern`` as a Python regular expression with its ECMA-262 meaning (files.ecma_pattern)."""
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if c == "[" and not in_class:
-            in_class = True
-        elif c == "]" and in_class:
-            in_class = False
-        elif c == "$" and not in_class:
-            c = r"\Z"
-        out.append(c)
-        i += 1
-    return "(?a)" + "".join(out)
+    """``pattern`` as a Python regular expression with its ECMA-262 meaning (files.ecma_regex), ASCII-only."""
+    from .files import ecma_regex
+
+    return "(?a)" + ecma_regex(pattern)
 
 
 def _typed(values: list[Any]) -> str | None:

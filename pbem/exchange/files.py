@@ -241,11 +241,10 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-def ecma_pattern(pattern: str) -> re.Pattern[str]:
-    """A JSON Schema ``pattern`` compiled with its ECMA-262 meaning: ``$`` is the end of the text
-    (Python's ``$`` also matches before a final newline) and ``\\d``, ``\\w``, ``\\s`` are ASCII only (Python's
-    match any script's digits). So "2817N\\n" or a hex id in full-width digits does not pass a
-    pattern written for "2817N"."""
+def ecma_regex(pattern: str) -> str:
+    """A JSON Schema ``pattern`` as a Python regular expression with its ECMA-262 meaning: ``$`` is
+    the end of the text (Python's ``$`` also matches before a final newline); compile it ASCII-only
+    so that ``\\d``, ``\\w``, ``\\s`` mean what ECMA-262 means (Python's match any script's digits)."""
     out, i, in_class = [], 0, False
     while i < len(pattern):
         c = pattern[i]
@@ -261,7 +260,13 @@ def ecma_pattern(pattern: str) -> re.Pattern[str]:
             c = r"\Z"
         out.append(c)
         i += 1
-    return re.compile("".join(out), re.ASCII)
+    return "".join(out)
+
+
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema ``pattern`` compiled with its ECMA-262 meaning (``ecma_regex``). So "2817N\\n"
+    or a hex id in full-width digits does not pass a pattern written for "2817N"."""
+    return re.compile(ecma_regex(pattern), re.ASCII)
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
