@@ -17,14 +17,24 @@ def num(x: float) -> str:
     return "0" if s == "-0" else s
 
 
+_NAMES: dict[str, str] = {}  # a keyword to its attribute name (xlink__href -> xlink:href, class_ -> class)
+_PLAIN = frozenset('&<>"\'\n\r\t')  # what quoteattr would rewrite: a value without them is quoted as it is
+
+
+def _name(k: str) -> str:
+    name = _NAMES.get(k)
+    if name is None:
+        name = _NAMES[k] = k.rstrip("_").replace("__", ":").replace("_", "-")
+    return name
+
+
 def attrs(**kw: object) -> str:
     out = []
     for k, v in kw.items():
         if v is None:
             continue
-        name = k.rstrip("_").replace("__", ":").replace("_", "-")
         val = num(v) if isinstance(v, float) else str(v)
-        out.append(f" {name}={quoteattr(val)}")
+        out.append(f' {_name(k)}="{val}"' if _PLAIN.isdisjoint(val) else f" {_name(k)}={quoteattr(val)}")
     return "".join(out)
 
 

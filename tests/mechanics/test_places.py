@@ -431,3 +431,17 @@ def test_the_abstraction_names_no_game() -> None:
         text = f.read_text(encoding="utf-8").lower()
         for word in ("proud monster", "europe engulfed", "red steel", "soviet", "german", "axis", "allies", "rulebook"):
             assert word not in text, f"{f.name} names {word!r}"
+
+
+def test_svg_attributes_are_quoted_as_xml_quoteattr_does() -> None:
+    """pbem.view.svg.attrs writes a plain value as it is and any other through quoteattr: the same
+    bytes for every kind of value (names from keywords, floats with one decimal, quotes, escapes)."""
+    from xml.sax.saxutils import quoteattr
+
+    from pbem.view.svg import attrs, num
+
+    values = ["x", "a b", "#id", 'M0,0 "q"', "it's", 'both "and" \'', "a&b<c>", "l\nn\tt\r", 1.25, -0.04, 3, "é ü"]
+    for v in values:
+        val = num(v) if isinstance(v, float) else str(v)
+        assert attrs(class_=v) == f" class={quoteattr(val)}", v
+    assert attrs(xlink__href="#a", stroke_width=1.5, skip=None) == ' xlink:href="#a" stroke-width="1.5"'
