@@ -536,7 +536,8 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
     """6.24, J-0: a block's opened values against what the game recorded of it while hidden: a block
     type of its id's nation and colour, the same type in every version (and the revealed type of
     an ``ID.N`` item); every claim: the type a rule needed (``ctx.need``: 5.12, 7.3 ...), the steps
-    (``ctx.need_steps``; the steps lost while hidden, 7.9, counted in order); the scenario's set-up
+    (``ctx.need_steps``; the steps lost while hidden, 7.9, counted in order); a rearguard's total
+    steps (5.14, ``group_steps``) once every hidden block of it is opened; the scenario's set-up
     of its area (D-6) once the side's blocks set up there are all opened; its nation's hidden
     production (4.5, 4.43: the costs of the group's items make the declared total; 4.4: the force
     pool) once every item of the group is opened."""
@@ -556,9 +557,7 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
     if bt.nation != NEUTRAL and sc.units.side_of(bt.nation) != owner:
         problems.append(Problem(where, f"{block} is not a block of the {owner}", "D-4"))
     for value, version in zip(values, versions, strict=True):
-        lost = 0
-        for c in version.get("claims", []):
-            have = int(value["steps"]) - lost
+        for c, have, lost in _claims_steps(value, version):
             when = f"in state {int(c.get('at', 0)):04d}" if "at" in c else "while hidden"
             rule = str(c.get("rule", "J-0"))
             u = str(c.get("unit", unit))
@@ -579,11 +578,51 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
                                         f"({bt.type}) at {have} step(s)", rule))
             if "block" in c and c["block"] != block:
                 problems.append(Problem(where, f"{u} was revealed as {c['block']} {when}; it opens as {block}", rule))
-            lost += int(c.get("lost", 0))
             if "members" in c:
                 problems += _group_problems(sc, state, owner, item, values, c, where)
+            if "group_steps" in c:
+                problems += _group_steps_problems(state, owner, item, have, c, where)
     problems += _setup_problems(sc, state, owner, item, values, where)
     return problems
+
+
+def _claims_steps(value: Any, version: dict[str, Any]) -> list[tuple[dict[str, Any], int, int]]:
+    """Each claim of a version with the block's steps when it was made: the version's value less
+    the steps lost while hidden before it (7.9, counted in the claims' order), and those lost."""
+    out = []
+    lost = 0
+    for c in version.get("claims", []):
+        out.append((c, int(value["steps"]) - lost, lost))
+        lost += int(c.get("lost", 0))
+    return out
+
+
+def _group_steps_problems(state: dict[str, Any], owner: str, item: str, have: int, c: dict[str, Any],
+                          where: str) -> list[Problem]:
+    """5.14 (A-60): once every hidden block of a rearguard is opened, their steps when it stayed
+    (``have`` for the item being opened; an item opened before it by its last value less the steps
+    it had lost while hidden then, recorded in the claim: a rearguard stands in a contested area
+    and is opened in the next step, 6.24) and the steps of its known blocks make at least the
+    number of enemy units it stayed against."""
+    g = c["group_steps"]
+    steps: dict[str, int] = {}
+    for m in g["items"]:
+        if m == item:
+            steps[m] = have
+            continue
+        vals = _values_of(state, owner, m, item, [])
+        if vals is None:
+            return []  # checked when the last of them is opened
+        steps[m] = int(vals[-1]["steps"]) - int(g.get("lost", {}).get(m, 0))
+    total = sum(steps.values()) + int(g.get("known", 0))
+    if total >= int(g["at_least"]):
+        return []
+    when = f"in state {int(c.get('at', 0)):04d}" if "at" in c else "while hidden"
+    each = ", ".join(f"{u} {steps[m]}" for u, m in zip(g["units"], g["items"], strict=True))
+    known = f", and {g['known']} of its known blocks" if g.get("known") else ""
+    return [Problem(where, f"{', '.join(g['units'])} stayed as {c.get('why', 'a rearguard')} {when}, which needs at least "
+                    f"{g['at_least']} step(s) (the enemy's units there); they had {total} ({each}{known})",
+                    str(c.get("rule", "5.14")))]
 
 
 def _values_of(state: dict[str, Any], owner: str, item: str, current: str, values: list[Any]) -> list[Any] | None:

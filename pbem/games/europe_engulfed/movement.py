@@ -25,6 +25,7 @@ nations, never Franco-British (9.51a) nor Soviet and Western together (as 3.31).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pbem.engine.model import Event
@@ -483,22 +484,26 @@ def _check_leaving(ctx: Ctx, start: str, units: list[str], path: list[str], wher
 
 def _rearguard(ctx: Ctx, stay: list[str], enemy: int, area: str) -> bool:
     """Whether the blocks staying are a rearguard against ``enemy`` enemy units (A-60): their steps
-    (a hidden block's by a claim, ctx.need_steps) or, option units-vs-units, their number."""
+    or, option units-vs-units, their number. Hidden blocks whose steps could make the total record
+    one claim on the group (each of their items: ``group_steps``), checked once they are all
+    opened (fog.check_opening)."""
     if ctx.option("rearguard") == "units-vs-units":
         return len(stay) >= enemy
     known = sum(ctx.steps(u) or 0 for u in stay)
     hidden = [u for u in stay if ctx.steps(u) is None]
-    need = enemy - known
-    if need <= len(hidden):  # every block has at least 1 step
+    if enemy - known <= len(hidden):  # every block has at least 1 step
         return True
-    for i, u in enumerate(hidden):
-        rest = len(hidden) - i - 1
-        top = max((ctx.sc.units.blocks[b].steps for b in ctx.possible_blocks(u)), default=1)
-        want = max(min(top, need - rest), 1)
-        if not ctx.need_steps(u, ">=", want, "5.14", f"a rearguard in {area}"):
-            return False
-        need -= want
-    return need <= 0
+    top = sum(max((ctx.sc.units.blocks[b].steps for b in ctx.possible_blocks(u)), default=1) for u in hidden)
+    if known + top < enemy:
+        return False
+    items = [str(ctx.units[u]["item"]) for u in hidden]
+    lost = {str(ctx.units[u]["item"]): int(ctx.units[u]["lost"]) for u in hidden if ctx.units[u].get("lost")}
+    group: dict[str, Any] = {"items": items, "units": hidden, "at_least": enemy, "known": known}
+    if lost:
+        group["lost"] = lost
+    for u in hidden:
+        ctx.claim(u, {"group_steps": copy.deepcopy(group), "rule": "5.14", "why": f"a rearguard in {area}"})
+    return True
 
 
 def _enter(ctx: Ctx, b: str, movers: list[str], final: bool) -> list[str]:

@@ -60,7 +60,8 @@ def test_hidden_rearguard_claims_steps() -> None:
     movement.move_group(ctx, {"units": ["de.90"], "path": ["brest-litovsk"]}, "move[0]", problems)
     assert problems == []
     (claim,) = [c for _, _, c in ctx.claims]
-    assert (claim["steps"], claim["n"], claim["rule"]) == (">=", 3, "5.14")
+    assert claim["rule"] == "5.14" and claim["group_steps"]["at_least"] == 3 and claim["group_steps"]["known"] == 0
+    assert claim["group_steps"]["units"] == ["de.91"]
 
 
 def test_breakthrough_mode_no_move_out_of_a_swamp_nor_out_of_supply() -> None:
