@@ -41,22 +41,14 @@ EUROPE_ENGULFED = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "bar
 EUROPE_ENGULFED_TURNS = 4
 
 
-def europe_engulfed() -> None:
+def game_golden(game: str, dest: Path, turns: int) -> None:
+    """A game's golden game: its demo scenario played by the built-in player, without its pictures."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = run_demo(Path(tmp) / "ee", EUROPE_ENGULFED_TURNS, lambda _line: None, game="europe-engulfed")
-        if EUROPE_ENGULFED.exists():
-            shutil.rmtree(EUROPE_ENGULFED)
-        shutil.copytree(out / "game", EUROPE_ENGULFED, ignore=shutil.ignore_patterns("*.svg"))
-    print(f"wrote {EUROPE_ENGULFED}")
-
-
-def red_steel() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = run_demo(Path(tmp) / "rs", RED_STEEL_TURNS, lambda _line: None, game="red-steel")
-        if RED_STEEL.exists():
-            shutil.rmtree(RED_STEEL)
-        shutil.copytree(out / "game", RED_STEEL, ignore=shutil.ignore_patterns("*.svg"))
-    print(f"wrote {RED_STEEL}")
+        out = run_demo(Path(tmp) / "g", turns, lambda _line: None, game=game)
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(out / "game", dest, ignore=shutil.ignore_patterns("*.svg"))
+    print(f"wrote {dest}")
 
 
 def campaign() -> None:
@@ -73,9 +65,9 @@ def main() -> None:
     if "campaign" in which:
         campaign()
     if "red-steel" in which:
-        red_steel()
+        game_golden("red-steel", RED_STEEL, RED_STEEL_TURNS)
     if "europe-engulfed" in which:
-        europe_engulfed()
+        game_golden("europe-engulfed", EUROPE_ENGULFED, EUROPE_ENGULFED_TURNS)
     if "demo" not in which:
         return
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,9 +4,13 @@ cites, and the code a documentation page names (``Where:`` of an ambiguities pag
 from __future__ import annotations
 
 import importlib
+import re
 import tomllib
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+from pbem.games.named_options import Option
 
 
 def catalog_rules(folder: Path, prefix: str) -> dict[str, list[str]]:
@@ -50,3 +54,34 @@ def check_coverage_rows(rows: list[dict[str, object]], cases: dict[str, list[str
                 assert r["rule"] in cases[cid], f"{cid} does not cite {r['rule']}"
         else:
             assert not listed and r.get("note"), f"{r['rule']}: a rule that is not implemented says why"
+
+
+OPTION_LINE = re.compile(r"^ *- `(\w+)` = (.+?) — \S", re.M)  # an ambiguities page's option line
+
+
+def field(body: str, name: str) -> str:
+    """The text of an ambiguities page entry's ``- **Name:**`` bullet, its continuation and sub-bullets included."""
+    m = re.search(rf"^- \*\*{name}:\*\*(.*?)(?=^- \*\*|\Z)", body, re.M | re.S)
+    return m.group(1).rstrip() if m else ""
+
+
+def toml_value(raw: str) -> Any:
+    return tomllib.loads(f"v = {raw}")["v"]
+
+
+def options_in(block: str) -> dict[str, tuple[list[Any], list[Any]]]:
+    """The option lines of a block: name -> (every value written, the values marked default)."""
+    out: dict[str, tuple[list[Any], list[Any]]] = {}
+    for m in OPTION_LINE.finditer(block):
+        spec = m.group(2)
+        values = [toml_value(v) for v in re.findall(r"`([^`]+)`", spec)]
+        defaults = [toml_value(v) for v in re.findall(r"`([^`]+)` \(default\)", spec)]
+        assert m.group(1) not in out, f"{m.group(1)} is listed twice"
+        out[m.group(1)] = (values, defaults)
+    return out
+
+
+def ambiguity_of(opt: Option) -> int | None:
+    """The number of the ambiguity (A-nn) an option settles, None for another option."""
+    m = re.fullmatch(r"A-(\d+)", opt.ambiguity)
+    return int(m.group(1)) if m else None

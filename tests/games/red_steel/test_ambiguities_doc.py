@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pbem.games.red_steel.options import BY_NAME, OPTIONS, Option
+from pbem.games.red_steel.options import BY_NAME, OPTIONS
+from tests.games.docs_checks import ambiguity_of, field, options_in
 from tests.games.docs_checks import resolve as docs_resolve
 from tests.paths import ROOT
 
@@ -23,7 +24,6 @@ SECTION_5 = 92  # the digest's section 5: A-1 to A-92
 FIELDS = ("Rules", "Question", "Answer", "Options", "Where", "Cases")
 HEADING = re.compile(r"^### A-(\d+)\. (\S.*)$", re.M)
 SECTION = re.compile(r"^##+ ", re.M)
-OPTION_LINE = re.compile(r"^ *- `(\w+)` = (.+?) — \S", re.M)
 OTHER = "## Other options"
 CODE_BASES = ("pbem.games.red_steel", "pbem")
 CASE_ID = re.compile(r"\bRS-\d{3}\b")
@@ -52,33 +52,6 @@ def other_options() -> str:
     start = page.index(OTHER) + len(OTHER)
     nxt = SECTION.search(page, start)
     return page[start:nxt.start() if nxt else len(page)]
-
-
-def field(body: str, name: str) -> str:
-    """The text of an entry's ``- **Name:**`` bullet, its continuation and sub-bullets included."""
-    m = re.search(rf"^- \*\*{name}:\*\*(.*?)(?=^- \*\*|\Z)", body, re.M | re.S)
-    return m.group(1).rstrip() if m else ""
-
-
-def toml_value(raw: str) -> Any:
-    return tomllib.loads(f"v = {raw}")["v"]
-
-
-def options_in(block: str) -> dict[str, tuple[list[Any], list[Any]]]:
-    """The option lines of a block: name -> (every value written, the values marked default)."""
-    out: dict[str, tuple[list[Any], list[Any]]] = {}
-    for m in OPTION_LINE.finditer(block):
-        spec = m.group(2)
-        values = [toml_value(v) for v in re.findall(r"`([^`]+)`", spec)]
-        defaults = [toml_value(v) for v in re.findall(r"`([^`]+)` \(default\)", spec)]
-        assert m.group(1) not in out, f"{m.group(1)} is listed twice"
-        out[m.group(1)] = (values, defaults)
-    return out
-
-
-def ambiguity_of(opt: Option) -> int | None:
-    m = re.fullmatch(r"A-(\d+)", opt.ambiguity)
-    return int(m.group(1)) if m else None
 
 
 def resolve(ref: str) -> object:
