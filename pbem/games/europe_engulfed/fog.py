@@ -51,6 +51,13 @@ def base_id(item: str) -> str:
     return ".".join(item.split(".")[:2])
 
 
+def _one_spelling(unit: str) -> bool:
+    """D-5: a block's number is written in its one spelling, two digits at least and no other
+    leading zero (``de.07``, ``de.123``; never ``de.007`` nor ``de.00``): one block, one id."""
+    num = unit.split(".")[1] if unit.count(".") == 1 else ""
+    return num.isascii() and num.isdigit() and int(num) > 0 and f"{int(num):02d}" == num
+
+
 def id_blocks(sc: Any, unit: str) -> dict[str, BlockType]:
     """The block types a block id may hold: its nation's (by the id's prefix, D-5; ``nt``: the
     neutral pool's, D-4) and its colour (elite ``-e``)."""
@@ -289,7 +296,8 @@ def _production_problems(state: dict[str, Any], ctx: Ctx, side: str, prod: dict[
         if uid in taken:
             problems.append(Problem(f"{w}.id", f"{uid} is already a block or a hidden item of the game: a new block takes the "
                                     "next free number of its nation", "4.4"))
-        elif not id_blocks(ctx.sc, uid) or nation_code(nat) != uid.split(".")[0].removesuffix("-e"):
+        elif not id_blocks(ctx.sc, uid) or nation_code(nat) != uid.split(".")[0].removesuffix("-e") \
+                or not _one_spelling(uid):
             problems.append(Problem(f"{w}.id", f"{uid} is not an id of a {nat} block (D-5: {nation_code(nat)}.NN, elite "
                                     f"{nation_code(nat)}-e.NN)", "D-5"))
         taken.add(uid)

@@ -335,6 +335,18 @@ def test_a_build_may_not_take_the_id_of_an_eliminated_block() -> None:
         assert any(f"{uid} is already a block or a hidden item of the game" in p.message for p in problems), uid
 
 
+def test_a_build_s_id_has_one_spelling() -> None:
+    """D-5: a block's number has one spelling (two digits at least, no other leading zero): a build
+    may not name ``su.060`` beside ``su.60``, nor ``su.00``, nor other digits, as a second id of
+    one block number."""
+    st, ctx = hidden_ctx(side="allies")
+    for uid, ok in (("su.60", True), ("su.123", True), ("su.060", False), ("su.00", False), ("su.6", False), ("su.\uff16\uff10", False)):
+        body = {"production": {"build": [{"nation": "ussr", "area": "moscow", "id": uid}], "hidden_werps": {"ussr": 3}}}
+        problems = [p for p in fog._production_problems(st, ctx, "allies", body["production"], {}) if p.where.endswith(".id")]
+        assert (problems == []) == ok, (uid, problems)
+        assert ok or "is not an id of a ussr block (D-5" in problems[0].message
+
+
 def test_a_replacement_of_a_revealed_block_takes_a_new_item() -> None:
     """4.3: a revealed block replaced gets a new item ID.N, one more than any of its items so far
     (opened or hidden), never an item that exists."""
