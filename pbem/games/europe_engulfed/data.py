@@ -70,7 +70,8 @@ TABLES: dict[str, str] = {
     "t18_movement": "T-18", "t19_weather": "T-19", "t20_terrain": "T-20",
 }
 # Part VI: the charts printed on the map or player aids, absent from the source (provisional).
-MAP_CHARTS: dict[str, str] = {"weather": "1.1", "asw": "2.11", "uboat_attack": "2.12", "national_limits": "20.3"}
+MAP_CHARTS: dict[str, str] = {"weather": "1.1", "asw": "2.11", "uboat_attack": "2.12", "national_limits": "20.3",
+                              "conquest": "10.0"}
 
 UP_FRONT = ("bessarabia", "lvov", "brest-litovsk", "lithuania")  # 9.26
 GERMAN_MILITIA = frozenset({"germany", "italy", "france", "belgium", "netherlands", "denmark", "hungary", "poland"})  # 9.12
@@ -696,6 +697,11 @@ def data_problems(em: EEMap, units: Units, charts: Charts, where: str) -> list[P
     for p, a in em.areas.items():
         if a.resource and a.home and a.home not in MAJORS and a.resource != minor:
             out.append(Problem(f"{em.id}: places.{p}", f"a minor power's resource area is worth {minor}", "4.14"))
+    for n, listed in sorted(charts["conquest"].data.items()):  # 10.0 (provisional): the areas that conquer a nation
+        if n in ("rule", "known", "provisional", "note"):
+            continue
+        if n not in NATIONS or not isinstance(listed, list) or any(x not in em.areas or not em.areas[x].ground for x in listed):
+            out.append(Problem(f"{where}: conquest.{n}", "a nation of the game with a list of land areas of the map", "10.0"))
     return out
 
 
