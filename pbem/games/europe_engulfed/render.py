@@ -15,7 +15,19 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.games.base import EventLines
 
-from . import breakthrough, combat, fog, landings, movement, politics, production, supply, victory, weather
+from . import (
+    breakthrough,
+    combat,
+    fog,
+    landings,
+    ledger,
+    movement,
+    politics,
+    production,
+    supply,
+    victory,
+    weather,
+)
 from .context import NEW, context
 from .data import ALLIES, AXIS, NEUTRAL, SIDES, VICHY, ZONES, Turn
 
@@ -62,8 +74,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, movement, politics, production, supply,
-                                                victory, weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, ledger, movement, politics, production,
+                                                supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
