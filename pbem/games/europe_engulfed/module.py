@@ -35,6 +35,7 @@ from . import (
     production,
     render,
     supply,
+    victory,
     weather,
 )
 from . import options as opts
@@ -87,7 +88,8 @@ class EuropeEngulfed(BundledGame):
         vp = state["position"]["vp"]
         w = state["position"].get("weather", {})
         return (f"{Turn.parse(str(c['turn'])).label}, {c['side']} {c['phase']}; weather west {w.get('west')}, east "
-                f"{w.get('east')}, south {w.get('south')}; VP axis {vp['axis']}, allies {vp['allies']} (provisional)")
+                f"{w.get('east')}, south {w.get('south')}; VP axis {vp['axis']}, allies {vp['allies']} (provisional)"
+                + (f"; game over: {victory.who(state['result'])}" if state.get("result", {}).get("level") else ""))
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:
         return render.status_lines(state)
@@ -164,11 +166,14 @@ class EuropeEngulfed(BundledGame):
         for a, v in list(ctx.pos.get("contested", {}).items()):
             if v == NEW:
                 ctx.pos["contested"][a] = OLD
+        if victory.sudden_death(ctx):  # the provisional victory table: sudden death ends the game (victory.py)
+            return ""
         if ctx.side == AXIS:
             ctx.side = ALLIES
             self._begin_player_turn(ctx)
             return MOVE
         last = ctx.sc.end if not ctx.option("turns") else ctx.sc.start.plus(int(ctx.option("turns")) - 1)
+        victory.end_of_turn(ctx)  # who would win now (a report line)
         if ctx.turn >= last:
             return ""
         ctx.emit("turn-advance", "1.4", turn=ctx.turn.plus(1).key)
@@ -202,12 +207,8 @@ class EuropeEngulfed(BundledGame):
             out["hidden"] = work["hidden"]
 
     def _game_over(self, state: dict[str, Any], ctx: Ctx) -> Transition:
-        vp = victory_points(ctx)
-        ctx.pos["vp"] = vp
-        winner = AXIS if vp[AXIS] > vp[ALLIES] else ALLIES if vp[ALLIES] > vp[AXIS] else "draw"
-        result = {"winner": winner, "rule": "victory (provisional)",
-                  "reason": "the scenario's last turn was played (provisional victory points)", "vp": vp}
-        ctx.emit("game-over", "victory (provisional)", **result)
+        result = victory.game_over(ctx)  # the provisional victory table (victory.py)
+        ctx.pos["vp"] = dict(result["vp"])
         last = bool(state.get("hidden") or ctx.claims)
         out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": ctx.turn.key, "side": ctx.side, "phase": GAME_OVER},
                "position": position_of(ctx), "standing": ctx.standing, "result": result,
@@ -406,6 +407,10 @@ class EuropeEngulfed(BundledGame):
                     out.append({"item": f"{t.label} {t.id}", "status": "provisional", "note": t.note})
             out.append({"item": f"scenario {name}", "status": "provisional" if sc.provisional else "ok",
                         "note": f"{len(sc.blocks)} blocks, {sc.start.label} to {sc.end.label}. {sc.note}"})
+            if sc.victory is not None:
+                conds = ", ".join(c.id for c in (*sc.victory.of(name, "sudden-death"), *sc.victory.of(name, "end")))
+                out.append({"item": f"victory {name}", "status": "provisional" if sc.victory.provisional else "ok",
+                            "note": f"conditions {conds}. {sc.victory.note}"})
         return out
 
     # --- the built-in player and `pbem demo` -----------------------------------------------------
