@@ -15,7 +15,19 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.games.base import EventLines
 
-from . import breakthrough, combat, fog, landings, movement, naval, politics, production, supply, victory, weather
+from . import (
+    breakthrough,
+    combat,
+    fog,
+    landings,
+    movement,
+    naval,
+    politics,
+    production,
+    supply,
+    victory,
+    weather,
+)
 from .context import NEW, context
 from .data import ALLIES, AXIS, NEUTRAL, SIDES, VICHY, ZONES, Turn
 
