@@ -29,6 +29,7 @@ from . import (
     data,
     fog,
     landings,
+    ledger,
     movement,
     naval,
     politics,
@@ -269,7 +270,9 @@ class EuropeEngulfed(BundledGame):
         if phase == MOVE:
             naval.initial(ctx, body)  # 1.21, 8.3: fleet transfers in the initial supply determination phase
             ctx.emit("phase", "1.22", phase="production", step=ctx.step)
+            at = len(ctx.events)
             production.resolve(ctx, body)
+            ledger.record(ctx, at)  # the WERP ledger and its table (ledger.py, 4.5)
             ctx.emit("phase", "1.23", phase="initial operational movement", step=ctx.step)
             politics.resolve(ctx, body)
             movement.operational(ctx, body)
@@ -318,7 +321,7 @@ class EuropeEngulfed(BundledGame):
 
     def has_turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> bool:
         """Whether ``turn_picture`` draws one, without drawing it: a step with moves or battles."""
-        return any(e.kind in ("move", "strat-move", "battle") for e in events)
+        return any(e.kind in ("move", "strat-move", "battle", "werps-table") for e in events)
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
         if not self.has_turn_picture(prev, cur, events):

@@ -25,7 +25,7 @@ from typing import Any
 from pbem.engine.model import Event
 
 from .context import Ctx
-from .data import ALLIES, AXIS, MAJORS, NEUTRAL, SIDES, Turn
+from .data import ALLIES, AXIS, MAJORS, SIDES, Turn
 from .victory_table import DRAW, LEADER, Condition, VictoryTable
 
 RULE = "victory (provisional)"
@@ -53,15 +53,11 @@ def victory_points(ctx: Ctx) -> dict[str, int]:
 
 
 def surrendered(ctx: Ctx, nation: str) -> bool:
-    """A nation has surrendered (provisional, NOT IN SOURCE: 10.x conquest) when powers not of its
-    side control at least ``at_least`` of the areas its ``[surrender.NATION]`` table names."""
-    t = ctx.sc.victory
-    s = t.surrender.get(nation) if t else None
-    if not s:
-        return False
-    own = ctx.side_of_nation(nation)
-    lost = [a for a in s["areas"] if ctx.controller(a) not in (own, NEUTRAL)]
-    return len(lost) >= int(s["at_least"])
+    """A nation has surrendered: it is conquered (10.0, NOT IN SOURCE: politics.conquered and its
+    provisional chart ``conquest``)."""
+    from .politics import conquered
+
+    return conquered(ctx, nation)
 
 
 def _in_time(ctx: Ctx, c: Condition) -> bool:

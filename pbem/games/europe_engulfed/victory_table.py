@@ -16,10 +16,6 @@ note = "what is authored and why"
 resource = 1                  # VP per WERP of a resource area (4.14) to the side controlling it
 capitals = { germany = 5 }    # VP to the enemy of the nation whose capital (map.toml) it controls
 
-[surrender.italy]             # a nation has surrendered when its enemies control these areas
-areas = ["rome", "naples"]
-at_least = 2                  # (default: all)
-
 [[condition]]                 # checked in order: the first met decides
 id = "V-01"
 title = "Germany falls"
@@ -32,7 +28,7 @@ until = "1944-nov"
 controls = { side = "allies", areas = ["berlin", "ruhr"], at_least = 2 }
 vp = { side = "axis", at_least = 85 }
 lead = 10                     # the winner's (the leader's) VP exceed the other side's by at least this
-surrendered = ["italy"]       # nations that have surrendered (above)
+surrendered = ["italy"]       # nations conquered (10.0, NOT IN SOURCE: politics.conquered, chart `conquest`)
 note = "why"
 ```
 """
@@ -71,7 +67,6 @@ class VictoryTable:
     note: str
     resource: int
     capitals: dict[str, int]
-    surrender: dict[str, dict[str, Any]]
     conditions: tuple[Condition, ...]
 
     def of(self, scenario: str, when: str) -> list[Condition]:
@@ -98,13 +93,6 @@ def build(raw: dict[str, Any], where: str, places: set[str], nations: set[str], 
     for n in capitals:
         if n not in nations:
             bad(f"points.capitals.{n}", f"'{n[:40]}' is not a nation of the game")
-    surrender: dict[str, dict[str, Any]] = {}
-    for n, s in raw.get("surrender", {}).items():
-        if n not in nations:
-            bad(f"surrender.{n}", f"'{n[:40]}' is not a nation of the game")
-        names = [str(a) for a in s.get("areas", [])]
-        areas(f"surrender.{n}.areas", names)
-        surrender[str(n)] = {"areas": names, "at_least": int(s.get("at_least", len(names))), "note": str(s.get("note", ""))}
     conds = []
     seen: set[str] = set()
     for i, c in enumerate(raw.get("condition", [])):
@@ -132,8 +120,8 @@ def build(raw: dict[str, Any], where: str, places: set[str], nations: set[str], 
                 bad(f"{w}.vp.side", f"'{str(vp.get('side'))[:40]}' is not a side")
             vp = {"side": str(vp.get("side")), "at_least": int(vp.get("at_least", 0))}
         for n in c.get("surrendered", []):
-            if str(n) not in surrender:
-                bad(f"{w}.surrendered", f"'{str(n)[:40]}' has no [surrender.{str(n)[:40]}] table")
+            if str(n) not in nations:
+                bad(f"{w}.surrendered", f"'{str(n)[:40]}' is not a nation of the game")
         conds.append(Condition(
             id=cid, title=str(c.get("title", cid)), when=str(c.get("when", "end")), winner=winner,
             level=str(c.get("level", "victory")), note=str(c.get("note", "")),
@@ -141,4 +129,4 @@ def build(raw: dict[str, Any], where: str, places: set[str], nations: set[str], 
             controls=ctl, vp=vp, lead=int(c["lead"]) if "lead" in c else None,
             surrendered=tuple(str(n) for n in c.get("surrendered", []))))
     return VictoryTable(bool(head.get("provisional", True)), str(head.get("note", "")), int(pts.get("resource", 0)),
-                        capitals, surrender, tuple(conds))
+                        capitals, tuple(conds))
