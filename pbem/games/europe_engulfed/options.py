@@ -59,6 +59,8 @@ OPTIONS: tuple[Option, ...] = (
            "7.51: a breakthrough combat round whose defender retreats before combat still costs the attacker its SA, or gives it back"),
     Option("airdrop_weather", "clear", ("clear", "clear-or-light-mud"), "A-77",
            "7.3: airborne drops only in Clear, or also in Lt. Mud"),
+    Option("axis_fleet_transfers", 0, (0, 20), "A-39",
+           "8.32: the most FPs each Axis nation transfers a turn (0: no limit beyond the conditions of 8.32)"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
 )
 
