@@ -20,7 +20,7 @@ from .data import SIDES, Turn
 CASE_PREFIX = "EE"
 UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite", "item", "lost")
 POSITION_EXTRA = ("weather", "gs", "gs_oos", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
-                  "politics", "assets", "next_allowed", "free")
+                  "politics", "assets", "next_allowed", "free", "strategic")
 KEYS = {
     "case": ("referee", "scenario"),
     "position": ("turn", "side", "phase", "only", "units", "control", "pending", "at_war", *POSITION_EXTRA),
