@@ -739,8 +739,10 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
                                  "were used this phase", "5.33"))
     for n, k in count.items():
         if used[n] + k > limits[n]:
+            mod = strategic_warfare.strat_modifier(ctx, n)
+            why = f"; {mod:+d} by strategic warfare this turn, 2.13, 2.25" if mod else ""
             found.append(Problem(f"{where}", f"{n} may strat-move {limits[n]} unit(s) in this phase (National Limits Chart, "
-                                 f"{ctx.turn.year}); {used[n]} used, {k} more asked", "5.24"))
+                                 f"{ctx.turn.year}{why}); {used[n]} used, {k} more asked", "5.24"))
     west = {n: strat_limit(ctx, n, west=True) for n in count} if any(
         ctx.area(a).weather == "west" for a in [start, *path]) else {}  # 2.27: moves touching the West zone
     for n, k in count.items():

@@ -152,7 +152,8 @@ def begin_production(ctx: Ctx) -> None:
 
 
 def _add(rec: dict[str, Any], key: str, nation: str, n: int) -> None:
-    rec[key][nation] = int(rec[key].get(nation, 0)) + n
+    if n:
+        rec[key][nation] = int(rec[key].get(nation, 0)) + n
 
 
 def _uboats(ctx: Ctx, rec: dict[str, Any]) -> None:
