@@ -207,7 +207,7 @@ def _intercepts(ctx: Ctx, defender: str, bombers: int, escorts: int, weather: st
         return False, "declined by standing instruction (2.22a)"
     if policy == "stronger" and mine < escorts:
         return False, f"declined by standing instruction: {mine} fighter(s) against {escorts} escort(s) (2.22a)"
-    return True, f"by standing instruction ({policy}; 2.22a)"
+    return True, f"by standing instruction, '{policy}' (2.22a)"
 
 
 def _raid(ctx: Ctx, rec: dict[str, Any], raider: str) -> None:
@@ -536,7 +536,7 @@ def _faces(faces: list[int]) -> str:
 
 
 def _who(raider: str) -> tuple[str, str]:
-    return ("the Western Allies", "Germany") if raider == "allied" else ("Germany", "Britain")
+    return ("the Western Allies bomb", "Germany") if raider == "allied" else ("Germany bombs", "Britain")
 
 
 def _raid_lines(e: Event) -> list[str]:
@@ -544,7 +544,7 @@ def _raid_lines(e: Event) -> list[str]:
     att, tgt = _who(str(d["raider"]))
     w = str(d["weather"]).replace("light-mud", "Lt. Mud").capitalize()
     it = d["intercept"]
-    head = (f"- Strategic bombing ({e.rule}): {att} bomb {tgt} with {d['bombers']} bomber point(s), escorted by "
+    head = (f"- Strategic bombing ({e.rule}): {att} {tgt} with {d['bombers']} bomber point(s), escorted by "
             f"{d['escorts']} fighter point(s) (2.22: all of them); West weather {w}. {tgt}'s {d['defenders']} fighter "
             f"point(s) {'intercept' if it['done'] else 'do not intercept'}: {it['why']}.")
     if d.get("divert"):
