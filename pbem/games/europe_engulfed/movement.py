@@ -855,6 +855,7 @@ def end_phase(ctx: Ctx, rule: str) -> None:
     ctx.scratch.clear()
     if rule in ("1.24", "1.26"):
         ctx.pos["strat"] = {}
+    politics.end_phase(ctx, rule)  # I.B, I.D: conquests (10.0) and what they set off
 
 
 def _fortress_limit(ctx: Ctx, units: list[str]) -> int:
