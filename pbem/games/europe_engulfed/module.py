@@ -31,6 +31,7 @@ from . import (
     landings,
     ledger,
     movement,
+    naval,
     politics,
     production,
     render,
@@ -59,7 +60,7 @@ from .data import ALLIES, AXIS, NEUTRAL, NEUTRALS, SIDES, Turn, load_scenario
 from .victory import victory_points
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MOVE_KEYS = ("production", *politics.KEYS, *movement.KEYS, *landings.KEYS)
+MOVE_KEYS = ("production", *naval.KEYS, *politics.KEYS, *movement.KEYS, *landings.KEYS)
 COMBAT_KEYS = ("battle", "next", "final")
 BREAKTHROUGH_KEYS = ("battle", "breakthrough", "final")
 GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, *BREAKTHROUGH_KEYS, "standing"})
@@ -239,6 +240,7 @@ class EuropeEngulfed(BundledGame):
         for key in sorted((set(body) & GAME_KEYS) - {*allowed, "standing"}):
             problems.append(Problem(key, f"the {phase} step's orders are {', '.join(allowed)}; {key} belongs to another step", "1.0"))
         if phase == MOVE:
+            naval.check(ctx, body, problems)  # 8.3, J-2: fleet transfers of the initial supply phase come first
             production.check(ctx, body, problems)
             politics.check(ctx, body, problems)
             movement.check(ctx, body, problems)
@@ -246,9 +248,11 @@ class EuropeEngulfed(BundledGame):
         elif phase == COMBAT:
             combat.check(ctx, body, problems)
             supply.check_final(ctx, body, problems)
+            naval.check_final(ctx, body, problems)
         else:
             breakthrough.check(ctx, state.get("pending", {}), body, problems)
             supply.check_final(ctx, body, problems)
+            naval.check_final(ctx, body, problems)
         return problems
 
     # --- resolving -------------------------------------------------------------------------------
@@ -267,6 +271,7 @@ class EuropeEngulfed(BundledGame):
         body = sub.body
         phase = str(state["clock"]["phase"])
         if phase == MOVE:
+            naval.initial(ctx, body)  # 1.21, 8.3: fleet transfers in the initial supply determination phase
             ctx.emit("phase", "1.22", phase="production", step=ctx.step)
             at = len(ctx.events)
             production.resolve(ctx, body)
@@ -300,6 +305,7 @@ class EuropeEngulfed(BundledGame):
     def _final(self, state: dict[str, Any], ctx: Ctx, final: dict[str, Any]) -> Transition:
         """1.27: the Final Supply Determination Phase, then the end of the player-turn."""
         ctx.emit("phase", "1.27", phase="final supply determination", step=ctx.step)
+        naval.final(ctx, final)  # 8.3: fleet transfers of the final supply determination phase (J-8)
         landings.final(ctx, final)  # 5.5, 6.85, 6.86: fortress and Malta clean-up (J-8)
         supply.final(ctx, final)
         movement.end_phase(ctx, "1.27")

@@ -76,6 +76,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("diversion_rail", True, (True, False), "A-10", "2.27: rail interdiction (2.25) applies to a diverted raid too"),
     Option("flak_basis", "survivors", ("survivors", "raid"), "A-69",
            "2.22d: Flak dice by the bomber (or V-1) points surviving interception, or by the whole raid"),
+    Option("axis_fleet_transfers", 0, (0, 20), "A-39",
+           "8.32: the most FPs each Axis nation transfers a turn (0: no limit beyond the conditions of 8.32)"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
 )
 

@@ -22,6 +22,7 @@ from . import (
     landings,
     ledger,
     movement,
+    naval,
     politics,
     production,
     strategic,
@@ -75,8 +76,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, ledger, movement, politics, production,
-                                                strategic, supply, victory, weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, ledger, movement, naval, politics,
+                                                production, strategic, supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
