@@ -59,6 +59,16 @@ OPTIONS: tuple[Option, ...] = (
            "7.51: a breakthrough combat round whose defender retreats before combat still costs the attacker its SA, or gives it back"),
     Option("airdrop_weather", "clear", ("clear", "clear-or-light-mud"), "A-77",
            "7.3: airborne drops only in Clear, or also in Lt. Mud"),
+    Option("russian_winter", "infantry", ("infantry", "class"), "A-43",
+           "9.13: the Russian winter strikes the infantry type (elite too; not cavalry, airborne, militia), or the whole infantry class"),
+    Option("romania_gs", "none", ("none", "counted"), "A-45",
+           "9.17e: no German GS in Romania before the German-Soviet war, or GS counted among the 3 German units"),
+    Option("minor_stacking", "nations", ("nations", "units"), "A-46",
+           "9.18: the Allied bonus when units of two or more Axis minor countries share an area, or any two Axis minor units"),
+    Option("italy_morale", "not-all", ("not-all", "none-held"), "A-53",
+           "9.45: Italian morale collapses when the Axis does not hold all of Gibraltar, Marseille and Athens, or holds none"),
+    Option("italy_surrender", "both", ("both", "either"), "A-54",
+           "9.46: Italy surrenders when the Allies control both its home resource areas, or either"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
 )
 

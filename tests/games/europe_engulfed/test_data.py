@@ -270,7 +270,7 @@ def test_every_table_present(s1939: Scenario) -> None:
     c = s1939.charts
     assert [c[k].label for k in data.TABLES] == [f"T-{i}" for i in range(1, 21)]
     assert {t.id for t in c.provisional()} == {"t6_v_weapons", "t14_special_actions", "t16_lend_lease", "weather", "asw",
-                                               "uboat_attack", "national_limits"}
+                                               "uboat_attack", "national_limits", "axis_politics"}
     assert all(t.note for t in c.provisional())
 
 
