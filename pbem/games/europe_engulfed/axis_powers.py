@@ -73,7 +73,12 @@ def initial(sc: Any, pol: dict[str, Any]) -> dict[str, Any]:
     """The scenario's start (module.new_game): Italy's state and whether the minors have joined."""
     war = {frozenset(p) for p in pol.get("war", [])}
     italy = any(frozenset(("italy", m)) in war for m in MAJORS if m != "italy")
-    return {**pol, "italy": AT_WAR if italy else NEUTRAL_ITALY, "minors_joined": bool(getattr(sc, "axis_minors_joined", False))}
+    joined = bool(getattr(sc, "axis_minors_joined", False))
+    pairs = [list(p) for p in pol.get("war", [])]
+    if joined:  # 9.15: at war alongside Germany
+        enemies = sorted({n for p in war if "germany" in p for n in p} - {"germany", *AXIS_MINORS})
+        pairs += [sorted([m, e]) for m in AXIS_MINORS for e in enemies if frozenset((m, e)) not in war]
+    return {**pol, "war": sorted(pairs), "italy": AT_WAR if italy else NEUTRAL_ITALY, "minors_joined": joined}
 
 
 def italy(ctx: Ctx) -> str:
@@ -136,6 +141,8 @@ def end_phase(ctx: Ctx, rule: str) -> None:
     """At the end of each phase: the triggers of I.D that became true in it, each at once with its
     event (resolution only; the checks of the same phase are ``check``)."""
     pol = _pol(ctx)
+    if minors_joined(ctx):
+        _minors_at_war(ctx)
     if axis_soviet_war(ctx) and not pol.get("soviet_war"):
         pol["soviet_war"] = f"{ctx.turn.key}/{ctx.side}"
         ctx.emit("soviet-war-restrictions", "9.17", turn=ctx.turn.key, side=ctx.side)
@@ -166,18 +173,24 @@ def end_phase(ctx: Ctx, rule: str) -> None:
             ctx.emit("italy-collapses", "9.45", why=why, phase=rule)
 
 
+def _minors_at_war(ctx: Ctx) -> list[str]:
+    """9.15: the Axis minors go to war alongside Germany: at war with every nation at war with it.
+    Returns Germany's enemies."""
+    pol = _pol(ctx)
+    enemies = sorted({b if a == "germany" else a for a, b in ctx.war_pairs() if "germany" in (a, b)} - set(AXIS_MINORS))
+    for m in AXIS_MINORS:
+        for e in enemies:
+            if not ctx.at_war(m, e):
+                pol["war"] = sorted([*pol.get("war", []), sorted([m, e])])
+    return enemies
+
+
 def _minors_join(ctx: Ctx, rule: str) -> None:
     """9.15: from the turn Germany controls Paris the Axis minors are on the Axis side, at war with
     every nation at war with Germany; their home areas become Axis-controlled."""
     pol = _pol(ctx)
     pol["minors_joined"] = True
-    enemies = sorted({b if a == "germany" else a for a, b in ctx.war_pairs() if "germany" in (a, b)})
-    wars = []
-    for m in AXIS_MINORS:
-        for e in enemies:
-            if not ctx.at_war(m, e):
-                pol["war"] = sorted([*pol.get("war", []), sorted([m, e])])
-                wars.append(e)
+    enemies = _minors_at_war(ctx)
     ctx.emit("minors-join", "9.15", nations=list(AXIS_MINORS), at_war_with=enemies, phase=rule)
     for a, ar in sorted(ctx.sc.map.areas.items()):
         if ar.home in AXIS_MINORS and ctx.controller(a) == NEUTRAL and ar.ground:
@@ -598,11 +611,13 @@ def _ploesti_limits(ctx: Ctx, n: str, prod: dict[str, Any], problems: list[Probl
         if count[0] == int(lim.get("units", 2)) + 1:
             problems.append(Problem(w, f"the Axis does not control Ploesti in {ctx.turn.year}: at most {lim.get('units', 2)} "
                                     "new units other than militia in a Production Phase (A-47)", "9.19"))
-        if armor[0] > int(lim.get("german_armor_steps", 3)) and armor[0] - int(b.get("steps", 0)) <= int(lim.get("german_armor_steps", 3)):
-            problems.append(Problem(w, f"Ploesti lost: new German armor is limited to {lim.get('german_armor_steps', 3)} steps",
-                                    "9.19"))
-        if armor[1] > int(lim.get("elite_steps", 1)) and armor[1] - int(b.get("steps", 0)) <= int(lim.get("elite_steps", 1)):
-            problems.append(Problem(w, f"Ploesti lost: at most {lim.get('elite_steps', 1)} elite German armor step", "9.19"))
+        if bt is None or n != "germany" or bt.type != "armor":
+            continue
+        steps, top, elite = int(b.get("steps", 0)), int(lim.get("german_armor_steps", 3)), int(lim.get("elite_steps", 1))
+        if armor[0] > top >= armor[0] - steps:
+            problems.append(Problem(w, f"Ploesti lost: new German armor is limited to {top} steps in a Production Phase", "9.19"))
+        if bt.elite and armor[1] > elite >= armor[1] - steps:
+            problems.append(Problem(w, f"Ploesti lost: at most {elite} elite German armor step in a Production Phase", "9.19"))
 
 
 def minor_full_at_home(ctx: Ctx, u: str, area: str) -> tuple[bool, str] | None:
