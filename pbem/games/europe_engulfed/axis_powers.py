@@ -11,14 +11,15 @@ State (``position.politics``, besides politics.py's ``war``, ``pact``, ``vichy``
 ``minor_step`` { nation, turn } (the Axis Minor Step marker, 9.15); ``italy_france`` (9.41: the
 French restriction lifted for good); ``leningrad`` (9.17d: the Axis took the Leningrad fortress);
 ``soviet_war`` (the first player-turn of the German-Soviet war, ``1941-jun/axis``, 9.17c);
-``romania_conquered`` (I.D, 9.15). A key absent is read from the rest of the position (Italy at
+and politics.py's ``conquered`` (10.0, provisional: Romania conquered, I.D). A key absent is read from the rest of the position (Italy at
 war when it is at war with a major power; the minors joined as the scenario says).
 
 Triggers (I.D) are looked at the end of every phase (``end_phase``, called by movement.end_phase),
 in the transition where their condition becomes true: Germany controls Paris (the minors join,
 Italy enters the war), Vichy declared (Italy enters the war), an Allied beachhead in France or,
 from 1942, an Allied-held area of mainland France (9.41), the Leningrad fortress taken (9.17d),
-Romania conquered (provisional conquest, 10.x NOT IN SOURCE), the collapse of Italian morale
+an Axis minor conquered by the Allies (its units removed; politics.py's provisional conquest, 10.x
+NOT IN SOURCE), the collapse of Italian morale
 (9.45). The Italian surrender is checked at the end of the Axis player-turn (9.46, I.B).
 
 Orders (the Axis production, ``[production]``): ``italy_aid = n`` (9.43: German WERPs given to
@@ -26,8 +27,8 @@ Italy, at most 5), ``[[production.replace]] ... free = true`` (9.15: the free Ax
 step), ``winter_spared = { ID = "cadre" | "type" }`` (9.13 with fog of war: the hidden blocks in the
 USSR that lose no step, and why). Axis minors' steps are paid with German WERPs (9.15).
 
-Provisional data (charts.toml ``axis_politics``): when a nation counts as conquered, the turn of
-the Russian winter, the areas of mainland Italy (9.46c).
+Provisional data (charts.toml ``axis_politics``): the turn of the Russian winter, the areas of
+mainland Italy (9.46c); conquest is politics.py's (``conquest``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
+from . import politics
 from .context import INFANTRY_CLASS, Ctx
 from .data import ALLIES, AXIS, AXIS_MINORS, MAJORS, NEUTRAL, Turn
 from .supply import lose_hidden_step
@@ -115,15 +117,10 @@ def first_soviet_war_turn(ctx: Ctx) -> bool:
     return not at or at == f"{ctx.turn.key}/{ctx.side}"
 
 
-def conquered(ctx: Ctx, nation: str) -> bool:
-    """10.x is NOT IN SOURCE: provisional, data-driven (charts ``axis_politics.conquest``): a nation is
-    conquered while the side it is not on controls its capital."""
-    rule = str(chart(ctx).get("conquest", "capital"))
-    caps = [a for a, ar in sorted(ctx.sc.map.areas.items()) if ar.capital == nation]
-    if rule != "capital" or not caps:
-        return False
-    mine = ctx.side_of_nation(nation)
-    return all(ctx.controller(a) not in (mine, NEUTRAL) for a in caps)
+def conquered_by_allies(ctx: Ctx, nation: str) -> bool:
+    """10.x is NOT IN SOURCE: the provisional conquest of politics.py (``politics.conquered``, the
+    chart ``conquest``), by the Allies."""
+    return bool(politics.conquered(ctx, nation)) and _pol(ctx).get("conquered", {}).get(nation, ALLIES) == ALLIES
 
 
 def _country(ctx: Ctx, a: str) -> str:
@@ -161,11 +158,12 @@ def end_phase(ctx: Ctx, rule: str) -> None:
     if not pol.get("leningrad") and ctx.controller(LENINGRAD) == AXIS:
         pol["leningrad"] = True
         ctx.emit("leningrad-taken", "9.17d", phase=rule)
-    if not pol.get("romania_conquered") and minors_joined(ctx) and conquered(ctx, "romania"):
-        pol["romania_conquered"] = True
-        ctx.emit("minor-conquered", "9.15", nation="romania", phase=rule, provisional=True)
-        for u in [u for u in sorted(ctx.units) if ctx.nation(u) == "romania"]:
-            ctx.eliminate(u, "9.15", "Romania was conquered by the Allies: its units are removed (10.2 NOT IN SOURCE)")
+    for m in AXIS_MINORS:  # 9.15: the units of a minor conquered by the Allies are removed (10.2 NOT IN SOURCE)
+        gone = [u for u in sorted(ctx.units) if ctx.nation(u) == m]
+        if gone and conquered_by_allies(ctx, m):
+            ctx.emit("minor-conquered", "9.15", nation=m, units=gone, phase=rule, provisional=True)
+            for u in gone:
+                ctx.eliminate(u, "9.15", f"{m.capitalize()} was conquered by the Allies: its units are removed (10.2 NOT IN SOURCE)")
     if italy(ctx) == AT_WAR:
         why = _collapse(ctx)
         if why:
@@ -451,7 +449,7 @@ def _ploesti(ctx: Ctx, traces: Any) -> list[dict[str, Any]]:
     ar = ctx.area(a)
     if not minors_joined(ctx) or ctx.controller(a) != AXIS or ar.resource <= 0:
         return []
-    if _pol(ctx).get("romania_conquered") and not ctx.side_in(a, AXIS):
+    if politics.conquered(ctx, "romania") and not ctx.side_in(a, AXIS):
         return [{"what": f"{ar.name}: Romania conquered, not garrisoned (nothing)", "werps": 0, "rule": "9.15"}]
     if not traces(ctx, a, "germany"):
         return [{"what": f"{ar.name}: cannot trace supply (nothing)", "werps": 0, "rule": "4.12"}]
@@ -694,8 +692,9 @@ def _r_leningrad(e: Event) -> list[str]:
 
 def _r_conquered(e: Event) -> list[str]:
     d = e.data
-    return [f"- {str(d['nation']).capitalize()} is conquered by the Allies (its capital is theirs; 10.x NOT IN SOURCE){_p(d)}: "
-            f"its units are removed, and Ploesti pays the side that occupies and garrisons it ({e.rule})."]
+    extra = ", and Ploesti pays the side that occupies and garrisons it" if d["nation"] == "romania" else ""
+    return [f"- {str(d['nation']).capitalize()} is conquered by the Allies (10.x NOT IN SOURCE){_p(d)}: its units are removed "
+            f"({', '.join(d['units'])}){extra} ({e.rule})."]
 
 
 def _r_collapse(e: Event) -> list[str]:

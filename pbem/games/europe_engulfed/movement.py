@@ -847,6 +847,7 @@ def end_phase(ctx: Ctx, rule: str) -> None:
     ctx.scratch.clear()
     if rule in ("1.24", "1.26"):
         ctx.pos["strat"] = {}
+    politics.end_phase(ctx, rule)  # I.B, I.D: conquests (10.0) and what they set off
     axis_powers.end_phase(ctx, rule)  # I.D triggers, 9.41, 9.45 (I.B)
 
 
