@@ -32,9 +32,11 @@ from . import (
     landings,
     ledger,
     movement,
+    naval,
     politics,
     production,
     render,
+    strategic,
     supply,
     victory,
     weather,
@@ -59,7 +61,7 @@ from .data import ALLIES, AXIS, NEUTRAL, NEUTRALS, SIDES, Turn, load_scenario
 from .victory import victory_points
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MOVE_KEYS = ("production", *politics.KEYS, *movement.KEYS, *landings.KEYS)
+MOVE_KEYS = ("production", *naval.KEYS, *politics.KEYS, *movement.KEYS, *landings.KEYS)
 COMBAT_KEYS = ("battle", "next", "final")
 BREAKTHROUGH_KEYS = ("battle", "breakthrough", "final")
 GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, *BREAKTHROUGH_KEYS, "standing"})
@@ -159,6 +161,7 @@ class EuropeEngulfed(BundledGame):
             ctx.units[u].pop("flags", None)
         ctx.pos["strat"] = {}
         supply.initial(ctx)
+        strategic.begin_production(ctx)  # 1.22, 2.0, J-3: strategic warfare first, before the production orders
 
     def _end_player_turn(self, ctx: Ctx) -> str:
         """The end of a player-turn (6.96); the Allied one ends the game turn (1.4). Returns the
@@ -230,6 +233,7 @@ class EuropeEngulfed(BundledGame):
         phase = str(state["clock"]["phase"])
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = fog.file_problems(state, ctx, submission)
+        strategic.check(ctx, body, problems)  # J-3 (a): the standing strategic instructions
         if phase == SETUP:
             for key in sorted((set(body) & GAME_KEYS) - {"standing"}):
                 problems.append(Problem(key, "the set-up file commits the side's blocks ([hidden]) and its [standing] only", "J-0"))
@@ -238,6 +242,7 @@ class EuropeEngulfed(BundledGame):
         for key in sorted((set(body) & GAME_KEYS) - {*allowed, "standing"}):
             problems.append(Problem(key, f"the {phase} step's orders are {', '.join(allowed)}; {key} belongs to another step", "1.0"))
         if phase == MOVE:
+            naval.check(ctx, body, problems)  # 8.3, J-2: fleet transfers of the initial supply phase come first
             production.check(ctx, body, problems)
             politics.check(ctx, body, problems)
             movement.check(ctx, body, problems)
@@ -246,10 +251,12 @@ class EuropeEngulfed(BundledGame):
         elif phase == COMBAT:
             combat.check(ctx, body, problems)
             supply.check_final(ctx, body, problems)
+            naval.check_final(ctx, body, problems)
         else:
             breakthrough.check(ctx, state.get("pending", {}), body, problems)
             axis_powers.check(ctx, body, problems)
             supply.check_final(ctx, body, problems)
+            naval.check_final(ctx, body, problems)
         return problems
 
     # --- resolving -------------------------------------------------------------------------------
@@ -268,6 +275,7 @@ class EuropeEngulfed(BundledGame):
         body = sub.body
         phase = str(state["clock"]["phase"])
         if phase == MOVE:
+            naval.initial(ctx, body)  # 1.21, 8.3: fleet transfers in the initial supply determination phase
             ctx.emit("phase", "1.22", phase="production", step=ctx.step)
             at = len(ctx.events)
             production.resolve(ctx, body)
@@ -301,6 +309,7 @@ class EuropeEngulfed(BundledGame):
     def _final(self, state: dict[str, Any], ctx: Ctx, final: dict[str, Any]) -> Transition:
         """1.27: the Final Supply Determination Phase, then the end of the player-turn."""
         ctx.emit("phase", "1.27", phase="final supply determination", step=ctx.step)
+        naval.final(ctx, final)  # 8.3: fleet transfers of the final supply determination phase (J-8)
         landings.final(ctx, final)  # 5.5, 6.85, 6.86: fortress and Malta clean-up (J-8)
         supply.final(ctx, final)
         movement.end_phase(ctx, "1.27")

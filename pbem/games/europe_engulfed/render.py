@@ -23,8 +23,10 @@ from . import (
     landings,
     ledger,
     movement,
+    naval,
     politics,
     production,
+    strategic,
     supply,
     victory,
     weather,
@@ -75,8 +77,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (axis_powers, breakthrough, combat, fog, landings, ledger, movement, politics,
-                                                production, supply, victory, weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (axis_powers, breakthrough, combat, fog, landings, ledger, movement, naval,
+                                                politics, production, strategic, supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
