@@ -25,6 +25,7 @@ from . import (
     naval,
     politics,
     production,
+    strategic,
     supply,
     victory,
     weather,
@@ -76,7 +77,7 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
 
 
 event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, ledger, movement, naval, politics,
-                                                production, supply, victory, weather), PROVISIONAL)
+                                                production, strategic, supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
