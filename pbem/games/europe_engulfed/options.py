@@ -59,6 +59,14 @@ OPTIONS: tuple[Option, ...] = (
            "7.51: a breakthrough combat round whose defender retreats before combat still costs the attacker its SA, or gives it back"),
     Option("airdrop_weather", "clear", ("clear", "clear-or-light-mud"), "A-77",
            "7.3: airborne drops only in Clear, or also in Lt. Mud"),
+    Option("players", 2, (2, 3), "Part II",
+           "two players (axis, allies) or three (axis, west: Britain and the USA, ussr: the USSR, France and the Allied minors)"),
+    Option("three_player_split", "rulebook", ("rulebook", "ussr-alone"), "Part II",
+           "three players: the Soviet player plays the USSR, France and the minors invaded by the Axis; ussr-alone: the USSR only"),
+    Option("axis_adjudicator", "ussr", ("ussr", "west"), "1.1",
+           "three players: the Allied party that adjudicates the Axis steps (the Soviet player, who rolls the weather against the German)"),
+    Option("allied_view", "shared", ("shared", "own"), "Part II",
+           "three players with a referee: each Allied player sees the other's blocks (one Allied side), or only his own"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
 )
 
