@@ -37,6 +37,7 @@ import copy
 import re
 from typing import Any
 
+from pbem.engine.model import Event
 from pbem.errors import Problem
 
 from . import options as opts
@@ -247,3 +248,14 @@ def name_file(p: Problem, origin: dict[str, tuple[str, str]]) -> Problem:
         party, where = origin[m.group(1)]
         return Problem(f"{party}: {where}{m.group(2)}", p.message, p.rule, p.hint)
     return Problem(f"west and ussr (merged): {p.where}", p.message, p.rule, p.hint)
+
+
+# --- reports -----------------------------------------------------------------------------------
+
+def _r_merged(e: Event) -> list[str]:
+    files = " and the ".join(str(f) for f in sorted(e.data.get("files", [])))
+    return [f"- The orders of the {files} players are played as one Allied player-turn's ({e.rule}: each file orders its "
+            "own nations; merged, the West's first; a battle or breakthrough both give, by the Axis's allied_choice, A-75)."]
+
+
+RENDER: dict[str, Any] = {"merged": _r_merged}

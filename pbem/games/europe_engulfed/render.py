@@ -15,7 +15,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.games.base import EventLines
 
-from . import breakthrough, combat, fog, landings, movement, politics, production, supply, weather
+from . import breakthrough, combat, fog, landings, movement, parties, politics, production, supply, weather
 from .context import NEW, context
 from .data import ALLIES, AXIS, NEUTRAL, SIDES, VICHY, ZONES, Turn
 
@@ -67,7 +67,7 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent, "game-over": game_over}
 
 
-event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, movement, politics, production, supply,
+event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, movement, parties, politics, production, supply,
                                                 weather), PROVISIONAL)
 
 
