@@ -90,7 +90,7 @@ class GameModule(Protocol):
     # these options (as the game's state records them: those at their default left out) and
     # scenario, when they are not always ``sides`` (a game for two or three players); and
     # ``side_variants: dict[str, tuple[str, ...]]`` the other sets of parties by the option that
-    # makes them (``{"players=3": ("axis", "west", "ussr")}``), for listings (pbem.engine.registry
+    # makes them (``{"players=3": ("north", "east", "south")}``), for listings (pbem.engine.registry
     # ``sides_of``, ``every_side``).
 
     # Optional: ``has_turn_picture(prev, cur, events) -> bool`` whether ``turn_picture`` draws one,
