@@ -67,6 +67,8 @@ OPTIONS: tuple[Option, ...] = (
            "three players: the Allied party that adjudicates the Axis steps (the Soviet player, who rolls the weather against the German)"),
     Option("allied_view", "shared", ("shared", "own"), "Part II",
            "three players with a referee: each Allied player sees the other's blocks (one Allied side), or only his own"),
+    Option("axis_fleet_transfers", 0, (0, 20), "A-39",
+           "8.32: the most FPs each Axis nation transfers a turn (0: no limit beyond the conditions of 8.32)"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
 )
 

@@ -47,7 +47,8 @@ WEST, USSR = "west", "ussr"
 THREE: tuple[str, ...] = (AXIS, WEST, USSR)
 ALLIED = (WEST, USSR)
 WEST_NATIONS = ("britain", "usa")  # Part II: player 1 plays Britain and the USA
-LIST_KEYS = ("move", "evacuate", "strat", "invade", "drop", "declare", "battle")
+LIST_KEYS = ("declare", "move", "evacuate", "strat", "invade", "drop", "battle")  # in this order; then any other list
+SKIP = ("standing", "hidden", "open", "pbem")
 
 
 def three(options: dict[str, Any]) -> bool:
@@ -179,8 +180,9 @@ def merge(options: dict[str, Any], bodies: dict[str, dict[str, Any]], choice: st
     out: dict[str, Any] = {}
     origin: dict[str, tuple[str, str]] = {}
     prio = list(first(options))
-    for key in LIST_KEYS:
-        rows: list[Any] = []
+    keys = sorted({k for p in prio for k, v in bodies.get(p, {}).items() if isinstance(v, list) and k not in SKIP})
+    for key in [*[k for k in LIST_KEYS if k in keys], *[k for k in keys if k not in LIST_KEYS]]:  # every order list (move,
+        rows: list[Any] = []                                                                       #   fleet, ... the later ones too)
         for p in prio:
             for i, v in enumerate(bodies.get(p, {}).get(key, []) or []):
                 if key == "battle" and isinstance(v, dict):
@@ -195,36 +197,30 @@ def merge(options: dict[str, Any], bodies: dict[str, dict[str, Any]], choice: st
                 rows.append(copy.deepcopy(v))
         if rows:
             out[key] = rows
-    prod: dict[str, Any] = {}
-    for p in prio:
-        pr = bodies.get(p, {}).get("production")
-        if not isinstance(pr, dict):
-            continue
-        for k, v in pr.items():
-            if isinstance(v, list):
-                base = len(prod.get(k, []))
-                for i in range(len(v)):
-                    origin[f"production.{k}[{base + i}]"] = (p, f"production.{k}[{i}]")
-                prod[k] = [*prod.get(k, []), *copy.deepcopy(v)]
-            elif isinstance(v, dict):
-                prod[k] = _deep(prod.get(k, {}), v)
-            else:
-                prod.setdefault(k, copy.deepcopy(v))
-    if prod:
-        out["production"] = prod
+    for table in ("production", "final"):  # lists joined (each entry's origin kept), tables merged
+        merged: dict[str, Any] = {}
+        for p in prio:
+            pr = bodies.get(p, {}).get(table)
+            if not isinstance(pr, dict):
+                continue
+            for k, v in pr.items():
+                if isinstance(v, list):
+                    base = len(merged.get(k, []))
+                    for i in range(len(v)):
+                        origin[f"{table}.{k}[{base + i}]"] = (p, f"{table}.{k}[{i}]")
+                    merged[k] = [*merged.get(k, []), *copy.deepcopy(v)]
+                elif isinstance(v, dict):
+                    merged[k] = _deep(merged.get(k, {}), v)
+                else:
+                    merged.setdefault(k, copy.deepcopy(v))
+        if merged:
+            out[table] = merged
     if any(bodies.get(p, {}).get("next", {}).get("breakthrough") for p in prio):
         out["next"] = {"breakthrough": True}
     brk = [(p, bodies[p]["breakthrough"]) for p in order if isinstance(bodies.get(p, {}).get("breakthrough"), dict)]
     acting = [(p, b) for p, b in brk if b.get("kind") != "end"]
     if acting or brk:
         out["breakthrough"] = copy.deepcopy((acting or brk)[0][1])
-    final: dict[str, Any] = {}
-    for p in prio:
-        for k, v in (bodies.get(p, {}).get("final", {}) or {}).items():
-            if isinstance(v, list):
-                final[k] = [*final.get(k, []), *[x for x in v if x not in final.get(k, [])]]
-    if final:
-        out["final"] = final
     return out, origin
 
 
@@ -238,7 +234,7 @@ def _deep(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-WHERE = re.compile(r"^((?:production\.)?[a-z_]+\[\d+\])(.*)$")
+WHERE = re.compile(r"^((?:production\.|final\.)?[a-z_]+\[\d+\])(.*)$")
 
 
 def name_file(p: Problem, origin: dict[str, tuple[str, str]]) -> Problem:

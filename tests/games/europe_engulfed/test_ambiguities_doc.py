@@ -33,7 +33,7 @@ SECTION = re.compile(r"^##+ ", re.M)
 OTHER = "## Other options"
 DIFFER = "## Readings that differ from the digest's default"
 PLANNED = "Planned with the whole war"
-LATER = ("2.", "8.", "9.")  # the whole war: strategic warfare, naval operations, politics
+LATER = ("2.", "9.")  # the whole war still planned: strategic warfare, politics (naval operations, 8, are played)
 CODE_BASES = ("pbem.games.europe_engulfed", "pbem")
 CASE_ID = re.compile(r"\bEE-\d{3}\b")
 # Cases an entry cites that neither name its A-nn (in their rules or title) nor set its options:

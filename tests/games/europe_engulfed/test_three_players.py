@@ -24,7 +24,7 @@ from pbem.games.europe_engulfed import parties
 from pbem.games.europe_engulfed.context import context
 from pbem.games.europe_engulfed.module import EuropeEngulfed
 from tests.exchange.neutral.conftest import SkGame
-from tests.games.europe_engulfed.three_game import proposed, start, step, write
+from tests.games.europe_engulfed.three_game import PARTIES, proposed, start, step, write
 
 EE = EuropeEngulfed()
 
@@ -210,3 +210,24 @@ def test_a_refereed_view_shows_the_other_allied_player_s_blocks_by_the_option_al
     axis = EE.view_position(st, "axis")["units"]
     assert "block" not in axis["gb.01"] and "block" in axis["de.01"]
     assert dumps(st)
+
+
+def test_a_refereed_three_player_game_gives_each_party_its_view(tmp_path: Path) -> None:
+    """J-0 1 with three players: the referee adjudicates every step; each party's view hides the
+    enemy side's blocks (the Axis's from both Allied players, theirs from the Axis)."""
+    g = start(tmp_path / "game", options={"turns": "1"}, referee=True)
+    st = g.state().data
+    assert st["awaits"]["from"] == ["axis"] and st["awaits"]["adjudicator"] == "referee"
+    step(g)
+    st = g.state().data
+    assert st["awaits"]["from"] == ["axis"] and st["clock"]["phase"] == "combat"
+    views = {p: load_doc(next(g.folder.glob(f"{int(st['pbem']['sequence']):04d}-{p}.view.toml")), "view").data for p in PARTIES}
+    contested = set(st["position"]["contested"])
+    for party, v in views.items():
+        units = v["position"]["units"]
+        quiet = {u: s for u, s in units.items() if s["at"] not in contested}
+        for u, s in quiet.items():
+            enemy = (u.split(".")[0].removesuffix("-e") in ("de", "it", "fi", "ro", "hu", "bg")) != (party == "axis")
+            assert ("block" in s) != enemy, (party, u)
+    step(g)
+    assert verify([g.folder]).transitions >= 3
