@@ -104,6 +104,7 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
         if phase == MOVE:
             _naval(b, ctx)
             _production(b, ctx, side)
+            _strategic(b, ctx, state)
             _movement(b, ctx)
         elif phase == COMBAT:
             _combat(b, ctx, side)
@@ -144,6 +145,31 @@ def _production(b: _Builder, ctx: Ctx, party: str = "") -> None:
     for n in _majors(ctx, party):
         trial = copy.deepcopy(b.body)
         trial.setdefault("production", {}).setdefault("buy", {}).setdefault("sa", {})[n] = 1
+        if b.legal(trial):
+            b.body = trial
+
+
+# 2.2, 2.22a, 2.28 (J-3 (a)): the standing strategic instructions the built-in player gives once, and
+# the strategic assets it buys each production phase (2.3, 4.43), each kept only if legal.
+STRATEGIC_STANDING: dict[str, Any] = {"bomb": True, "intercept": "stronger"}
+STRATEGIC_BUYS: tuple[tuple[str, str, int], ...] = (("uboats", "germany", 2), ("fighters", "germany", 1),
+                                                    ("fighters", "britain", 1), ("v1", "germany", 2))
+
+
+def _strategic(b: _Builder, ctx: Ctx, state: dict[str, Any]) -> None:
+    """Strategic warfare (2.x): standing instructions to bomb when able and to intercept while the
+    fighters are at least the escorts, given once; a few strategic assets bought with the WERPs left."""
+    mine = dict(state.get("standing", {}).get(b.side, {}))
+    if "strategic" not in mine:
+        trial = copy.deepcopy(b.body)
+        trial["standing"] = {**mine, "strategic": dict(STRATEGIC_STANDING)}
+        if b.legal(trial):
+            b.body = trial
+    for item, nation, n in STRATEGIC_BUYS:
+        if ctx.side_of_nation(nation) != ctx.side:
+            continue
+        trial = copy.deepcopy(b.body)
+        trial.setdefault("production", {}).setdefault("buy", {}).setdefault(item, {})[nation] = n
         if b.legal(trial):
             b.body = trial
 

@@ -36,6 +36,7 @@ from . import (
     politics,
     production,
     render,
+    strategic,
     supply,
     victory,
     weather,
@@ -164,6 +165,7 @@ class EuropeEngulfed(BundledGame):
             ctx.units[u].pop("flags", None)
         ctx.pos["strat"] = {}
         supply.initial(ctx)
+        strategic.begin_production(ctx)  # 1.22, 2.0, J-3: strategic warfare first, before the production orders
 
     def _end_player_turn(self, ctx: Ctx) -> str:
         """The end of a player-turn (6.96); the Allied one ends the game turn (1.4). Returns the
@@ -233,6 +235,7 @@ class EuropeEngulfed(BundledGame):
         phase = str(state["clock"]["phase"])
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = fog.file_problems(state, ctx, submission)
+        strategic.check(ctx, body, problems)  # J-3 (a): the standing strategic instructions
         if ctx.party_standing is not None:  # three players (parties.py)
             if parties.side_of_party(submission.side) != ctx.side and phase != SETUP:  # an opening in the other side's step
                 for key in sorted((set(body) & GAME_KEYS) - {"standing"}):

@@ -36,6 +36,7 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 
 from . import naval, politics
+from . import strategic as strategic_warfare
 from .context import INFANTRY_CLASS, OOS, OOS_MOVED, TWO_AREA, Ctx, other
 from .data import ALLIES, AXIS, NEUTRAL, VICHY
 
@@ -155,13 +156,17 @@ def ungarrisoned(ctx: Ctx, a: str, side: str) -> bool:
     return not here
 
 
-def strat_limit(ctx: Ctx, nation: str) -> int:
+def strat_limit(ctx: Ctx, nation: str, west: bool = False, modified: bool = True) -> int:
     """5.24: the National Limits Chart (charts.toml ``national_limits``, provisional: 20.3 is NOT IN
-    SOURCE) by year, a minor power's from ``minor``; never below 1 (option strat_limit_floor)."""
+    SOURCE) by year, a minor power's from ``minor``, changed by strategic warfare this turn
+    (``modified``: 2.13, 2.25, and for a move touching the West weather zone (``west``) 2.27;
+    strategic.strat_modifier); never below 1 (option strat_limit_floor)."""
     data = ctx.sc.charts["national_limits"].data
     row: dict[str, Any] = data[nation] if isinstance(data.get(nation), dict) else dict(data.get("minor", {}))
     years = sorted(int(y) for y in row if int(y) <= ctx.turn.year)
     limit = int(row[str(years[-1])]) if years else 0
+    if modified:
+        limit += strategic_warfare.strat_modifier(ctx, nation, west)
     return max(limit, int(ctx.option("strat_limit_floor")))
 
 
@@ -755,8 +760,17 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
                                  "were used this phase", "5.33"))
     for n, k in count.items():
         if used[n] + k > limits[n]:
+            mod = strategic_warfare.strat_modifier(ctx, n)
+            why = f"; {mod:+d} by strategic warfare this turn, 2.13, 2.25" if mod else ""
             found.append(Problem(f"{where}", f"{n} may strat-move {limits[n]} unit(s) in this phase (National Limits Chart, "
-                                 f"{ctx.turn.year}); {used[n]} used, {k} more asked", "5.24"))
+                                 f"{ctx.turn.year}{why}); {used[n]} used, {k} more asked", "5.24"))
+    west = {n: strat_limit(ctx, n, west=True) for n in count} if any(
+        ctx.area(a).weather == "west" for a in [start, *path]) else {}  # 2.27 (A-09): moves touching the West zone
+    for n, k in count.items():
+        if n in west and west[n] < limits[n] and int(ctx.pos.get("strat", {}).get(f"{n}-west", 0)) + k > west[n]:
+            found.append(Problem(f"{where}", f"{n} may strat-move {west[n]} unit(s) through the West weather zone this turn "
+                                 f"(bombing in support of ground operations, 2.27, A-09); "
+                                 f"{ctx.pos.get('strat', {}).get(f'{n}-west', 0)} used, {k} more asked", "2.27"))
     if found:
         _fail(ctx, m, where, found, problems)
         return
@@ -768,6 +782,8 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
     strat = ctx.pos.setdefault("strat", {})
     for n, k in count.items():
         strat[n] = limits[n] if cape else used[n] + k
+        if n in west and west[n] < limits[n]:
+            strat[f"{n}-west"] = int(strat.get(f"{n}-west", 0)) + k
     dest = path[-1]
     for u in units:
         ctx.place(u, dest)

@@ -287,7 +287,7 @@ def test_table_values(s1939: Scenario) -> None:
     assert air["must_intercept"] == {"clear": 5, "mud": 10} and air["uboat_strat_moves"] == 20
     assert air["bombing"][0] == {"from": "1939", "clear": 5, "mud": 6}
     assert air["bombing"][1]["clear"] == 4 and air["interceptors_vs_bombers"][1]["exchange"] == 5
-    assert air["escorts_vs_interceptors"][1] == {"from": "1944-jan", "exchange": 5, "hit": 6}
+    assert air["escorts_vs_interceptors"][1] == {"from": "1944-jan", "exchange": 5, "hit": 6, "escorts": "allied"}
     assert c["t5_flak"]["points_per_die"] == {"0": 0, "1": 5, "2": 4, "3": 3, "4": 2}  # T-5
     v = {r["roll"]: (r["werps"], r["known"]) for r in c["t6_v_weapons"]["rows"]}  # T-6
     assert v[5] == (2, True) and not any(v[r][1] for r in range(1, 5)) and c["t6_v_weapons"]["v2_modifier"] == 1
