@@ -305,14 +305,16 @@ def retreat_by_sea(ctx: Ctx, area: str, to: str, sea: str, side: str, units: lis
 
 # --- naval interdiction (8.2) -------------------------------------------------------------------
 
-def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], cadres: list[str] | None = None) -> dict[str, int]:
+def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], cadres: list[str] | None = None,
+              told: dict[str, int] | None = None) -> dict[str, int]:
     """8.21-8.23: each unit strat-moving across ``seas`` (blocks at their destination already, GS
     markers too), one at a time and zone by zone, may be interdicted by each enemy player with FPs in
     the zone that has at least 1 FP per 2 of the moving side's there (8.22), as its standing
     ``interdict`` says (default always). Each hit is a step lost; a GS marker has one. Returns the GS
-    markers lost (the blocks' losses are made here). A hidden block (fog of war) loses its steps as
-    7.9 has it: named in the order's ``cadres``, its first hit eliminates it; else each hit is a step
-    lost, claimed (the claim says it had 2 steps or more then). Checking rolls nothing."""
+    markers lost (the blocks' losses are made here). A hidden block (fog of war): its steps told in
+    the order (``steps``; ``cadres``: told at 1) are claimed and its hits taken from them (eliminated
+    when they reach them); else each hit is a step lost as 7.9 has it, claimed (the claim says it
+    had 2 steps or more then). Checking rolls nothing."""
     lost_gs: dict[str, int] = {}
     if ctx.dice is None:
         return lost_gs
@@ -321,6 +323,7 @@ def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], c
     ratio = int(t9["ratio"])
     movers = [(u, ctx.nation(u)) for u in units] + [(f"gs:{n}:{i + 1}", n) for n in sorted(gs) for i in range(int(gs[n]))]
     gone: set[str] = set()
+    steps_told = {**{str(u): 1 for u in (cadres or [])}, **{str(u): int(n) for u, n in (told or {}).items()}}
     for sea in seas:
         for who, nation in movers:
             marker = who.startswith("gs:")
@@ -349,12 +352,30 @@ def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], c
                         lost_gs[nation] = lost_gs.get(nation, 0) + 1
                         break
                     why = f"interdicted in the {sea}"
+                    if ctx.steps(who) is None and who in steps_told:
+                        _hidden_hits(ctx, who, hits, steps_told, why)
+                        break
                     if ctx.steps(who) is None:
-                        if supply.lose_hidden_step(ctx, who, "8.21", why, who in (cadres or [])):
+                        if supply.lose_hidden_step(ctx, who, "8.21", why, False):
                             break
                     elif ctx.lose_step(who, "8.21", why):
                         break
     return lost_gs
+
+
+def _hidden_hits(ctx: Ctx, u: str, hits: int, told: dict[str, int], why: str) -> None:
+    """8.21 on a hidden block whose steps its owner told in the order: a claim that it had them,
+    the hits taken from them (eliminated when they reach them, else counted in ``lost``)."""
+    have = told[u]
+    k = min(hits, have)
+    ctx.claim(u, {"steps": "==", "n": have, "lost": k, "rule": "8.21", "why": f"{why}: told at {have} step(s)"})
+    if k >= have:
+        ctx.eliminate(u, "8.21", f"{why}: {hits} hit(s) on its {have} step(s)")
+        return
+    told[u] = have - k
+    s = ctx.units[u]
+    s["lost"] = int(s.get("lost", 0)) + k
+    ctx.emit("hidden-step-lost", "8.21", unit=u, nation=ctx.nation(u), at=ctx.at(u), why=why, lost=s["lost"])
 
 
 # --- fleet point transfers (8.3) ----------------------------------------------------------------

@@ -73,6 +73,19 @@ def test_a_hidden_block_interdicted_loses_a_step_with_a_claim_and_a_named_cadre_
     assert claims["it.91"]["steps"] == "==" and claims["it.91"]["n"] == 1
 
 
+def test_a_hidden_block_whose_steps_are_told_takes_its_hits_from_them() -> None:
+    units = {"it.90": {"nation": "italy", "at": "tripoli", "item": "it.90"},
+             "it.91": {"nation": "italy", "at": "tripoli", "item": "it.91"}}
+    c = ctx_with(units, faces=[6, 6, 1, 6, 1, 1], secret=True, fleets={"mediterranean": {"britain": 3, "italy": 3}})
+    c.step = "1941-may/axis/move"
+    naval.interdict(c, ["mediterranean"], ["it.90", "it.91"], {}, told={"it.90": 2, "it.91": 3})
+    assert "it.90" not in c.units  # 2 hits on its 2 steps
+    assert c.units["it.91"]["lost"] == 1
+    claims = {item: claim for _owner, item, claim in c.claims}
+    assert (claims["it.90"]["steps"], claims["it.90"]["n"], claims["it.90"]["lost"]) == ("==", 2, 2)
+    assert (claims["it.91"]["steps"], claims["it.91"]["n"], claims["it.91"]["lost"]) == ("==", 3, 1)
+
+
 def test_a_transfer_needs_a_supplied_friendly_port_in_the_destination() -> None:
     c = ctx_with({})
     assert naval.supplied_port(c, "mediterranean", "britain") in ("alexandria", "gibraltar", "malta")
