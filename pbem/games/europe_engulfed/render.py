@@ -15,7 +15,18 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.games.base import EventLines
 
-from . import breakthrough, combat, fog, landings, movement, politics, production, supply, weather
+from . import (
+    allied_powers,
+    breakthrough,
+    combat,
+    fog,
+    landings,
+    movement,
+    politics,
+    production,
+    supply,
+    weather,
+)
 from .context import NEW, context
 from .data import ALLIES, AXIS, NEUTRAL, SIDES, VICHY, ZONES, Turn
 
@@ -67,8 +78,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent, "game-over": game_over}
 
 
-event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, movement, politics, production, supply,
-                                                weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (allied_powers, breakthrough, combat, fog, landings, movement, politics, production,
+                                                supply, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:

@@ -35,6 +35,10 @@ DIFFER = "## Readings that differ from the digest's default"
 PLANNED = "Planned with the whole war"
 LATER = ("2.", "8.", "9.")  # the whole war: strategic warfare, naval operations, politics
 CODE_BASES = ("pbem.games.europe_engulfed", "pbem")
+# The coverage of each rule (pbem/games/europe_engulfed/coverage.toml): an entry of the whole war is
+# planned while a rule it reads is.
+STATUS = {str(r["rule"]): str(r["status"]) for r in tomllib.loads(
+    (ROOT / "pbem" / "games" / "europe_engulfed" / "coverage.toml").read_text(encoding="utf-8"))["rule"]}
 CASE_ID = re.compile(r"\bEE-\d{3}\b")
 # Cases an entry cites that neither name its A-nn (in their rules or title) nor set its options:
 # each is a worked case of the rule the ambiguity reads, written before the A-nn was cited.
@@ -133,8 +137,8 @@ def test_each_entry_has_its_fields(n: int) -> None:
     opts = field(body, "Options").strip()
     assert opts.startswith("none") or options_in(opts), f"A-{n:02d}: Options is neither 'none' nor a list of options"
     planned = field(body, "Answer").strip().startswith(PLANNED)
-    if all(r.startswith(LATER) for r in rules):
-        assert planned, f"A-{n:02d} reads rules of sections 2, 8 or 9 only: it is planned with the whole war"
+    if all(r.startswith(LATER) for r in rules) and any(STATUS.get(r, "planned") == "planned" for r in rules):
+        assert planned, f"A-{n:02d} reads rules of sections 2, 8 or 9 not implemented yet: it is planned with the whole war"
     if planned:
         assert "digest's default" in field(body, "Answer"), f"A-{n:02d}: say the default pbem will take"
         assert field(body, "Cases").strip().startswith("none") or n == 64, f"A-{n:02d} is planned: no case shows it yet"
