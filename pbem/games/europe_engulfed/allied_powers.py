@@ -164,7 +164,7 @@ def persia_entered(ctx: Ctx, area: str) -> None:
 
 
 # --- production (9.24, 9.27, 9.32, 9.38, 9.34-9.36) ----------------------------------------------
-ASSET_KEYS = frozenset({"asw", "flak", "fighters", "bombers", "uboats", "v1", "v2"})
+ASSET_KEYS = frozenset({"asw", "flak"})  # fighters, bombers, U-boats, V-weapons: strategic.buy (9.27 there too)
 
 
 def check_assets(ctx: Ctx, nation: str, buy: dict[str, Any], problems: list[Problem]) -> None:

@@ -29,6 +29,9 @@ from pbem.games.base import bundled_scenario_names, bundled_scenario_path, read_
 from pbem.mechanics.places import BOX, LAND, SEA, AreaMap, Place, area_map
 from pbem.resources import scenarios_dir
 
+from .victory_table import VictoryTable
+from .victory_table import build as build_victory
+
 GAME_DIR = "europe-engulfed"
 GAME = "europe-engulfed"
 AXIS, ALLIES, NEUTRAL, VICHY = "axis", "allies", "neutral", "vichy"
@@ -595,6 +598,7 @@ class Scenario:
     blocks: tuple[Block, ...]
     gs: dict[str, dict[str, int]]  # area -> nation -> ground-support markers
     digest: str
+    victory: VictoryTable | None = None  # the scenario's victory table (victory_table.py; NOT IN SOURCE)
 
     @property
     def turns(self) -> int:
@@ -641,11 +645,19 @@ def load_scenario(name: str) -> Scenario:
         raise ModuleDataError(f"{path}: the scenario's map, blocks or charts have problems", problems)
     problems += data_problems(em, units, charts, str(folder / s["charts"]))
     sc = _build(path, raw, em, units, charts, problems)
+    victory, victory_raw = None, None
+    if s.get("victory"):  # the victory table (victory_table.py: provisional, NOT IN SOURCE)
+        victory_raw = _read(folder / s["victory"], f"{GAME_DIR}/victory", problems)
+        if victory_raw:
+            victory = build_victory(victory_raw, str(folder / s["victory"]), set(em.areas), set(NATIONS), SIDES,
+                                    set(scenario_names()), problems)
     if problems:
         raise ModuleDataError(f"{path}: the scenario does not fit its map, blocks or charts", problems)
-    digest = "sha256:" + hashlib.sha256(canonical(
-        {"scenario": raw, "map": map_raw, "units": units_raw, "charts": charts_raw})).hexdigest()
-    return Scenario(**{**sc, "digest": digest})
+    parts = {"scenario": raw, "map": map_raw, "units": units_raw, "charts": charts_raw}
+    if victory_raw is not None:
+        parts["victory"] = victory_raw
+    digest = "sha256:" + hashlib.sha256(canonical(parts)).hexdigest()
+    return Scenario(**{**sc, "digest": digest, "victory": victory})
 
 
 def data_problems(em: EEMap, units: Units, charts: Charts, where: str) -> list[Problem]:

@@ -21,10 +21,14 @@ from . import (
     combat,
     fog,
     landings,
+    ledger,
     movement,
+    naval,
     politics,
     production,
+    strategic,
     supply,
+    victory,
     weather,
 )
 from .context import NEW, context
@@ -68,18 +72,13 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
         d = e.data
         return [f"- {str(d['nation']).capitalize()} expends a special action: {d['why']} ({e.rule}; {d['left']} left)."]
 
-    def game_over(e: Event) -> list[str]:
-        d = e.data
-        who = "a draw" if d["winner"] == "draw" else f"the {d['winner']} win"
-        return [f"## Game over: {who} ({d['reason']}; VP axis {d['vp']['axis']}, allies {d['vp']['allies']})"]
-
     return {"turn": turn, "player-turn": player_turn, "phase": phase, "awaits": awaits, "turn-advance": advance,
             "step-lost": step_lost, "eliminated": eliminated, "control": control, "contested": contested,
-            "sa-spent": sa_spent, "game-over": game_over}
+            "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (allied_powers, breakthrough, combat, fog, landings, movement, politics, production,
-                                                supply, weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (allied_powers, breakthrough, combat, fog, landings, ledger, movement, naval,
+                                                politics, production, strategic, supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
@@ -116,6 +115,7 @@ def status_lines(state: dict[str, Any]) -> list[str]:
         out.append(f"{s}: {len(units)} block(s) on the map, {gs} GS" + (f", {oos} out of supply (1.21)" if oos else ""))
     out.append(_weather(state))
     out.append(_sa(state))
+    out.append(victory.status(state))  # who would win now and why (victory.py, provisional)
     con = state["position"].get("contested", {})
     if con:
         out.append("contested (Glossary): " + ", ".join(f"{a}{' (new)' if v == NEW else ''}" for a, v in sorted(con.items())))
