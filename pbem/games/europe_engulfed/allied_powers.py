@@ -29,7 +29,7 @@ from pbem.errors import Problem
 
 from .context import Ctx
 from .data import GERMAN_MILITIA, UP_FRONT, Turn
-from .politics import _pol, us_at_war
+from .politics import _pol, soviet_war_began, us_at_war
 
 SOUTH_OPEN = frozenset({"turkey", "persia", "albania", "yugoslavia", "italy"})  # 9.21
 WEST = ("britain", "usa", "france")
@@ -195,8 +195,8 @@ def basic(ctx: Ctx, nation: str) -> tuple[int, str, str] | None:
     at war; T-11 after); None for the others (the scenario's)."""
     prod = ctx.sc.charts["t11_production"].data
     if nation == "ussr":
-        war = str(_pol(ctx).get("soviet_war", ""))
-        if war and (ctx.option("soviet_full_production") == "first-phase" or Turn.parse(war) < ctx.turn):
+        war = soviet_war_began(ctx)
+        if war and (ctx.option("soviet_full_production") == "first-phase" or war < ctx.turn):
             return int(prod["ussr"]["basic"]), "at war with Germany: full production", "9.24c (A-50)"
         year = min(str(y) for y in prod["ussr"]["pre_war"])
         for y in sorted(prod["ussr"]["pre_war"], key=int):
@@ -217,7 +217,7 @@ def step_cost(ctx: Ctx, nation: str, base: int, cadre: bool, plain: int) -> int:
     step until Jan/Feb 1944 (9.38; A-44 option british_manpower)."""
     pol = _pol(ctx)
     cost = base
-    if nation == "ussr" and cadre and pol.get("soviet_war") and ctx.turn < Turn.parse("1943-jan"):
+    if nation == "ussr" and cadre and soviet_war_began(ctx) and ctx.turn < Turn.parse("1943-jan"):
         cost = plain
     if nation == "ussr" and pol.get("conscription") and ctx.turn >= Turn.parse(
             str(ctx.sc.charts["t15_conscription"].data.get("extra_cost_from", "1945-jan"))):
@@ -247,7 +247,7 @@ def check_conscription(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) 
     pol = _pol(ctx)
     if ctx.side_of_nation("ussr") != ctx.side:
         problems.append(Problem("production.conscription", "Emergency Conscription is the USSR's", "9.24f"))
-    elif not pol.get("soviet_war"):
+    elif not soviet_war_began(ctx):
         problems.append(Problem("production.conscription", "Emergency Conscription comes once the USSR is at war with Germany",
                                 "9.24f"))
     elif pol.get("conscription"):
@@ -321,7 +321,7 @@ def britain_to_ussr(ctx: Ctx, prod: dict[str, Any], available: int, problems: li
     axis = ctx.side_of_nation("germany")
     atlantic = sum(int(ctx.pos.get("fleets", {}).get("atlantic", {}).get(n, 0)) for n in ("britain", "usa"))
     bad = len(problems)
-    if not _pol(ctx).get("soviet_war"):
+    if not soviet_war_began(ctx):
         problems.append(Problem(w, "Britain sends lend-lease to the USSR once Germany and the USSR are at war", "9.35"))
     if k <= 0:
         problems.append(Problem(f"{w}.werps", "the WERPs sent: a positive number", "9.35"))
@@ -367,7 +367,7 @@ def roll_lend_lease(ctx: Ctx) -> None:
     t = ctx.sc.charts["t16_lend_lease"].data
     ll: dict[str, Any] = {"turn": ctx.turn.key}
     for to in ("britain", "ussr"):
-        if to == "ussr" and not pol.get("soviet_war"):
+        if to == "ussr" and not soviet_war_began(ctx):
             continue
         (die,) = ctx.roll(f"9.34|{ctx.turn.key}|{to}|lend-lease")
         k = die if ctx.option("us_lendlease_formula") == "die" else min(die * int(t["us_die_factor"]), int(t["us_max"]))

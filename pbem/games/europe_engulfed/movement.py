@@ -35,7 +35,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import allied_powers, naval, politics
+from . import allied_powers, axis_powers, naval, politics
 from . import strategic as strategic_warfare
 from .context import INFANTRY_CLASS, OOS, OOS_MOVED, TWO_AREA, Ctx, other
 from .data import ALLIES, AXIS, NEUTRAL, VICHY
@@ -336,6 +336,9 @@ def _check_land(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path
         peace = politics.may_enter(ctx, side, b)
         if peace:
             found.append(Problem(w, f"{b}: {peace}", "1.23"))
+        for text, why in axis_powers.entry_problems(ctx, units, gs, a, b, final=k == len(path) - 1, strat=False,
+                                                    initial=mode == "operational"):
+            found.append(Problem(w, f"{b}: {text}", why))
         if b == URALS and side == AXIS:
             found.append(Problem(w, "Axis units may not enter the Ural Mountains", "5.18"))
         if k < len(path) - 1:
@@ -437,6 +440,8 @@ def _check_sea(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path:
     found += allied_powers.operate(ctx, units, gs, dest, f"{where}.path[0]")  # 9.x where units operate
     found += allied_powers.usa_box(ctx, start, dest, f"{where}.path[0]")  # 9.37
     found += allied_powers.italian_transport(ctx, units, sea, f"{where}.sea")  # 9.12
+    for text, why in axis_powers.entry_problems(ctx, units, gs, start, dest, final=True, strat=False, initial=True, seas=[sea]):
+        found.append(Problem(f"{where}.path[0]", f"{dest}: {text}", why))
     if ctx.area(dest).fortress:
         _check_fortress(ctx, start, dest, units, f"{where}.path[0]", found)
     _check_capacity(ctx, sea, _carried(ctx, units, gs), f"{where}.sea", found, "5.34")
@@ -741,6 +746,9 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
         if peace:
             found.append(Problem(w, f"{b}: {peace}", "1.23"))
         found += allied_powers.operate(ctx, units, {}, b, w)  # 9.12, 9.21, 9.22, 9.28, 9.33, 9.51b
+        for text, why in axis_powers.entry_problems(ctx, units, gs, prev, b, final=final, strat=True, initial=mode == "initial",
+                                                    seas=(["atlantic"] if cape else seas) if by_sea else None):
+            found.append(Problem(w, f"{b}: {text}", why))
         if b == URALS and side == AXIS:
             found.append(Problem(w, "Axis units may not enter the Ural Mountains", "5.18"))
         if ctx.area(b).terrain == "swamp":
@@ -889,6 +897,7 @@ def end_phase(ctx: Ctx, rule: str) -> None:
         ctx.pos["strat"] = {}
     allied_powers.persia_entered(ctx, "persia")  # 9.22: who holds Persia
     politics.end_phase(ctx, rule)  # I.B, I.D: conquests (10.0) and what they set off
+    axis_powers.end_phase(ctx, rule)  # I.D triggers, 9.41, 9.45 (I.B)
 
 
 def _fortress_limit(ctx: Ctx, units: list[str]) -> int:

@@ -280,14 +280,23 @@ def _declare(ctx: Ctx, n: str, on: str, quiet: bool = False, rule: str = "1.23")
         soviet_war_begins(ctx, quiet)
 
 
+def soviet_war_began(ctx: Ctx) -> Turn | None:
+    """The game turn the German-Soviet war began (``politics.soviet_war``: ``TURN/SIDE``, the first
+    player-turn of the war), None while Germany and the USSR are at peace."""
+    if not ctx.at_war("germany", "ussr"):
+        return None
+    at = str(_pol(ctx).get("soviet_war", ""))
+    return Turn.parse(at.split("/")[0]) if at else ctx.turn
+
+
 def soviet_war_begins(ctx: Ctx, quiet: bool = False) -> None:
     """I.D, Germany-USSR at war: the Pact and Up-Front Defence end (9.25, 9.26); Soviet production 34
     (9.24c, A-50), cadre relief until 1943 (9.24d), 4 free elite infantry the next Jan/Feb (9.24e),
     Emergency Conscription available (9.24f), lend-lease to the USSR (9.34, 9.35)."""
     pol = _pol(ctx)
-    if pol.get("soviet_war"):
+    if pol.get("free_elite"):
         return
-    pol["soviet_war"] = ctx.turn.key
+    pol.setdefault("soviet_war", f"{ctx.turn.key}/{ctx.side}")  # the first player-turn of the war (also 9.17c's)
     pol["pact"] = False
     nxt = ctx.turn.plus(1)
     while nxt.key.split("-")[1] != "jan":

@@ -17,6 +17,7 @@ from pbem.games.base import EventLines
 
 from . import (
     allied_powers,
+    axis_powers,
     breakthrough,
     combat,
     fog,
@@ -77,8 +78,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (allied_powers, breakthrough, combat, fog, landings, ledger, movement, naval,
-                                                politics, production, strategic, supply, victory, weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (allied_powers, axis_powers, breakthrough, combat, fog, landings, ledger, movement,
+                                                naval, politics, production, strategic, supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
