@@ -25,6 +25,7 @@ from . import (
     ledger,
     movement,
     naval,
+    parties,
     politics,
     production,
     strategic,
@@ -79,7 +80,8 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
 
 
 event_lines = EventLines(_core_lines, lambda: (allied_powers, axis_powers, breakthrough, combat, fog, landings, ledger, movement,
-                                                naval, politics, production, strategic, supply, victory, weather), PROVISIONAL)
+                                                naval, parties, politics, production, strategic, supply, victory, weather),
+                         PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
