@@ -644,6 +644,12 @@ def minor_stacking(ctx: Ctx, area: str) -> bool:
     return hit
 
 
+def starts_no_naval_combat(ctx: Ctx, nation: str) -> bool:
+    """9.45b: after the collapse Italian FPs start no naval combat nor naval interdiction (they
+    defend, and carry, normally)."""
+    return nation == "italy" and collapsed(ctx)
+
+
 def no_italian_bonus(ctx: Ctx, u: str) -> bool:
     """9.45a: after the collapse of its morale Italian units receive no hit bonuses."""
     return ctx.nation(u) == "italy" and collapsed(ctx)
