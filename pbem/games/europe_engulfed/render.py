@@ -24,6 +24,7 @@ from . import (
     ledger,
     movement,
     naval,
+    parties,
     politics,
     production,
     strategic,
@@ -77,7 +78,7 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (axis_powers, breakthrough, combat, fog, landings, ledger, movement, naval,
+event_lines = EventLines(_core_lines, lambda: (axis_powers, breakthrough, combat, fog, landings, ledger, movement, naval, parties,
                                                 politics, production, strategic, supply, victory, weather), PROVISIONAL)
 
 
