@@ -12,7 +12,11 @@ It plays simply, but through every step:
   to the enemy into the weakest adjacent enemy area (5.11, 5.12), one block always staying behind;
 - combat step: every newly contested area, an Assault where its steps are at least half again the
   enemy's, else Normal (6.3); one breakthrough combat bought where it is strongest (6.71);
-- breakthrough step: the combats a breakthrough movement made, then the end.
+- breakthrough step: the combats a breakthrough movement made, then the end;
+- naval war (8.x): its standing instructions engage enemy FPs carrying units where its own FPs
+  in the zone outnumber them (``naval = "stronger"``, 8.11) and interdict always (the default,
+  8.21); in its movement file one FP of a nation moves to a zone where the enemy's FPs outnumber the
+  nation's, from one where the nation keeps the larger fleet (8.3, when the rules allow it).
 
 Every order is checked with the module's own check before it is kept, so what it proposes is legal
 by construction.
@@ -96,7 +100,9 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
         b = _Builder(module, state, side, body)
         ctx = _seen(module, state, side)
         if phase == MOVE:
+            _naval(b, ctx)
             _production(b, ctx)
+            _strategic(b, ctx, state)
             _movement(b, ctx)
         elif phase == COMBAT:
             _combat(b, ctx)
@@ -112,11 +118,54 @@ def _majors(ctx: Ctx) -> list[str]:
     return sorted(n for n, v in ctx.sc.production.items() if v and ctx.side_of_nation(n) == ctx.side)
 
 
+def _naval(b: _Builder, ctx: Ctx) -> None:
+    """8.11: standing naval = "stronger" in every sea zone; 8.3: one fleet transfer toward the zone
+    where the enemy's FPs most outnumber a nation's own, from a zone where its fleet is the larger."""
+    seas = sorted(z for z, ar in ctx.sc.map.areas.items() if ar.kind == "sea")
+    b.body = {**b.body, "standing": {"naval": {z: "stronger" for z in seas}}}
+    fleets = ctx.pos.get("fleets", {})
+
+    def strength(z: str, mine: bool) -> int:
+        return sum(int(k) for n, k in fleets.get(z, {}).items() if (ctx.side_of_nation(n) == ctx.side) == mine)
+
+    for n in sorted({n for by in fleets.values() for n in by if ctx.side_of_nation(n) == ctx.side}):
+        short = [z for z in seas if strength(z, False) > strength(z, True)]
+        spare = [z for z in seas if int(fleets.get(z, {}).get(n, 0)) > 1 and strength(z, True) > strength(z, False) + 1]
+        for dst in sorted(short, key=lambda z: (strength(z, True) - strength(z, False), z)):
+            if any(b.add("fleet", {"nation": n, "from": src, "to": dst, "fp": 1}) for src in spare if src != dst):
+                return
+
+
 def _production(b: _Builder, ctx: Ctx) -> None:
     """7.1: a special action for each major power that can pay for one."""
     for n in _majors(ctx):
         trial = copy.deepcopy(b.body)
         trial.setdefault("production", {}).setdefault("buy", {}).setdefault("sa", {})[n] = 1
+        if b.legal(trial):
+            b.body = trial
+
+
+# 2.2, 2.22a, 2.28 (J-3 (a)): the standing strategic instructions the built-in player gives once, and
+# the strategic assets it buys each production phase (2.3, 4.43), each kept only if legal.
+STRATEGIC_STANDING: dict[str, Any] = {"bomb": True, "intercept": "stronger"}
+STRATEGIC_BUYS: tuple[tuple[str, str, int], ...] = (("uboats", "germany", 2), ("fighters", "germany", 1),
+                                                    ("fighters", "britain", 1), ("v1", "germany", 2))
+
+
+def _strategic(b: _Builder, ctx: Ctx, state: dict[str, Any]) -> None:
+    """Strategic warfare (2.x): standing instructions to bomb when able and to intercept while the
+    fighters are at least the escorts, given once; a few strategic assets bought with the WERPs left."""
+    mine = dict(state.get("standing", {}).get(b.side, {}))
+    if "strategic" not in mine:
+        trial = copy.deepcopy(b.body)
+        trial["standing"] = {**mine, "strategic": dict(STRATEGIC_STANDING)}
+        if b.legal(trial):
+            b.body = trial
+    for item, nation, n in STRATEGIC_BUYS:
+        if ctx.side_of_nation(nation) != ctx.side:
+            continue
+        trial = copy.deepcopy(b.body)
+        trial.setdefault("production", {}).setdefault("buy", {}).setdefault(item, {})[nation] = n
         if b.legal(trial):
             b.body = trial
 

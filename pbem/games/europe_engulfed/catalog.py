@@ -20,7 +20,7 @@ from .data import SIDES, Turn
 CASE_PREFIX = "EE"
 UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite", "item", "lost")
 POSITION_EXTRA = ("weather", "gs", "gs_oos", "contested", "fortifications", "beachheads", "sa", "werps", "fleets", "transport", "strat",
-                  "politics", "assets", "next_allowed", "free")
+                  "politics", "assets", "next_allowed", "free", "strategic")
 KEYS = {
     "case": ("referee", "scenario"),
     "position": ("turn", "side", "phase", "only", "units", "control", "pending", "at_war", *POSITION_EXTRA),
@@ -46,7 +46,9 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
     """The scenario's start with the case's position: with ``only`` no block but those listed;
     ``units`` placed (an area, or a table: at, block, steps, oos, flags; a new id needs its
     ``block``); ``control`` given; the turn, the phasing side and the phase (``move``, ``combat``,
-    ``breakthrough``) whose file is played; the position's other tables as given."""
+    ``breakthrough``) whose file is played; the position's other tables as given (without
+    ``assets`` the information track holds no U-boat, so that the compulsory U-boat attack, 2.0,
+    rolls no die unless the case asks for it)."""
     meta, p = case["case"], case.get("position", {})
     scenario = str(meta.get("scenario", "")) or "1941-barbarossa"
     game = new_game(scenario, dict(case.get("options", {})))
@@ -72,6 +74,8 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
     if "gs" in p or p.get("only"):
         pos["gs"] = copy.deepcopy(p.get("gs", {}))
     pos["control"] = {**pos["control"], **p.get("control", {})}
+    if "assets" not in p:  # 2.0: no U-boat on the track unless the case gives it (the compulsory attack rolls 2 dice)
+        pos["assets"]["uboats"] = 0
     for k in POSITION_EXTRA:
         if k in p and k != "gs":
             pos[k] = copy.deepcopy(p[k])

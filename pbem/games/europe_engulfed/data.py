@@ -29,6 +29,9 @@ from pbem.games.base import bundled_scenario_names, bundled_scenario_path, read_
 from pbem.mechanics.places import BOX, LAND, SEA, AreaMap, Place, area_map
 from pbem.resources import scenarios_dir
 
+from .victory_table import VictoryTable
+from .victory_table import build as build_victory
+
 GAME_DIR = "europe-engulfed"
 GAME = "europe-engulfed"
 AXIS, ALLIES, NEUTRAL, VICHY = "axis", "allies", "neutral", "vichy"
@@ -67,7 +70,8 @@ TABLES: dict[str, str] = {
     "t18_movement": "T-18", "t19_weather": "T-19", "t20_terrain": "T-20",
 }
 # Part VI: the charts printed on the map or player aids, absent from the source (provisional).
-MAP_CHARTS: dict[str, str] = {"weather": "1.1", "asw": "2.11", "uboat_attack": "2.12", "national_limits": "20.3"}
+MAP_CHARTS: dict[str, str] = {"weather": "1.1", "asw": "2.11", "uboat_attack": "2.12", "national_limits": "20.3",
+                              "conquest": "10.0"}
 
 UP_FRONT = ("bessarabia", "lvov", "brest-litovsk", "lithuania")  # 9.26
 GERMAN_MILITIA = frozenset({"germany", "italy", "france", "belgium", "netherlands", "denmark", "hungary", "poland"})  # 9.12
@@ -594,6 +598,7 @@ class Scenario:
     blocks: tuple[Block, ...]
     gs: dict[str, dict[str, int]]  # area -> nation -> ground-support markers
     digest: str
+    victory: VictoryTable | None = None  # the scenario's victory table (victory_table.py; NOT IN SOURCE)
 
     @property
     def turns(self) -> int:
@@ -640,11 +645,19 @@ def load_scenario(name: str) -> Scenario:
         raise ModuleDataError(f"{path}: the scenario's map, blocks or charts have problems", problems)
     problems += data_problems(em, units, charts, str(folder / s["charts"]))
     sc = _build(path, raw, em, units, charts, problems)
+    victory, victory_raw = None, None
+    if s.get("victory"):  # the victory table (victory_table.py: provisional, NOT IN SOURCE)
+        victory_raw = _read(folder / s["victory"], f"{GAME_DIR}/victory", problems)
+        if victory_raw:
+            victory = build_victory(victory_raw, str(folder / s["victory"]), set(em.areas), set(NATIONS), SIDES,
+                                    set(scenario_names()), problems)
     if problems:
         raise ModuleDataError(f"{path}: the scenario does not fit its map, blocks or charts", problems)
-    digest = "sha256:" + hashlib.sha256(canonical(
-        {"scenario": raw, "map": map_raw, "units": units_raw, "charts": charts_raw})).hexdigest()
-    return Scenario(**{**sc, "digest": digest})
+    parts = {"scenario": raw, "map": map_raw, "units": units_raw, "charts": charts_raw}
+    if victory_raw is not None:
+        parts["victory"] = victory_raw
+    digest = "sha256:" + hashlib.sha256(canonical(parts)).hexdigest()
+    return Scenario(**{**sc, "digest": digest, "victory": victory})
 
 
 def data_problems(em: EEMap, units: Units, charts: Charts, where: str) -> list[Problem]:
@@ -684,6 +697,11 @@ def data_problems(em: EEMap, units: Units, charts: Charts, where: str) -> list[P
     for p, a in em.areas.items():
         if a.resource and a.home and a.home not in MAJORS and a.resource != minor:
             out.append(Problem(f"{em.id}: places.{p}", f"a minor power's resource area is worth {minor}", "4.14"))
+    for n, listed in sorted(charts["conquest"].data.items()):  # 10.0 (provisional): the areas that conquer a nation
+        if n in ("rule", "known", "provisional", "note"):
+            continue
+        if n not in NATIONS or not isinstance(listed, list) or any(x not in em.areas or not em.areas[x].ground for x in listed):
+            out.append(Problem(f"{where}: conquest.{n}", "a nation of the game with a list of land areas of the map", "10.0"))
     return out
 
 

@@ -21,8 +21,9 @@ Flags this module sets on blocks (this player-turn): ``moved``, ``invaded`` (7.2
 defenders their first-round bonus), ``port:AREA`` (the port an invading block sailed from, 6.86),
 ``dropped`` (7.31, 5.5), ``flew:AREA`` (the area an airborne block dropped from).
 
-Naval combat against the invasion fleet (5.31, 8.1) and against the Malta retreat (6.86) is
-section 8 (planned): the events say where it would be fought.
+Naval combat (8.1, naval.py) may be fought against the invasion fleet as it sails (5.31, 8.11:
+the invaders carried by FPs destroyed are lost before they land, 8.14) and against the units
+sailing back from Malta (6.86, 8.11), by the enemy's standing ``naval`` instructions.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.mechanics.paths import Neighbours, reachable
 
+from . import naval
 from .context import INFANTRY_CLASS, Ctx, other
 from .data import ALLIES, AXIS
 
@@ -338,6 +340,13 @@ def invade(ctx: Ctx, inv: dict[str, Any], where: str, problems: list[Problem] | 
     for n, k in sorted(fps.items()):
         tr[n] = int(tr.get(n, 0)) + k
     sailed = {u: ctx.at(u) for u in good}
+    lost, _gs, naval_note = naval.engage(ctx, fp_sea, good, {}, fps, "7.2", f"the invasion of {a.name}", per)
+    good = [u for u in good if u not in lost]
+    if not good:  # 8.14: every invader lost at sea; the SAs stay spent, the GS do not fly
+        ctx.emit("invade", "7.25" if cape else "7.2", area=area, sea=sea, units=[], ports=sailed, arrow=arrow,
+                 weather=weather, sa=payers, transport={fp_sea: fps}, contested=False, joint=joint, gs={}, gs_from="",
+                 group=grp, naval_combat=naval_note, lost=lost)
+        return None
     for u in good:
         ctx.place(u, area)
         for f in ("moved", "invaded", f"port:{sailed[u]}"):
@@ -349,7 +358,7 @@ def invade(ctx: Ctx, inv: dict[str, Any], where: str, problems: list[Problem] | 
             _free(ctx, "gs_from").setdefault(area, {})[n] = gs_from
     ctx.emit("invade", "7.25" if cape else "7.2", area=area, sea=sea, units=good, ports=sailed, arrow=arrow,
              weather=weather, sa=payers, transport={fp_sea: fps}, contested=contests, joint=joint, gs=gs, gs_from=gs_from,
-             group=grp, naval_combat="section 8 (planned)")
+             group=grp, naval_combat=naval_note, lost=lost)
     _landed(ctx, area, side, "7.2")
     return None
 
@@ -610,7 +619,8 @@ def _malta(ctx: Ctx, malta: str, attackers: list[str], final: dict[str, Any]) ->
     the landed blocks sail back to the port they came from (no FPs needed) or are eliminated. Taken:
     the blocks over the 1-unit limit likewise; excess airborne blocks go with them while unused
     Mediterranean FPs remain, else are eliminated. GS that supported go back where they flew from
-    (A-28). Each retreat by sea would trigger naval combat (section 8, planned)."""
+    (A-28). The retreat by sea may meet naval combat (8.11: the enemy's standing ``naval``); the landed
+    blocks sail on the FPs that brought them (flipped already, 5.34), the airborne on unused ones."""
     side = ctx.side
     name = ctx.area(malta).name
     cleared = not ctx.side_in(malta, other(side))
@@ -626,15 +636,23 @@ def _malta(ctx: Ctx, malta: str, attackers: list[str], final: dict[str, Any]) ->
     retreat_to = ""
     landed = [u for u in leaving if not ctx.has_flag(u, "dropped")]
     airborne = [u for u in leaving if ctx.has_flag(u, "dropped")]
+    sailing: dict[str, str] = {}  # unit -> the port it sails back to
+    carried: dict[str, dict[str, int]] = {}  # unit -> the FPs carrying it
     for u in landed:
         port = _flag_value(ctx, u, "port")
         if port and port_on(ctx, port, sea, side):
-            ctx.place(u, port)
+            sailing[u] = port
             retreat_to = retreat_to or port
-            ctx.emit("malta-retreat", "6.86", unit=u, nation=ctx.nation(u), to=port, naval_combat="section 8 (planned)")
         else:
             ctx.eliminate(u, "6.86", f"{'Malta was not cleared' if not cleared else 'over the limit in Malta'}: no "
                           "friendly port of origin to sail back to")
+    # 8.11: the landed blocks sail back on the FPs that brought them (already flipped, 5.34)
+    spare = {n: k for n, k in naval.used(ctx, sea).items() if ctx.side_of_nation(n) == side}
+    for u in sailing:
+        n = ctx.nation(u) if spare.get(ctx.nation(u)) else next((c for c in sorted(spare) if spare[c]), "")
+        if n:
+            spare[n] -= 1
+            carried[u] = {n: 1}
     for u in airborne:
         if not cleared:
             ctx.eliminate(u, "6.86", f"an airborne attacker of {name}, which was not cleared")
@@ -644,11 +662,23 @@ def _malta(ctx: Ctx, malta: str, attackers: list[str], final: dict[str, Any]) ->
             tr = ctx.pos.setdefault("transport", {}).setdefault(sea, {})
             for n, k in carry.items():
                 tr[n] = int(tr.get(n, 0)) + k
-            ctx.place(u, retreat_to)
-            ctx.emit("malta-retreat", "6.86", unit=u, nation=ctx.nation(u), to=retreat_to, transport={sea: carry},
-                     naval_combat="section 8 (planned)")
+            sailing[u] = retreat_to
+            carried[u] = carry
         else:
             ctx.eliminate(u, "6.86", "excess airborne in Malta with no landed units to sail with on unused Mediterranean FPs")
+    note = ""
+    if sailing:
+        carrying: dict[str, int] = {}
+        for by in carried.values():
+            for n, k in by.items():
+                carrying[n] = carrying.get(n, 0) + k
+        lost, _gs, note = naval.engage(ctx, sea, sorted(sailing), {}, carrying, "6.86", f"the units sailing back from {name}")
+        for u in lost:
+            sailing.pop(u, None)
+    for u, port in sailing.items():
+        ctx.place(u, port)
+        extra = {"transport": {sea: carried[u]}} if ctx.has_flag(u, "dropped") and u in carried else {}
+        ctx.emit("malta-retreat", "6.86", unit=u, nation=ctx.nation(u), to=port, naval_combat=note, **extra)
     flown = ctx.pos.get("free", {}).get("gs_from", {}).get(malta, {})
     for n, k in ctx.side_gs(malta, side).items():
         back = str(flown.get(n, ""))
@@ -683,6 +713,11 @@ def _r_invade(e: Any) -> list[str]:
         text += " A joint British and American invasion (7.26)."
     if d.get("gs"):
         text += f" GS fly with it from {d['gs_from']}: " + ", ".join(f"{k} {n}" for n, k in d["gs"].items()) + " (7.23)."
+    text += f" Naval combat (8.11): {d.get('naval_combat', 'none')}."
+    if d.get("lost"):
+        text += f" Lost at sea with their FPs (8.14): {_names(d['lost'])}."
+    if not d["units"]:
+        return [text + " No invader lands."]
     text += (" The area is contested: the defenders get the first-round hit bonus (7.21)." if d["contested"]
              else " No enemy there: the area is not contested.")
     return [text]
@@ -744,8 +779,8 @@ def _r_malta(e: Any) -> list[str]:
 
 def _r_malta_retreat(e: Any) -> list[str]:
     d = e.data
-    return [f"- {d['unit']} ({d['nation']}) sails back from Malta to {d['to']} ({e.rule}; the naval combat it would "
-            f"trigger is {d['naval_combat']})."]
+    return [f"- {d['unit']} ({d['nation']}) sails back from Malta to {d['to']} ({e.rule}; naval combat, 8.11: "
+            f"{d['naval_combat']})."]
 
 
 def _r_gs_return(e: Any) -> list[str]:

@@ -29,11 +29,15 @@ from . import (
     data,
     fog,
     landings,
+    ledger,
     movement,
+    naval,
     politics,
     production,
     render,
+    strategic,
     supply,
+    victory,
     weather,
 )
 from . import options as opts
@@ -56,7 +60,7 @@ from .data import ALLIES, AXIS, NEUTRAL, NEUTRALS, SIDES, Turn, load_scenario
 from .victory import victory_points
 
 COVERAGE_FILE = Path(__file__).with_name("coverage.toml")
-MOVE_KEYS = ("production", *politics.KEYS, *movement.KEYS, *landings.KEYS)
+MOVE_KEYS = ("production", *naval.KEYS, *politics.KEYS, *movement.KEYS, *landings.KEYS)
 COMBAT_KEYS = ("battle", "next", "final")
 BREAKTHROUGH_KEYS = ("battle", "breakthrough", "final")
 GAME_KEYS = frozenset({*MOVE_KEYS, *COMBAT_KEYS, *BREAKTHROUGH_KEYS, "standing"})
@@ -86,7 +90,8 @@ class EuropeEngulfed(BundledGame):
         vp = state["position"]["vp"]
         w = state["position"].get("weather", {})
         return (f"{Turn.parse(str(c['turn'])).label}, {c['side']} {c['phase']}; weather west {w.get('west')}, east "
-                f"{w.get('east')}, south {w.get('south')}; VP axis {vp['axis']}, allies {vp['allies']} (provisional)")
+                f"{w.get('east')}, south {w.get('south')}; VP axis {vp['axis']}, allies {vp['allies']} (provisional)"
+                + (f"; game over: {victory.who(state['result'])}" if state.get("result", {}).get("level") else ""))
 
     def status_lines(self, state: dict[str, Any]) -> list[str]:
         return render.status_lines(state)
@@ -155,6 +160,7 @@ class EuropeEngulfed(BundledGame):
             ctx.units[u].pop("flags", None)
         ctx.pos["strat"] = {}
         supply.initial(ctx)
+        strategic.begin_production(ctx)  # 1.22, 2.0, J-3: strategic warfare first, before the production orders
 
     def _end_player_turn(self, ctx: Ctx) -> str:
         """The end of a player-turn (6.96); the Allied one ends the game turn (1.4). Returns the
@@ -163,11 +169,14 @@ class EuropeEngulfed(BundledGame):
         for a, v in list(ctx.pos.get("contested", {}).items()):
             if v == NEW:
                 ctx.pos["contested"][a] = OLD
+        if victory.sudden_death(ctx):  # the provisional victory table: sudden death ends the game (victory.py)
+            return ""
         if ctx.side == AXIS:
             ctx.side = ALLIES
             self._begin_player_turn(ctx)
             return MOVE
         last = ctx.sc.end if not ctx.option("turns") else ctx.sc.start.plus(int(ctx.option("turns")) - 1)
+        victory.end_of_turn(ctx)  # who would win now (a report line)
         if ctx.turn >= last:
             return ""
         ctx.emit("turn-advance", "1.4", turn=ctx.turn.plus(1).key)
@@ -201,12 +210,8 @@ class EuropeEngulfed(BundledGame):
             out["hidden"] = work["hidden"]
 
     def _game_over(self, state: dict[str, Any], ctx: Ctx) -> Transition:
-        vp = victory_points(ctx)
-        ctx.pos["vp"] = vp
-        winner = AXIS if vp[AXIS] > vp[ALLIES] else ALLIES if vp[ALLIES] > vp[AXIS] else "draw"
-        result = {"winner": winner, "rule": "victory (provisional)",
-                  "reason": "the scenario's last turn was played (provisional victory points)", "vp": vp}
-        ctx.emit("game-over", "victory (provisional)", **result)
+        result = victory.game_over(ctx)  # the provisional victory table (victory.py)
+        ctx.pos["vp"] = dict(result["vp"])
         last = bool(state.get("hidden") or ctx.claims)
         out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": ctx.turn.key, "side": ctx.side, "phase": GAME_OVER},
                "position": position_of(ctx), "standing": ctx.standing, "result": result,
@@ -226,6 +231,7 @@ class EuropeEngulfed(BundledGame):
         phase = str(state["clock"]["phase"])
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = fog.file_problems(state, ctx, submission)
+        strategic.check(ctx, body, problems)  # J-3 (a): the standing strategic instructions
         if phase == SETUP:
             for key in sorted((set(body) & GAME_KEYS) - {"standing"}):
                 problems.append(Problem(key, "the set-up file commits the side's blocks ([hidden]) and its [standing] only", "J-0"))
@@ -234,6 +240,7 @@ class EuropeEngulfed(BundledGame):
         for key in sorted((set(body) & GAME_KEYS) - {*allowed, "standing"}):
             problems.append(Problem(key, f"the {phase} step's orders are {', '.join(allowed)}; {key} belongs to another step", "1.0"))
         if phase == MOVE:
+            naval.check(ctx, body, problems)  # 8.3, J-2: fleet transfers of the initial supply phase come first
             production.check(ctx, body, problems)
             politics.check(ctx, body, problems)
             movement.check(ctx, body, problems)
@@ -241,9 +248,11 @@ class EuropeEngulfed(BundledGame):
         elif phase == COMBAT:
             combat.check(ctx, body, problems)
             supply.check_final(ctx, body, problems)
+            naval.check_final(ctx, body, problems)
         else:
             breakthrough.check(ctx, state.get("pending", {}), body, problems)
             supply.check_final(ctx, body, problems)
+            naval.check_final(ctx, body, problems)
         return problems
 
     # --- resolving -------------------------------------------------------------------------------
@@ -262,8 +271,11 @@ class EuropeEngulfed(BundledGame):
         body = sub.body
         phase = str(state["clock"]["phase"])
         if phase == MOVE:
+            naval.initial(ctx, body)  # 1.21, 8.3: fleet transfers in the initial supply determination phase
             ctx.emit("phase", "1.22", phase="production", step=ctx.step)
+            at = len(ctx.events)
             production.resolve(ctx, body)
+            ledger.record(ctx, at)  # the WERP ledger and its table (ledger.py, 4.5)
             ctx.emit("phase", "1.23", phase="initial operational movement", step=ctx.step)
             politics.resolve(ctx, body)
             movement.operational(ctx, body)
@@ -293,6 +305,7 @@ class EuropeEngulfed(BundledGame):
     def _final(self, state: dict[str, Any], ctx: Ctx, final: dict[str, Any]) -> Transition:
         """1.27: the Final Supply Determination Phase, then the end of the player-turn."""
         ctx.emit("phase", "1.27", phase="final supply determination", step=ctx.step)
+        naval.final(ctx, final)  # 8.3: fleet transfers of the final supply determination phase (J-8)
         landings.final(ctx, final)  # 5.5, 6.85, 6.86: fortress and Malta clean-up (J-8)
         supply.final(ctx, final)
         movement.end_phase(ctx, "1.27")
@@ -311,7 +324,7 @@ class EuropeEngulfed(BundledGame):
 
     def has_turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> bool:
         """Whether ``turn_picture`` draws one, without drawing it: a step with moves or battles."""
-        return any(e.kind in ("move", "strat-move", "battle") for e in events)
+        return any(e.kind in ("move", "strat-move", "battle", "werps-table") for e in events)
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None:
         if not self.has_turn_picture(prev, cur, events):
@@ -400,6 +413,10 @@ class EuropeEngulfed(BundledGame):
                     out.append({"item": f"{t.label} {t.id}", "status": "provisional", "note": t.note})
             out.append({"item": f"scenario {name}", "status": "provisional" if sc.provisional else "ok",
                         "note": f"{len(sc.blocks)} blocks, {sc.start.label} to {sc.end.label}. {sc.note}"})
+            if sc.victory is not None:
+                conds = ", ".join(c.id for c in (*sc.victory.of(name, "sudden-death"), *sc.victory.of(name, "end")))
+                out.append({"item": f"victory {name}", "status": "provisional" if sc.victory.provisional else "ok",
+                            "note": f"conditions {conds}. {sc.victory.note}"})
         return out
 
     # --- the built-in player and `pbem demo` -----------------------------------------------------

@@ -15,8 +15,12 @@ What a phase did is kept in ``ctx.scratch`` (cleared by ``end_phase``): the bloc
 (5.11: one move per phase; 5.14a), the GS markers that arrived in each area (they may not move on),
 the blocks that strat-moved.
 
-Stand-ins for rules not yet adjudicated (sections 8 and 9): naval combat against sea transport
-(8.1) and naval interdiction (8.2) are not fought (the events say so); a neutral or Vichy area is
+Sea transport meets the naval war (naval.py): a group carried in operational movement may be
+engaged in naval combat as it sails, before it lands (5.31 step 2, 8.1; the units lost at sea do
+not arrive), and each unit strat-moving by sea may be interdicted in each zone it crosses (5.32,
+8.2; the steps are lost at its destination). Checking fights neither (no dice).
+
+Stand-ins for rules not yet adjudicated (section 9): a neutral or Vichy area is
 not entered in operational movement (declarations of war, 1.23 and 9.x, come with the whole war);
 the National Limits Chart's strategic-warfare modifiers (2.13, 2.25, 2.27) are not applied; the
 fleet points that may carry a unit are its own nation's first, then those of its side's other
@@ -31,7 +35,8 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import politics
+from . import naval, politics
+from . import strategic as strategic_warfare
 from .context import INFANTRY_CLASS, OOS, OOS_MOVED, TWO_AREA, Ctx, other
 from .data import ALLIES, AXIS, NEUTRAL, VICHY
 
@@ -151,13 +156,17 @@ def ungarrisoned(ctx: Ctx, a: str, side: str) -> bool:
     return not here
 
 
-def strat_limit(ctx: Ctx, nation: str) -> int:
+def strat_limit(ctx: Ctx, nation: str, west: bool = False, modified: bool = True) -> int:
     """5.24: the National Limits Chart (charts.toml ``national_limits``, provisional: 20.3 is NOT IN
-    SOURCE) by year, a minor power's from ``minor``; never below 1 (option strat_limit_floor)."""
+    SOURCE) by year, a minor power's from ``minor``, changed by strategic warfare this turn
+    (``modified``: 2.13, 2.25, and for a move touching the West weather zone (``west``) 2.27;
+    strategic.strat_modifier); never below 1 (option strat_limit_floor)."""
     data = ctx.sc.charts["national_limits"].data
     row: dict[str, Any] = data[nation] if isinstance(data.get(nation), dict) else dict(data.get("minor", {}))
     years = sorted(int(y) for y in row if int(y) <= ctx.turn.year)
     limit = int(row[str(years[-1])]) if years else 0
+    if modified:
+        limit += strategic_warfare.strat_modifier(ctx, nation, west)
     return max(limit, int(ctx.option("strat_limit_floor")))
 
 
@@ -534,9 +543,26 @@ def _make(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path: list
     moved = _scratch(ctx, MOVED)
     gained: set[str] = set()
     carried: dict[str, dict[str, int]] = {}
+    naval_note = ""
+    lost: list[str] = []
     if sea:
         for nation, k in _carried(ctx, units, gs).items():
             carried[nation] = _use_fp(ctx, sea, nation, k)
+        carrying: dict[str, int] = {}
+        for by in carried.values():
+            for carrier, k in by.items():
+                carrying[carrier] = carrying.get(carrier, 0) + k
+        lost, lost_gs, naval_note = naval.engage(ctx, sea, units, gs, carrying, "5.31", f"the units sailing to {path[-1]}")
+        units = [u for u in units if u not in lost]
+        for n, k in lost_gs.items():
+            ctx.add_gs(start, n, -k)
+            ctx.emit("gs-eliminated", "8.14", area=start, nation=n, count=k,
+                     why=f"carried by a fleet point destroyed in the naval combat in the {sea}")
+        gs = {n: c - lost_gs.get(n, 0) for n, c in gs.items() if c - lost_gs.get(n, 0) > 0}
+        if not units and not gs:
+            ctx.emit("move", "5.31", side=side, units=[], gs={}, nations=[], path=[start, *path], mode=mode, sea=sea,
+                     fp=carried, naval_combat=naval_note, lost=lost)
+            return
     prev = start
     river = strait = False
     for k, b in enumerate(path):
@@ -586,7 +612,7 @@ def _make(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path: list
     nations = sorted({ctx.nation(u) for u in units} | set(gs))
     data: dict[str, Any] = {"side": side, "units": units, "gs": gs, "nations": nations, "path": [start, *path], "mode": mode}
     if sea:
-        data.update(sea=sea, fp=carried, naval_combat="not fought: naval combat (8.1) is not adjudicated yet")
+        data.update(sea=sea, fp=carried, naval_combat=naval_note, lost=lost)
     ctx.emit("move", "5.31" if sea else "7.52" if mode == "evacuate" else "5.1", **data)
 
 
@@ -734,8 +760,17 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
                                  "were used this phase", "5.33"))
     for n, k in count.items():
         if used[n] + k > limits[n]:
+            mod = strategic_warfare.strat_modifier(ctx, n)
+            why = f"; {mod:+d} by strategic warfare this turn, 2.13, 2.25" if mod else ""
             found.append(Problem(f"{where}", f"{n} may strat-move {limits[n]} unit(s) in this phase (National Limits Chart, "
-                                 f"{ctx.turn.year}); {used[n]} used, {k} more asked", "5.24"))
+                                 f"{ctx.turn.year}{why}); {used[n]} used, {k} more asked", "5.24"))
+    west = {n: strat_limit(ctx, n, west=True) for n in count} if any(
+        ctx.area(a).weather == "west" for a in [start, *path]) else {}  # 2.27 (A-09): moves touching the West zone
+    for n, k in count.items():
+        if n in west and west[n] < limits[n] and int(ctx.pos.get("strat", {}).get(f"{n}-west", 0)) + k > west[n]:
+            found.append(Problem(f"{where}", f"{n} may strat-move {west[n]} unit(s) through the West weather zone this turn "
+                                 f"(bombing in support of ground operations, 2.27, A-09); "
+                                 f"{ctx.pos.get('strat', {}).get(f'{n}-west', 0)} used, {k} more asked", "2.27"))
     if found:
         _fail(ctx, m, where, found, problems)
         return
@@ -747,6 +782,8 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
     strat = ctx.pos.setdefault("strat", {})
     for n, k in count.items():
         strat[n] = limits[n] if cape else used[n] + k
+        if n in west and west[n] < limits[n]:
+            strat[f"{n}-west"] = int(strat.get(f"{n}-west", 0)) + k
     dest = path[-1]
     for u in units:
         ctx.place(u, dest)
@@ -760,8 +797,13 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
                             "mode": mode, "used": {n: strat[n] for n in count}, "limits": limits, "provisional": True}
     if leg is not None:
         data.update(sea=["atlantic"] if cape else seas, cape=cape, fp=fp,
-                    interdiction="not rolled: naval interdiction (8.2) is not adjudicated yet")
+                    interdiction="rolled below (8.21)" if ctx.dice is not None else "rolled when the orders are resolved (8.21)")
     ctx.emit("strat-move", "5.33" if cape else "5.32" if leg is not None else "5.2", **data)
+    if leg is not None:  # 8.2: each unit interdicted zone by zone, its losses taken where it landed
+        lost_gs = naval.interdict(ctx, ["atlantic"] if cape else seas, units, gs, [str(u) for u in m.get("cadres", [])])
+        for n, k in lost_gs.items():
+            ctx.add_gs(dest, n, -k)
+            ctx.emit("gs-eliminated", "8.21", area=dest, nation=n, count=k, why="interdicted at sea")
 
 
 def _sea_leg(ctx: Ctx, start: str, path: list[str], seas: list[str], cape: bool, where: str,
@@ -839,6 +881,7 @@ def end_phase(ctx: Ctx, rule: str) -> None:
     ctx.scratch.clear()
     if rule in ("1.24", "1.26"):
         ctx.pos["strat"] = {}
+    politics.end_phase(ctx, rule)  # I.B, I.D: conquests (10.0) and what they set off
 
 
 def _fortress_limit(ctx: Ctx, units: list[str]) -> int:
@@ -862,6 +905,8 @@ def _move_line(e: Event) -> list[str]:
         fp = "; ".join(f"{n}: " + ", ".join(f"{k} {c} FP" for c, k in by.items()) for n, by in d.get("fp", {}).items())
         line += f", carried across the {d['sea']} ({fp}; 5.34: those FPs carry no more this game turn); naval combat " \
                 f"{d.get('naval_combat', '')}"
+        if d.get("lost"):
+            line += f"; lost at sea (8.14): {', '.join(d['lost'])}"
     return [line + "."]
 
 
@@ -870,7 +915,7 @@ def _strat_line(e: Event) -> list[str]:
     line = f"- Strategic move ({e.rule}): {_who(d)} {' → '.join(d['path'])}"
     if d.get("sea"):
         line += f" by sea across the {', '.join(d['sea'])}" + (" around Africa (the Cape route, 5.33)" if d.get("cape") else "")
-        line += f"; interdiction {d.get('interdiction', '')}"
+        line += f"; naval interdiction {d.get('interdiction', '')}"
     used = ", ".join(f"{n} {d['used'][n]} of {d['limits'][n]}" for n in d.get("nations", []))
     return [line + f". Strat-moves used (5.24, National Limits Chart, provisional data): {used}."]
 

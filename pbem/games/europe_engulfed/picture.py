@@ -80,7 +80,9 @@ STROKES = {"river": ("#2f6fb7", 3.5, ""), "strait": ("#178c8c", 4.5, "3 3"), "ma
 ARROWS = {"move": "#1d4ed8", "strat-move": "#7c3aed", "battle": "#d91e18"}
 STYLE = (".blocks text{font-size:8px;font-weight:bold;text-anchor:middle}"
          ".gs text,.fleet text,.badge text{font-size:7.5px;font-weight:bold;text-anchor:middle}"
-         ".legend text{font-size:11px}")
+         ".legend text{font-size:11px}"
+         "svg.plot .plot-title{font-size:14px;font-weight:600}svg.plot .grid{stroke:#e3e7ea;stroke-width:1}"
+         "svg.plot .tick,svg.plot .key,svg.plot .note{font-size:11px;fill:#555}")
 
 
 def _mix(colour: str, other: str, t: float) -> str:
@@ -427,7 +429,27 @@ class Picture:
         legend, lh = self.legend(top, events is not None)
         body = [arrow_defs({k: v for k, v in ARROWS.items() if k != "battle"}), self.title(title),
                 group(layers, id="map", transform=f"translate(0 {TITLE_H:.0f})"), legend]
-        return document(self.width, top + lh, body, title=title, style=STYLE)
+        plot, ph = self.werps(top + lh, events or [])
+        if plot:
+            body.append(plot)
+        return document(self.width, top + lh + ph, body, title=title, style=STYLE)
+
+    def werps(self, top: float, events: list[Event]) -> tuple[str, float]:
+        """A production step's picture: each nation's WERPs available by game turn (ledger.py,
+        4.5), drawn as pbem/site/plots.py draws the site's plots, in ``<g id="werps">``."""
+        if not any(e.kind == "werps-table" for e in events):
+            return "", 0.0
+        from pbem.site import plots
+
+        from . import ledger
+
+        labels, lines = ledger.series(self.ctx.pos)
+        chart = plots.line_chart("WERPs available by nation and game turn (4.5)", labels, lines, [], "werps-plot",
+                                 "after strategic warfare and naval maintenance")
+        w = min(float(plots.WIDTH), self.width - 20)
+        h = w * plots.HEIGHT / plots.WIDTH
+        chart = chart.replace("<svg ", f'<svg x="10" y="{top + 6:.1f}" width="{w:.1f}" height="{h:.1f}" ', 1)
+        return group([el("rect", x=0, y=top, width=self.width, height=h + 12, fill="#ffffff"), chart], id="werps"), h + 12
 
 
 def _title(ctx: Ctx, state: dict[str, Any]) -> str:

@@ -16,9 +16,58 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 
 from .context import Ctx, other
-from .data import MAJORS, NEUTRAL, VICHY
+from .data import ALLIES, AXIS, MAJORS, NEUTRAL, VICHY
 
 KEYS = ("declare",)
+CHART_KEYS = frozenset({"rule", "known", "provisional", "note"})
+
+
+# --- conquest (10.0, NOT IN SOURCE: the provisional chart `conquest`) ---------------------------
+
+def conqueror(ctx: Ctx, nation: str) -> str:
+    """10.0 (NOT IN SOURCE; provisional chart ``conquest``): the side that conquers ``nation`` now,
+    i.e. a side at war with it controls every area the chart lists for it; "" when none does (a
+    nation not listed, or listed with no area, is never conquered)."""
+    areas = [str(a) for a in ctx.sc.charts["conquest"].data.get(nation, []) or []] if nation not in CHART_KEYS else []
+    if not areas:
+        return ""
+    held = {ctx.controller(a) for a in areas}
+    if len(held) != 1:
+        return ""
+    (side,) = held
+    if side not in (AXIS, ALLIES) or side == ctx.side_of_nation(nation) or not side_at_war(ctx, side, nation):
+        return ""
+    return side
+
+
+def conquered(ctx: Ctx, nation: str) -> bool:
+    """10.0 (provisional): whether ``nation`` is conquered: once conquered (``politics.conquered``,
+    recorded at the end of the phase it happens) it stays so; else whether it is conquered now."""
+    return nation in ctx.pos.get("politics", {}).get("conquered", {}) or bool(conqueror(ctx, nation))
+
+
+def end_phase(ctx: Ctx, rule: str) -> None:
+    """At the end of every phase (I.B, I.D): the conquests made in it (10.0, provisional) are
+    recorded, each with its event, and what follows from them happens at once."""
+    pol = ctx.pos.setdefault("politics", {"war": [], "pact": False, "vichy": False})
+    for n in sorted(k for k in ctx.sc.charts["conquest"].data if k not in CHART_KEYS):
+        if n in pol.get("conquered", {}):
+            continue
+        side = conqueror(ctx, n)
+        if not side:
+            continue
+        pol["conquered"] = dict(sorted({**pol.get("conquered", {}), n: side}.items()))
+        areas = sorted(str(a) for a in ctx.sc.charts["conquest"].data[n])
+        ctx.emit("nation-conquered", "10.0", nation=n, by=side, areas=areas, phase=rule, provisional=True)
+        _after_conquest(ctx, n, side)
+
+
+def _after_conquest(ctx: Ctx, nation: str, side: str) -> None:
+    """I.D: what a conquest sets off. Germany conquers Poland: the Nazi-Soviet Pact (9.25)."""
+    pol = ctx.pos["politics"]
+    if nation == "poland" and side == AXIS and not ctx.at_war("germany", "ussr") and not pol.get("pact"):
+        pol["pact"] = True
+        ctx.emit("pact", "9.25", began=True)
 
 
 def side_at_war(ctx: Ctx, side: str, nation: str) -> bool:
@@ -103,4 +152,17 @@ def _declared(e: Event) -> list[str]:
     return [line]
 
 
-RENDER = {"war-declared": _declared}
+def _conquered(e: Event) -> list[str]:
+    d = e.data
+    return [f"- {str(d['nation']).capitalize()} is conquered by the {d['by']}: they control {', '.join(d['areas'])} "
+            f"at the end of the phase ({d['phase']}; 10.0, provisional: the conquest chart stands in for 10.0, NOT IN SOURCE)."]
+
+
+def _pact(e: Event) -> list[str]:
+    if e.data.get("began"):
+        return ["- Germany has conquered Poland: the Nazi-Soviet Non-Aggression Pact is in force (9.25); the Soviet "
+                "Up-Front Defence applies at the end of every Allied player-turn (9.26)."]
+    return ["- The Nazi-Soviet Pact ends: Germany and the USSR are at war (9.25)."]
+
+
+RENDER = {"war-declared": _declared, "nation-conquered": _conquered, "pact": _pact}

@@ -9,14 +9,13 @@ come from those held before the phase), replacements (4.3x), new units (4.4x), f
 (6.9x), purchases (GS, SAs, FPs, ASW, Flak). WERPs left are recorded (position ``werps``) and never
 carried over (4.1).
 
-Planned (section 2 and section 9; the simplest stand-in, nothing): strategic damage (2.x, J-3's
-strategic warfare sub-step), lend-lease (9.34-9.36), minors' WERPs (9.15), Sweden's ore (9.14), the
+Strategic damage (2.0, 1.22: strategic.py, the J-3 sub-step run first) is an income line before
+naval maintenance. Planned (section 9; the simplest stand-in, nothing): lend-lease (9.34-9.36), minors' WERPs (9.15), Sweden's ore (9.14), the
 USSR's peacetime and wartime production (9.24: the scenario's ``production`` stands for it), Italy
 alone (9.42, 9.45, A-16), the transfer to Italy (9.43), the Soviet cadre rule and conscription
 (9.24d, 9.24f, 9.24g), the British +1 per step (9.38, A-44), the Axis-minor free step (9.15), the
 Ploesti limits (9.19), Vichy (9.52), Axis minors at home (9.16), Pact areas (9.25), Italy's
-conquest lifting 6.95a, and the strategic assets other than ASW and Flak (fighters, bombers,
-U-boats, V-weapons).
+conquest lifting 6.95a.
 
 Fog of war (4.5, J-0): in a game without a referee a build's type and steps and a replacement's
 steps are the owner's hidden values. The file then names only the nation, the area and the id of a
@@ -38,7 +37,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import supply
+from . import strategic, supply
 from .context import Ctx, nation_code, other
 from .data import AXIS_MINORS, MAJORS, NATIONS, Turn
 
@@ -178,7 +177,7 @@ def _nations(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> list[st
     for key in ("build", "fortify", "special"):
         for i, o in enumerate(prod.get(key, [])):
             named.setdefault(str(o["nation"]), f"production.{key}[{i}].nation")
-    for key in ("sa", "gs", "gs_at", "fp", "asw", "flak"):
+    for key in ("sa", "gs", "gs_at", "fp", "asw", "flak", *strategic.ITEMS):
         for n in prod.get("buy", {}).get(key, {}):
             named.setdefault(str(n), f"production.buy.{key}.{n}")
     for n in prod.get("hidden_werps", {}):
@@ -460,7 +459,7 @@ def _special(ctx: Ctx, s: dict[str, Any], where: str, ledger: Ledger, problems: 
 
 def _buy(ctx: Ctx, n: str, buy: dict[str, Any], ledger: Ledger, problems: list[Problem]) -> None:
     """Purchases: GS markers (4.43, 4.4, 4.41), SAs (7.1, 7.11, 7.12), FPs (4.62-4.64), ASW and Flak
-    (4.61) — the strategic assets' bookkeeping only (section 2 planned)."""
+    (4.61); fighters, bombers, U-boats, V-1s and V-2s (2.3, 2.28: strategic.buy)."""
     costs = _chart(ctx, "t12_costs")
     side = ctx.side
     k = int(buy.get("gs", {}).get(n, 0))
@@ -505,6 +504,7 @@ def _buy(ctx: Ctx, n: str, buy: dict[str, Any], ledger: Ledger, problems: list[P
     _buy_fleet(ctx, n, buy, ledger, problems)
     _buy_level(ctx, n, buy, "asw", ledger, problems)
     _buy_level(ctx, n, buy, "flak", ledger, problems)
+    strategic.buy(ctx, n, buy, ledger.spend, problems)  # 2.3, 2.28, 4.43: fighters, bombers, U-boats, V-weapons
 
 
 def _allowed(ctx: Ctx, key: str) -> str:
@@ -593,6 +593,7 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
                                 "are given in the builds and replacements", "4.5"))
     for n in _nations(ctx, prod, problems):
         lines = income(ctx, n)
+        lines += strategic.damage_line(ctx, n, sum(int(x["werps"]) for x in lines))  # 1.22, 2.0: before maintenance
         gross = sum(int(x["werps"]) for x in lines)
         upkeep, paid = maintenance(ctx, n, gross)
         ledger = Ledger(n, lines + upkeep, gross - paid, sa_start=ctx.sa(n))

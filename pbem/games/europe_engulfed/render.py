@@ -15,7 +15,21 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.games.base import EventLines
 
-from . import breakthrough, combat, fog, landings, movement, politics, production, supply, weather
+from . import (
+    breakthrough,
+    combat,
+    fog,
+    landings,
+    ledger,
+    movement,
+    naval,
+    politics,
+    production,
+    strategic,
+    supply,
+    victory,
+    weather,
+)
 from .context import NEW, context
 from .data import ALLIES, AXIS, NEUTRAL, SIDES, VICHY, ZONES, Turn
 
@@ -57,18 +71,13 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
         d = e.data
         return [f"- {str(d['nation']).capitalize()} expends a special action: {d['why']} ({e.rule}; {d['left']} left)."]
 
-    def game_over(e: Event) -> list[str]:
-        d = e.data
-        who = "a draw" if d["winner"] == "draw" else f"the {d['winner']} win"
-        return [f"## Game over: {who} ({d['reason']}; VP axis {d['vp']['axis']}, allies {d['vp']['allies']})"]
-
     return {"turn": turn, "player-turn": player_turn, "phase": phase, "awaits": awaits, "turn-advance": advance,
             "step-lost": step_lost, "eliminated": eliminated, "control": control, "contested": contested,
-            "sa-spent": sa_spent, "game-over": game_over}
+            "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, movement, politics, production, supply,
-                                                weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (breakthrough, combat, fog, landings, ledger, movement, naval, politics,
+                                                production, strategic, supply, victory, weather), PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:
@@ -105,6 +114,7 @@ def status_lines(state: dict[str, Any]) -> list[str]:
         out.append(f"{s}: {len(units)} block(s) on the map, {gs} GS" + (f", {oos} out of supply (1.21)" if oos else ""))
     out.append(_weather(state))
     out.append(_sa(state))
+    out.append(victory.status(state))  # who would win now and why (victory.py, provisional)
     con = state["position"].get("contested", {})
     if con:
         out.append("contested (Glossary): " + ", ".join(f"{a}{' (new)' if v == NEW else ''}" for a, v in sorted(con.items())))
@@ -205,7 +215,14 @@ def _standing_lines() -> list[str]:
             '# air = { AREA = 1 }             # 6.22: GS flying air combat when you defend there (the rest support)',
             '# support = { "ID" = "NATION" }  # 6.6: which defending block each GS supports',
             '# overstack = ["ID"]             # 5.5: your blocks removed first when over a stacking limit',
-            "# sa_reserve = 0                 # SAs your standing instructions never spend"]
+            "# sa_reserve = 0                 # SAs your standing instructions never spend",
+            "# [standing.strategic]           # strategic warfare in the enemy's production phase (2.x, J-3 a)",
+            "# bomb = true                    # 2.2: bomb with all bombers and fighters when you hold a bomber",
+            "# divert = false                 # 2.27 (Western Allies): bomb the Western front when allowed",
+            "# v1 = 0                         # 2.28 (Germany): V-1s launched (at least half of those held)",
+            "# v2 = 0                         # 2.28 (Germany): V-2s launched (at least half of those held)",
+            '# intercept = "always"           # 2.22a, when not compulsory: always|never|stronger',
+            "# intercept_v1 = true            # 2.28: your fighters fire at V-1s"]
 
 
 def _battle_lines(area: str, rule: str) -> list[str]:
@@ -258,6 +275,8 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
                 '# area = "AREA"', '# nation = "NATION"',
                 "# [production.buy]                 # 7.1 special actions, 4.43 GS units",
                 '# sa = { NATION = 1 }', '# gs = { NATION = 1 }', '# gs_at = { NATION = ["AREA"] }   # where the new GS are placed',
+                "# fighters = { NATION = 1 }        # 2.3, 4.43: strategic assets (also bombers, uboats, v1, v2;",
+                "# uboats = { NATION = 1 }          #   asw and flak once a year, 4.61)",
                 "",
                 "# Initial operational movement (1.23, 5.1), in order: a group of blocks along one path from",
                 "# where they stand (1 area, armor and cavalry 2: 5.11, 5.12); GS units move too (from, gs).",

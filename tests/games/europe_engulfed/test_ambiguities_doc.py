@@ -1,6 +1,6 @@
 """docs/europe-engulfed-ambiguities.md stays true to the code: one entry for each ambiguity of the
 digest's Part VIII.A (A-01 to A-77, A-66 after A-31 where the digest gives it), in the digest's
-order, each with its fields; an ambiguity of sections 2, 8 and 9 planned with the whole war; every
+order, each with its fields; an ambiguity of sections 8 and 9 planned with the whole war; every
 option of options.py on the page with its values and default, an A-nn option in the entry of its
 ambiguity and any other in "Other options"; the code each entry names exists; every catalog case
 it cites exists and shows that ambiguity (it cites the A-nn or sets one of the entry's options, or
@@ -33,7 +33,7 @@ SECTION = re.compile(r"^##+ ", re.M)
 OTHER = "## Other options"
 DIFFER = "## Readings that differ from the digest's default"
 PLANNED = "Planned with the whole war"
-LATER = ("2.", "8.", "9.")  # the whole war: strategic warfare, naval operations, politics
+LATER = ("9.",)  # the whole war still planned: politics (strategic warfare, 2, and naval operations, 8, are played)
 CODE_BASES = ("pbem.games.europe_engulfed", "pbem")
 CASE_ID = re.compile(r"\bEE-\d{3}\b")
 # Cases an entry cites that neither name its A-nn (in their rules or title) nor set its options:
