@@ -118,13 +118,13 @@ def test_a_forged_entry_of_this_user_is_trusted_only_as_far_as_its_own_digest(ga
 def test_a_cache_of_another_version_is_not_used(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
     path = game.state_path
     raw, forged = poisoned(path)
-    monkeypatch.setattr(contentcache, "__version__", "0.0.1")
-    contentcache.clear_memory()
-    old_env = contentcache.environment()
-    old_entry = entry_path(raw)
-    old_entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    forge(old_entry, raw, forged, ["doc:state"], env=old_env)  # what another version kept
-    monkeypatch.undo()
+    with monkeypatch.context() as m:
+        m.setattr(contentcache, "__version__", "0.0.1")
+        contentcache.clear_memory()
+        old_env = contentcache.environment()
+        old_entry = entry_path(raw)
+        old_entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        forge(old_entry, raw, forged, ["doc:state"], env=old_env)  # what another version kept
     contentcache.clear_memory()
     assert contentcache.environment() != old_env
     assert load_state(path).data == read_toml_uncached(path)  # another name: not looked at
