@@ -6,10 +6,16 @@ It plays simply, but through every step:
 - set-up and first orders (fog of war): it commits its blocks as the scenario numbers them (it
   keeps no secret of its own: a player who wants his blocks' types hidden shuffles them within each
   area, docs/europe-engulfed.md, Fog of war), and knows them afterwards from that numbering;
-- movement step: from 1941 the Axis declares war on the USSR (1.23) if it has not; one special
-  action bought per major power while it has the WERPs and stays
-  within its limit (7.1, 7.11); the attacker's armor, and infantry after it, move from areas next
-  to the enemy into the weakest adjacent enemy area (5.11, 5.12), one block always staying behind;
+- movement step: the declarations of war of the historical calendar (``DECLARATIONS``: Germany on
+  Denmark and Norway in Mar/Apr 1940, on the Low Countries in May/Jun 1940, on Yugoslavia and Greece
+  in 1941, on the USSR from May/Jun 1941; Italy on France and Britain from May/Jun 1940; the U.S.A.
+  from Jan/Feb 1942), each kept only where the rules allow it (1.23, 9.x); one special action bought
+  per major power while it has the WERPs and stays within its limit (7.1, 7.11); then new infantry
+  blocks at full strength in its home areas with what is left, keeping a reserve (4.4, 4.41; with
+  fog of war their type and steps are hidden values, 4.5: the built-in player builds only its
+  nation's plain infantry, so it knows its own builds later); the phasing side's armor, and
+  infantry after it, move from areas next to the enemy into the weakest adjacent enemy area whose
+  owners their nation is at war with (5.11, 5.12, 1.23), one block always staying behind;
 - combat step: every newly contested area, an Assault where its steps are at least half again the
   enemy's, else Normal (6.3); one breakthrough combat bought where it is strongest (6.71);
 - breakthrough step: the combats a breakthrough movement made, then the end;
@@ -32,8 +38,21 @@ import tomli_w
 from pbem.engine.model import Submission
 
 from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, other
+from .data import AXIS_MINORS, MAJORS, Turn
 
 MAX_MOVES = 12  # groups the attacker tries to move in one movement step
+MAX_BUILDS = 4  # new blocks a nation builds in one production phase
+RESERVE = 3  # WERPs a nation keeps back from building
+# The declarations of war the built-in player makes, from the game turn given (1.23; each kept only
+# if the rules allow it then): the historical calendar of the war in Europe.
+DECLARATIONS: tuple[tuple[str, str, str], ...] = (
+    ("1940-mar", "germany", "denmark"), ("1940-mar", "germany", "norway"),
+    ("1940-may", "germany", "belgium"), ("1940-may", "germany", "netherlands"),
+    ("1940-may", "italy", "france"), ("1940-may", "italy", "britain"),
+    ("1941-mar", "germany", "yugoslavia"), ("1941-mar", "germany", "greece"),
+    ("1941-may", "germany", "ussr"), ("1941-may", "italy", "ussr"),
+    ("1942-jan", "usa", "germany"), ("1942-jan", "usa", "italy"),
+)
 
 
 def own_values(module: Any, state: dict[str, Any], side: str) -> dict[str, dict[str, Any]]:
@@ -45,6 +64,9 @@ def own_values(module: Any, state: dict[str, Any], side: str) -> dict[str, dict[
     for u, s in ctx.units.items():
         if s.get("item") and ctx.side_of(u) == side and u in start and s.get("item") == u:
             out[u] = {"block": start[u]["block"], "steps": int(start[u]["steps"]) - int(s.get("lost", 0))}
+        elif s.get("item") == u and ctx.side_of(u) == side and not s.get("elite") and _build_type(ctx, ctx.nation(u)):
+            bt = _build_type(ctx, ctx.nation(u))  # its own build: plain infantry at full strength (see _builds)
+            out[u] = {"block": bt, "steps": ctx.sc.units.blocks[bt].steps - int(s.get("lost", 0))}
     return out
 
 
@@ -103,6 +125,8 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
             _naval(b, ctx)
             _production(b, ctx)
             _strategic(b, ctx, state)
+            _builds(b, ctx)
+            _declarations(b, ctx)
             _movement(b, ctx)
         elif phase == COMBAT:
             _combat(b, ctx)
@@ -145,6 +169,111 @@ def _production(b: _Builder, ctx: Ctx) -> None:
             b.body = trial
 
 
+def _build_type(ctx: Ctx, nation: str) -> str:
+    """The block type the built-in player builds for a major power: its plain infantry."""
+    name = f"{nation_code_of(nation)}-inf"
+    bt = ctx.sc.units.blocks.get(name)
+    return name if nation in MAJORS and bt is not None and bt.nation == nation and not bt.elite else ""
+
+
+def nation_code_of(nation: str) -> str:
+    from .context import nation_code
+
+    return nation_code(nation)
+
+
+def _builds(b: _Builder, ctx: Ctx) -> None:
+    """4.4, 4.41: new infantry blocks at full strength in the nation's home areas (nearest the
+    enemy first), while the WERPs left after the special actions allow, keeping ``RESERVE`` back."""
+    from . import production
+
+    for n in _majors(ctx):
+        bt = _build_type(ctx, n)
+        if not bt:
+            continue
+        full = ctx.sc.units.blocks[bt].steps
+        cost = production.build_cost(ctx, bt, full)
+        homes = sorted((a for a in ctx.sc.map.areas if ctx.sc.map.areas[a].home == n and ctx.controller(a) == ctx.side
+                        and not ctx.contested(a) and ctx.sc.map.areas[a].kind == "land"),
+                       key=lambda a: (-sum(1 for t in ctx.neighbours(a) if ctx.controller(t) == other(ctx.side)), a))
+        built = 0
+        for area in homes:
+            for _ in range(2):
+                if built >= MAX_BUILDS or not _build_one(b, ctx, n, bt, full, cost, area):
+                    break
+                built += 1
+
+
+def _build_one(b: _Builder, ctx: Ctx, n: str, bt: str, full: int, cost: int, area: str) -> bool:
+    from .production import _next_id
+
+    trial = copy.deepcopy(b.body)
+    prod = trial.setdefault("production", {})
+    taken = {str(x["id"]) for x in prod.get("build", [])}
+    uid = _next_id(ctx, n, False)
+    if uid in taken:  # the ids of this file's earlier builds
+        code, num = uid.split(".")
+        nums = [int(x.split(".")[1]) for x in taken if x.split(".")[0] == code]
+        uid = f"{code}.{max([int(num) - 1, *nums]) + 1:02d}"
+    order: dict[str, Any] = {"nation": n, "area": area, "id": uid}
+    if ctx.secret:
+        trial.setdefault("hidden", {})[uid] = {"block": bt, "steps": full}
+        prod.setdefault("hidden_werps", {})[n] = int(prod.get("hidden_werps", {}).get(n, 0)) + cost
+    else:
+        order.update(block=bt, steps=full)
+    prod.setdefault("build", []).append(order)
+    if _left(b, ctx, trial, n) < RESERVE or not b.legal(trial):
+        return False
+    b.body = trial
+    return True
+
+
+def _left(b: _Builder, ctx: Ctx, body: dict[str, Any], n: str) -> int:
+    """The WERPs the nation would have left with these orders (4.5; the production walk's own sums)."""
+    from . import production
+
+    probe = context(b.state)
+    for u, v in ctx.units.items():  # the side's own hidden blocks as it knows them
+        if v.get("block") and u in probe.units:
+            probe.units[u].setdefault("block", v["block"])
+            probe.units[u].setdefault("steps", v.get("steps"))
+    problems: list[Any] = []
+    at = len(probe.events)
+    production._walk(probe, dict(body.get("production", {})), problems)
+    for e in probe.events[at:]:
+        if e.kind == "werps" and e.data.get("nation") == n:
+            return int(e.data["available"]) - int(e.data["spending"])
+    return 0
+
+
+def _declarations(b: _Builder, ctx: Ctx) -> None:
+    """1.23: the calendar's declarations of war due by this game turn, each kept only if legal."""
+    for when, n, on in DECLARATIONS:
+        if ctx.turn < Turn.parse(when) or ctx.side_of_nation(n) != ctx.side or ctx.at_war(n, on):
+            continue
+        if any(d.get("nation") == n and d.get("on") == on for d in b.body.get("declare", [])):
+            continue
+        if b.add("declare", {"nation": n, "on": on}):
+            pol = ctx.pos.setdefault("politics", {"war": [], "pact": False, "vichy": False})
+            pol["war"] = sorted([*pol.get("war", []), sorted([n, on])])
+            if {n, on} == {"germany", "ussr"}:
+                pol["pact"] = False
+
+
+def _at_war_with_owners(ctx: Ctx, units: list[str], target: str) -> bool:
+    """1.23: every block's nation (an Axis minor: Germany's wars) is at war with every nation that
+    holds the target."""
+    from .politics import owners
+
+    held = owners(ctx, target, ctx.side)
+    for u in units:
+        n = ctx.nation(u)
+        n = "germany" if n in AXIS_MINORS else n
+        if any(not ctx.at_war(n, o) for o in held):
+            return False
+    return True
+
+
 # 2.2, 2.22a, 2.28 (J-3 (a)): the standing strategic instructions the built-in player gives once, and
 # the strategic assets it buys each production phase (2.3, 4.43), each kept only if legal.
 STRATEGIC_STANDING: dict[str, Any] = {"bomb": True, "intercept": "stronger"}
@@ -176,15 +305,9 @@ def _steps(ctx: Ctx, units: list[str]) -> int:
 
 def _movement(b: _Builder, ctx: Ctx) -> None:
     """5.1: from each area of its own next to the enemy, armor then infantry into the weakest
-    adjacent enemy area, one block staying behind (the attacker only: the Axis)."""
-    if ctx.side != "axis":
-        return
+    adjacent enemy area whose owners their nations are at war with (1.23), one block staying
+    behind."""
     enemy = other(ctx.side)
-    if not ctx.at_war("germany", "ussr") and ctx.turn.year >= 1941:  # 1.23: Barbarossa, declared before the moves
-        trial = {**b.body, "declare": [{"nation": "germany", "on": "ussr"}]}
-        if b.legal(trial):
-            b.body = trial
-            ctx.pos["politics"]["war"] = sorted([*ctx.pos["politics"]["war"], ["germany", "ussr"]])
     tried = 0
     for area in sorted({ctx.at(u) for u in ctx.side_units(ctx.side)}):
         if ctx.contested(area) or ctx.area(area).fortress:
@@ -196,7 +319,7 @@ def _movement(b: _Builder, ctx: Ctx) -> None:
         mine = ctx.side_in(area, ctx.side)
         armor = [u for u in mine if ctx.kind(u) == "armor"]
         infantry = [u for u in mine if ctx.kind(u) in ("infantry", "cavalry")]
-        go = (armor + infantry)[:max(len(mine) - 1, 0)]
+        go = [u for u in (armor + infantry) if _at_war_with_owners(ctx, [u], target)][:max(len(mine) - 1, 0)]
         if not go or _steps(ctx, go) < _steps(ctx, ctx.side_in(target, enemy)):
             continue
         if b.add("move", {"units": go, "path": [target]}):

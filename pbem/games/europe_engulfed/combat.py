@@ -11,8 +11,8 @@ its anti-infantry bonus as soon as the enemy armor is gone (6.29); hits on die +
 losses by the owner's standing ``losses`` list under 6.27 and 6.28. Then the counterattack (7.7),
 the field fortification breached (6.97b), contested areas and control updated.
 
-Left to other sections: the Axis minor stacking bonus (9.18, 6.4k), Italian collapse (9.45a),
-retreat by sea (7.51, section 8), the surprise attack (14.43b, not in the source).
+The Axis minor stacking bonus (9.18, 6.4k) and Italian collapse (9.45a) are axis_powers.py's. Left to
+other sections: retreat by sea (7.51, section 8), the surprise attack (14.43b, not in the source).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.mechanics.steps import allocate
 
+from . import axis_powers
 from .context import NEW, OLD, OOS, OOS_MOVED, Ctx, other
 from .data import ALLIES, AXIS, MAGINOT_FROM
 
@@ -174,6 +175,7 @@ class Round:
     paying: list[str] | None = None
     invasion: str = ""  # 7.21 or 7.31: the defenders' anti-infantry bonus this first round
     supported: dict[str, str] = field(default_factory=dict)  # unit -> GS nation (6.6)
+    minors: bool = False  # 9.18: Axis minors stacked at the start of the round
 
 
 def fight(ctx: Ctx, battle: dict[str, Any], rule: str, paying: list[str] | None = None) -> None:
@@ -551,6 +553,11 @@ def _bonuses(ctx: Ctx, r: Round, u: str, role: str, target: str) -> tuple[list[d
     elif r.invasion and r.counter and r.first and target == "infantry":
         add("j", "counterattack of the first round against an " + ("invasion" if r.invasion == "7.21" else "airborne assault"),
             r.invasion)
+    if r.minors and ctx.side_of(u) != AXIS and target == "infantry":
+        add("k", "Axis minors stacked together", "9.18")
+    if got and axis_powers.no_italian_bonus(ctx, u):
+        neg.append("Italian units receive no hit bonus after the collapse of Italian morale (9.45a)")
+        got = []
     if got and kind == "militia":
         neg.append("militia never receive a hit bonus (Glossary)")
         got = []
@@ -690,6 +697,7 @@ def _round(ctx: Ctx, r: Round, att_gs: tuple[dict[str, Any], int], def_gs: tuple
     number flying air combat), air combat, the defender's fire, the surviving attackers' fire; then
     the losses made on the blocks (ctx.lose_step) after the ``battle`` event."""
     area = r.area
+    r.minors = axis_powers.minor_stacking(ctx, area)  # 9.18: at the start of each combat round
     a_air, a_sup, a_drop = _allocate_gs(ctx, area, r.attacker, {str(k): str(v) for k, v in att_gs[0].items()}, att_gs[1])
     d_air, d_sup, d_drop = _allocate_gs(ctx, area, r.defender, {str(k): str(v) for k, v in def_gs[0].items()}, def_gs[1])
     airs = {r.attacker: dict(a_air), r.defender: dict(d_air)}

@@ -71,7 +71,7 @@ TABLES: dict[str, str] = {
 }
 # Part VI: the charts printed on the map or player aids, absent from the source (provisional).
 MAP_CHARTS: dict[str, str] = {"weather": "1.1", "asw": "2.11", "uboat_attack": "2.12", "national_limits": "20.3",
-                              "conquest": "10.0"}
+                              "axis_politics": "9.1, 9.4", "conquest": "10.0"}
 
 UP_FRONT = ("bessarabia", "lvov", "brest-litovsk", "lithuania")  # 9.26
 GERMAN_MILITIA = frozenset({"germany", "italy", "france", "belgium", "netherlands", "denmark", "hungary", "poland"})  # 9.12
@@ -598,6 +598,7 @@ class Scenario:
     blocks: tuple[Block, ...]
     gs: dict[str, dict[str, int]]  # area -> nation -> ground-support markers
     digest: str
+    axis_minors_joined: bool = False  # 9.15: the Axis minors on the Axis side at the start
     victory: VictoryTable | None = None  # the scenario's victory table (victory_table.py; NOT IN SOURCE)
 
     @property
@@ -794,7 +795,7 @@ def _build(path: Path, raw: dict[str, Any], em: EEMap, units: Units, charts: Cha
     return dict(id=str(s["id"]), title=str(s["title"]), note=str(s.get("note", "")), provisional=bool(s.get("provisional")),
                 start=start, end=end, first=str(s.get("first", AXIS)), map=em, units=units, charts=charts,
                 war=frozenset(war), pact=pact, vichy=vichy, control=control, production=production, assets=assets,
-                fleets=fleets, blocks=tuple(blocks), gs=gs)
+                fleets=fleets, blocks=tuple(blocks), gs=gs, axis_minors_joined=bool(pol.get("axis_minors_joined", False)))
 
 
 def _setup(w: str, raw: dict[str, Any], em: EEMap, units: Units, control: dict[str, str],

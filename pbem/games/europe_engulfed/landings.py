@@ -33,7 +33,7 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.mechanics.paths import Neighbours, reachable
 
-from . import naval
+from . import axis_powers, naval
 from .context import INFANTRY_CLASS, Ctx, other
 from .data import ALLIES, AXIS
 
@@ -171,6 +171,9 @@ def _payers(ctx: Ctx, inv: dict[str, Any], units: list[str], joint: bool, cost: 
     nation; 7.26: a joint British and US invasion costs each power one."""
     nations = sorted({ctx.nation(u) for u in units})
     nation = str(inv.get("nation", "")) or (nations[0] if len(nations) == 1 else "")
+    med = axis_powers.invasion_payers(ctx, str(inv.get("sea", "")), units, cost)  # 9.47
+    if med is not None:
+        return med
     if joint:
         return {"britain": cost, "usa": 1}
     if not nation:

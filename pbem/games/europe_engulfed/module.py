@@ -24,6 +24,7 @@ from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice
 
 from . import (
+    axis_powers,
     breakthrough,
     combat,
     data,
@@ -127,7 +128,7 @@ class EuropeEngulfed(BundledGame):
             "fleets": {z: dict(sorted(by.items())) for z, by in sorted(sc.fleets.items())},
             "transport": {},
             "strat": {},
-            "politics": {"war": sorted(sorted(p) for p in sc.war), "pact": sc.pact, "vichy": sc.vichy},
+            "politics": axis_powers.initial(sc, {"war": sorted(sorted(p) for p in sc.war), "pact": sc.pact, "vichy": sc.vichy}),
             "assets": copy.deepcopy({k: v for k, v in sc.assets.items() if k != "special_actions"}),
             "next_allowed": {},
             "vp": {AXIS: 0, ALLIES: 0},
@@ -165,6 +166,7 @@ class EuropeEngulfed(BundledGame):
     def _end_player_turn(self, ctx: Ctx) -> str:
         """The end of a player-turn (6.96); the Allied one ends the game turn (1.4). Returns the
         phase awaited next, or "" when the game is over."""
+        axis_powers.end_player_turn(ctx)  # 9.46 (I.B)
         supply.end_player_turn(ctx)
         for a, v in list(ctx.pos.get("contested", {}).items()):
             if v == NEW:
@@ -245,12 +247,14 @@ class EuropeEngulfed(BundledGame):
             politics.check(ctx, body, problems)
             movement.check(ctx, body, problems)
             landings.check(ctx, body, problems)
+            axis_powers.check(ctx, body, problems)  # 9.17e at the end of the phases
         elif phase == COMBAT:
             combat.check(ctx, body, problems)
             supply.check_final(ctx, body, problems)
             naval.check_final(ctx, body, problems)
         else:
             breakthrough.check(ctx, state.get("pending", {}), body, problems)
+            axis_powers.check(ctx, body, problems)
             supply.check_final(ctx, body, problems)
             naval.check_final(ctx, body, problems)
         return problems

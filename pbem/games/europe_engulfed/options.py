@@ -78,6 +78,16 @@ OPTIONS: tuple[Option, ...] = (
            "2.22d: Flak dice by the bomber (or V-1) points surviving interception, or by the whole raid"),
     Option("axis_fleet_transfers", 0, (0, 20), "A-39",
            "8.32: the most FPs each Axis nation transfers a turn (0: no limit beyond the conditions of 8.32)"),
+    Option("russian_winter", "infantry", ("infantry", "class"), "A-43",
+           "9.13: the Russian winter strikes the infantry type (elite too; not cavalry, airborne, militia), or the whole infantry class"),
+    Option("romania_gs", "none", ("none", "counted"), "A-45",
+           "9.17e: no German GS in Romania before the German-Soviet war, or GS counted among the 3 German units"),
+    Option("minor_stacking", "nations", ("nations", "units"), "A-46",
+           "9.18: the Allied bonus when units of two or more Axis minor countries share an area, or any two Axis minor units"),
+    Option("italy_morale", "not-all", ("not-all", "none-held"), "A-53",
+           "9.45: Italian morale collapses when the Axis does not hold all of Gibraltar, Marseille and Athens, or holds none"),
+    Option("italy_surrender", "both", ("both", "either"), "A-54",
+           "9.46: Italy surrenders when the Allies control both its home resource areas, or either"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
 )
 

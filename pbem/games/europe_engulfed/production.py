@@ -10,12 +10,13 @@ come from those held before the phase), replacements (4.3x), new units (4.4x), f
 carried over (4.1).
 
 Strategic damage (2.0, 1.22: strategic.py, the J-3 sub-step run first) is an income line before
-naval maintenance. Planned (section 9; the simplest stand-in, nothing): lend-lease (9.34-9.36), minors' WERPs (9.15), Sweden's ore (9.14), the
-USSR's peacetime and wartime production (9.24: the scenario's ``production`` stands for it), Italy
-alone (9.42, 9.45, A-16), the transfer to Italy (9.43), the Soviet cadre rule and conscription
-(9.24d, 9.24f, 9.24g), the British +1 per step (9.38, A-44), the Axis-minor free step (9.15), the
-Ploesti limits (9.19), Vichy (9.52), Axis minors at home (9.16), Pact areas (9.25), Italy's
-conquest lifting 6.95a.
+naval maintenance. The Axis politics are axis_powers.py's (hooks here): Swedish ore (9.14),
+Ploesti (9.15, 9.19), Italy's production (9.42, 9.45c, A-16), German aid to Italy (9.43), the Axis
+minors' steps paid with German WERPs and their free step (9.15), full strength only at home (9.16),
+the Russian winter (9.13). Planned (the rest of section 9; the simplest stand-in, nothing):
+lend-lease (9.34-9.36), the USSR's peacetime and wartime production (9.24: the scenario's
+``production`` stands for it), the Soviet cadre rule and conscription (9.24d, 9.24f, 9.24g), the
+British +1 per step (9.38, A-44), Vichy (9.52), Pact areas (9.25), Italy's conquest lifting 6.95a.
 
 Fog of war (4.5, J-0): in a game without a referee a build's type and steps and a replacement's
 steps are the owner's hidden values. The file then names only the nation, the area and the id of a
@@ -37,7 +38,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import strategic, supply
+from . import axis_powers, strategic, supply
 from .context import Ctx, nation_code, other
 from .data import AXIS_MINORS, MAJORS, NATIONS, Turn
 
@@ -92,7 +93,11 @@ def _own_side_homes(ctx: Ctx, nation: str) -> frozenset[str]:
 def income(ctx: Ctx, nation: str) -> list[dict[str, Any]]:
     """4.1, 4.11-4.14, 4.7a: the WERPs a nation receives, line by line with the rules."""
     side = ctx.side_of_nation(nation)
-    lines = [_line("basic production (scenario)", int(ctx.sc.production.get(nation, 0)), "4.14")]
+    if nation in AXIS_MINORS:  # 9.15: an Axis minor's steps are paid with German WERPs
+        return [_line("German WERPs left for the Axis minors' steps", axis_powers.german_left(ctx), "9.15")]
+    own_basic = axis_powers.basic(ctx, nation)  # 9.42, 9.45c: Italy
+    lines = [_line("basic production (scenario)", int(ctx.sc.production.get(nation, 0)), "4.14") if own_basic is None
+             else _line(own_basic[1], own_basic[0], own_basic[2])]
     amap = ctx.sc.map
     for a in sorted(amap.areas):
         ar = amap.areas[a]
@@ -128,7 +133,7 @@ def income(ctx: Ctx, nation: str) -> list[dict[str, Any]]:
             lines.append(_line(f"{ar.name}: {why}, cannot trace supply (nothing)", 0, "4.12"))
         else:
             lines.append(_line(f"{ar.name}: {why}, garrisoned", value, rule))
-    return lines
+    return lines + axis_powers.income(ctx, nation, lines, supply.traces)  # 9.14, 9.15, 9.45c
 
 
 def maintenance(ctx: Ctx, nation: str, werps: int) -> tuple[list[dict[str, Any]], int]:
@@ -203,6 +208,9 @@ def _full_allowed(ctx: Ctx, u: str, area: str, ledger: Ledger) -> tuple[bool, st
     n, ar = ctx.nation(u), ctx.area(area)
     if area in ledger.specials:
         return True, "7.8, 4.32(3)"
+    minor = axis_powers.minor_full_at_home(ctx, u, area)  # 9.16
+    if minor is not None:
+        return minor
     if ar.home == n:
         return True, "4.32: own home area"
     if n == "germany" and ar.country in GERMAN_FULL:
@@ -244,9 +252,10 @@ def _replace(ctx: Ctx, r: dict[str, Any], where: str, ledger: Ledger, problems: 
         if not full:  # 4.32 (A-71): the new value, hidden, stays below full strength (checked when it is opened)
             ctx.claim(u, {"steps": "below-full", "n": 0, "rule": why, "why": f"was replaced in {area}, where it may not reach "
                           "full strength"})
+        free = axis_powers.free_step(ctx, u, r, where, problems)  # 9.15: the free step, worth 1 step, not paid
         ledger.hidden_items.append(u)  # its new value is fog.py's (a new version of its item, or a new item ID.N)
         cheapest = min(step_cost(ctx, b) for b in ctx.possible_blocks(u))
-        ledger.hidden_min += cheapest
+        ledger.hidden_min += 0 if free else cheapest
         ctx.emit("replaced", "4.3", nation=n, unit=u, at=area, hidden=True, upto=why)
         return
     steps = int(r.get("steps", 0))
@@ -260,7 +269,10 @@ def _replace(ctx: Ctx, r: dict[str, Any], where: str, ledger: Ledger, problems: 
         problems.append(Problem(f"{where}.steps", text, "4.32"))
     if len(problems) > bad or not steps:
         return
-    cost = steps * step_cost(ctx, block)
+    free = axis_powers.free_step(ctx, u, r, where, problems)  # 9.15
+    if len(problems) > bad:
+        return
+    cost = (steps - free) * step_cost(ctx, block)
     ctx.units[u]["steps"] = have + steps
     ledger.spend(f"{u}: {steps} step(s) replaced", cost, "4.3, 4.43")
     ctx.emit("replaced", "4.3", nation=n, unit=u, at=area, block=block, steps=steps, was=have, now=have + steps,
@@ -591,6 +603,7 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
     if hidden_werps and not ctx.secret:
         problems.append(Problem("production.hidden_werps", "nothing is hidden in a refereed or open game: blocks and steps "
                                 "are given in the builds and replacements", "4.5"))
+    axis_powers.production_start(ctx, prod, problems)  # 9.13
     for n in _nations(ctx, prod, problems):
         lines = income(ctx, n)
         lines += strategic.damage_line(ctx, n, sum(int(x["werps"]) for x in lines))  # 1.22, 2.0: before maintenance
@@ -599,6 +612,7 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
         ledger = Ledger(n, lines + upkeep, gross - paid, sa_start=ctx.sa(n))
         data: dict[str, Any] = {"nation": n}
         at = len(ctx.events)
+        axis_powers.before_orders(ctx, n, prod, ledger, problems)  # 9.43
         for i, s in enumerate(prod.get("special", [])):
             if str(s["nation"]) == n:
                 _special(ctx, s, f"production.special[{i}]", ledger, problems)
@@ -613,6 +627,7 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
                 _fortify(ctx, f, f"production.fortify[{i}]", ledger, problems)
         _buy(ctx, n, dict(prod.get("buy", {})), ledger, problems)
         _hidden(ctx, n, hidden_werps, ledger, problems)
+        axis_powers.after_orders(ctx, n, prod, ledger, problems)  # 9.15, 9.19, 9.45d
         if ledger.total > ledger.available:
             problems.append(Problem("production", f"{n} spends {ledger.total} WERPs but has {ledger.available}", "4.1"))
         left = max(0, ledger.available - ledger.total)

@@ -272,6 +272,7 @@ def test_every_table_present(s1939: Scenario) -> None:
     assert {t.id for t in c.provisional()} >= {"t6_v_weapons", "t14_special_actions", "t16_lend_lease", "weather", "asw",
                                                "uboat_attack", "national_limits"}
     assert "conquest" in {t.id for t in c.provisional()}  # 10.0 is NOT IN SOURCE
+    assert "axis_politics" in {t.id for t in c.provisional()}  # 9.13 year, mainland Italy
     assert all(t.note for t in c.provisional())
 
 

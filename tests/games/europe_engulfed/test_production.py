@@ -52,7 +52,7 @@ def test_hidden_replacements_are_paid_from_the_hidden_werps() -> None:
     production.check(_ctx(units, True), body, problems)
     assert [p.where for p in problems] == ["production.replace[1].unit"]  # Minsk is not Axis-controlled there
     assert ctx.units["de.01"]["item"] == "de.01" and ctx.units["de.02"]["steps"] == 2  # fog.py's to change
-    assert ctx.pos["werps"]["germany"] == 28 - 3
+    assert ctx.pos["werps"]["germany"] == 32 - 3  # 28 and Swedish ore (9.14) and Ploesti (9.15)
     replaced = [e for e in ctx.events if e.kind == "replaced"]
     assert [e.data["unit"] for e in replaced] == ["de.01", "de.02"] and not any("steps" in e.data for e in replaced)
 
