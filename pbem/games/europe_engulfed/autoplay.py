@@ -146,7 +146,8 @@ def _naval(b: _Builder, ctx: Ctx) -> None:
     """8.11: standing naval = "stronger" in every sea zone; 8.3: one fleet transfer toward the zone
     where the enemy's FPs most outnumber a nation's own, from a zone where its fleet is the larger."""
     seas = sorted(z for z, ar in ctx.sc.map.areas.items() if ar.kind == "sea")
-    b.body = {**b.body, "standing": {"naval": {z: "stronger" for z in seas}}}
+    mine = {**ctx.standing.get(ctx.side, {}), **b.body.get("standing", {})}
+    b.body = {**b.body, "standing": {**mine, "naval": {z: "stronger" for z in seas}}}
     fleets = ctx.pos.get("fleets", {})
 
     def strength(z: str, mine: bool) -> int:
@@ -287,7 +288,7 @@ def _strategic(b: _Builder, ctx: Ctx, state: dict[str, Any]) -> None:
     mine = dict(state.get("standing", {}).get(b.side, {}))
     if "strategic" not in mine:
         trial = copy.deepcopy(b.body)
-        trial["standing"] = {**mine, "strategic": dict(STRATEGIC_STANDING)}
+        trial["standing"] = {**mine, **trial.get("standing", {}), "strategic": dict(STRATEGIC_STANDING)}
         if b.legal(trial):
             b.body = trial
     for item, nation, n in STRATEGIC_BUYS:

@@ -24,7 +24,7 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.mechanics.steps import allocate
 
-from . import axis_powers
+from . import axis_powers, naval
 from .context import NEW, OLD, OOS, OOS_MOVED, Ctx, other
 from .data import ALLIES, AXIS, MAGINOT_FROM
 
@@ -256,7 +256,10 @@ def _retreat(ctx: Ctx, area: str, typ: str, att: str, dfd: str) -> bool:
     """7.51: retreat before combat by the defender's standing ``retreat`` entry for the area (when
     always, on an Assault, or when outnumbered: more attacking blocks than defending ones, A-74),
     for an SA of the defending nation: every defending unit and GS unit to the first area of ``to``
-    that is adjacent, friendly-controlled and not contested. No rearguard. By sea: section 8."""
+    that is adjacent, friendly-controlled and not contested; else, from a port, to the first that
+    is a friendly non-contested port of the same sea zone, each block on an unused FP, where the
+    enemy may fight a naval combat (8.11, naval.py) and GS go only along an air-route (else they
+    are left alone and lost, 6.64). No rearguard."""
     for e in ctx.standing.get(dfd, {}).get("retreat", []):
         if e.get("area") != area:
             continue
@@ -266,6 +269,10 @@ def _retreat(ctx: Ctx, area: str, typ: str, att: str, dfd: str) -> bool:
             return False
         to = next((str(t) for t in e.get("to", []) if t in ctx.neighbours(area) and ctx.friendly(str(t), dfd)
                    and not ctx.contested(str(t))), None)
+        sea = ""
+        if to is None:
+            to, sea = naval.sea_retreat(ctx, area, list(e.get("to", [])), dfd, ours)
+            to = to or None
         payer = _side_payer(ctx, area, dfd)
         if to is None or payer is None:
             ctx.emit("retreat-before-combat", "7.51", area=area, side=dfd, done=False,
@@ -273,13 +280,24 @@ def _retreat(ctx: Ctx, area: str, typ: str, att: str, dfd: str) -> bool:
             return False
         ctx.spend_sa(payer, "7.51", f"retreat before combat from {area}")
         gs = ctx.side_gs(area, dfd)
-        for u in ours:
+        sailed = list(ours)
+        by_sea = {}
+        if sea:
+            sailed, note = naval.retreat_by_sea(ctx, area, to, sea, dfd, ours)
+            by_sea = {"sea": sea, "naval_combat": note, "lost": [u for u in ours if u not in sailed]}
+            if "air-route" not in ctx.sc.map.features(area, to):
+                for n, k in gs.items():
+                    ctx.add_gs(area, n, -k)
+                    ctx.emit("gs-eliminated", "6.64", area=area, nation=n, count=k,
+                             why="left alone by a retreat by sea, which GS may not use (7.51)")
+                gs = {}
+        for u in sailed:
             ctx.place(u, to)
         for n, k in gs.items():
             ctx.add_gs(area, n, -k)
             ctx.add_gs(to, n, k)
-        ctx.emit("retreat-before-combat", "7.51", area=area, side=dfd, done=True, to=to, units=ours, gs=gs, nation=payer,
-                 when=when, type=typ)
+        ctx.emit("retreat-before-combat", "7.51", area=area, side=dfd, done=True, to=to, units=sailed, gs=gs, nation=payer,
+                 when=when, type=typ, **by_sea)
         ctx.update_contested(to, "7.51")
         return True
     return False
@@ -797,7 +815,10 @@ def _render_retreat(e: Event) -> list[str]:
         return [f"- The {_side(d['side'])} cannot retreat before combat from {d['area']}: {d['why']} ({e.rule})."]
     gs = ", ".join(f"{k} {n} GS" for n, k in d["gs"].items())
     return [f"- The {_side(d['side'])} retreat before combat from {d['area']} to {d['to']} ({e.rule}, standing "
-            f"instruction '{d['when']}', {d['nation']} SA): {', '.join(d['units'])}" + (f" and {gs}" if gs else "") + "."]
+            f"instruction '{d['when']}', {d['nation']} SA): {', '.join(d['units']) or 'no unit arrives'}"
+            + (f" and {gs}" if gs else "")
+            + (f", by sea across the {d['sea']} (each block on an unused FP, 5.34; naval combat, 8.11: {d['naval_combat']}"
+               + (f"; lost at sea: {', '.join(d['lost'])}" if d.get("lost") else "") + ")" if d.get("sea") else "") + "."]
 
 
 def _render_reinforced(e: Event) -> list[str]:

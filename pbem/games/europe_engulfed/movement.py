@@ -808,7 +808,8 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
                     interdiction="rolled below (8.21)" if ctx.dice is not None else "rolled when the orders are resolved (8.21)")
     ctx.emit("strat-move", "5.33" if cape else "5.32" if leg is not None else "5.2", **data)
     if leg is not None:  # 8.2: each unit interdicted zone by zone, its losses taken where it landed
-        lost_gs = naval.interdict(ctx, ["atlantic"] if cape else seas, units, gs, [str(u) for u in m.get("cadres", [])])
+        lost_gs = naval.interdict(ctx, ["atlantic"] if cape else seas, units, gs, [str(u) for u in m.get("cadres", [])],
+                                  {str(u): int(n) for u, n in m.get("steps", {}).items()})
         for n, k in lost_gs.items():
             ctx.add_gs(dest, n, -k)
             ctx.emit("gs-eliminated", "8.21", area=dest, nation=n, count=k, why="interdicted at sea")

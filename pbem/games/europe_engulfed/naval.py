@@ -128,14 +128,15 @@ def _decides(ctx: Ctx, g: str, sea: str, mine: int, theirs: int) -> tuple[bool, 
 
 
 def engage(ctx: Ctx, sea: str, cargo: list[str], gs: dict[str, int], carrying: dict[str, int], rule: str,
-           what: str, per_unit: int = 1) -> tuple[list[str], dict[str, int], str]:
+           what: str, per_unit: int = 1, side: str = "") -> tuple[list[str], dict[str, int], str]:
     """8.1: the units ``cargo`` (blocks) and ``gs`` (GS markers by nation) carried in ``sea`` by the
     moving side's FPs ``carrying`` (by nation: the FPs carrying them now; ``per_unit`` FPs each,
     7.25) may be engaged by each enemy player with FPs there, as its standing ``naval`` says.
     Returns the blocks and GS lost with the FPs that carried them (8.14; the caller takes them off
     the map: the blocks are eliminated here, the GS markers by the caller, who moves them) and a
-    note for the move's report. Checking (no dice) fights nothing."""
-    side = ctx.side
+    note for the move's report. ``side``: the side whose units sail (the phasing side unless
+    given: a retreat by sea, 7.51, is the defender's). Checking (no dice) fights nothing."""
+    side = side or ctx.side
     movers = {ctx.nation(u) for u in cargo} | set(gs) | set(carrying)
     enemies = _enemy_groups(ctx, sea, movers, side)
     if not enemies:
@@ -167,7 +168,7 @@ def engage(ctx: Ctx, sea: str, cargo: list[str], gs: dict[str, int], carrying: d
         for n, k in res["engaged_losses"].get("carrying", {}).items():
             carry[n] = carry.get(n, 0) - k
         k_units = math.ceil(sunk / per_unit) if sunk else 0
-        victims = _cargo_order(ctx, cargo_left, gs_left)[:k_units]
+        victims = _cargo_order(ctx, side, cargo_left, gs_left)[:k_units]
         drowned_u = [v for v in victims if not v.startswith("gs:")]
         drowned_gs: dict[str, int] = {}
         for v in victims:
@@ -189,10 +190,10 @@ def engage(ctx: Ctx, sea: str, cargo: list[str], gs: dict[str, int], carrying: d
     return lost_units, lost_gs, "; ".join(notes) if notes else "none: no enemy fleet points in the zone (8.11)"
 
 
-def _cargo_order(ctx: Ctx, cargo: list[str], gs: dict[str, int]) -> list[str]:
+def _cargo_order(ctx: Ctx, side: str, cargo: list[str], gs: dict[str, int]) -> list[str]:
     """8.14: the owner's choice of the units lost with their FPs: the blocks of its standing
     ``losses`` list in its order, then GS markers, then the other blocks by id."""
-    losses = [str(u) for u in ctx.standing.get(ctx.side, {}).get("losses", [])]
+    losses = [str(u) for u in ctx.standing.get(side, {}).get("losses", [])]
     named = [u for u in losses if u in cargo]
     markers = [f"gs:{n}" for n in sorted(gs) for _ in range(gs[n])]
     return named + markers + sorted(u for u in cargo if u not in named)
@@ -252,16 +253,68 @@ def _lose(ctx: Ctx, sea: str, g: str, fps: dict[str, int], carrying: dict[str, i
     return {c: v for c, v in out.items() if v}
 
 
+# --- retreat by sea (7.51) ---------------------------------------------------------------------
+
+def free_for(ctx: Ctx, sea: str, side: str) -> dict[str, int]:
+    """5.34: the FPs of ``side``'s nations in ``sea`` not yet used for transport this game turn."""
+    fl, us = fleets(ctx, sea), used(ctx, sea)
+    return {n: k - us.get(n, 0) for n, k in fl.items() if ctx.side_of_nation(n) == side and k - us.get(n, 0) > 0}
+
+
+def sea_retreat(ctx: Ctx, area: str, targets: list[str], side: str, units: list[str]) -> tuple[str, str]:
+    """7.51: the first of ``targets`` that ``side``'s units retreating from the port ``area`` reach
+    by sea: a friendly-controlled, non-contested port on a sea zone of ``area`` where the side has
+    an unused FP for each unit (5.34; as 3.31, Soviet and Western FPs carry only their own).
+    Returns (area, sea zone), or ("", "")."""
+    for t in targets:
+        t = str(t)
+        if t not in ctx.sc.map.areas or not ctx.area(t).ground or t == area:
+            continue
+        if not ctx.friendly(t, side) or ctx.contested(t) or not ctx.port_open(t, side):
+            continue
+        for sea in sorted(set(ctx.area(area).ports) & set(ctx.area(t).ports)):
+            if _carriers(ctx, sea, side, units) is not None:
+                return t, sea
+    return "", ""
+
+
+def _carriers(ctx: Ctx, sea: str, side: str, units: list[str]) -> dict[str, int] | None:
+    free = free_for(ctx, sea, side)
+    take: dict[str, int] = {}
+    for u in units:
+        nat = ctx.nation(u)
+        order = [nat] + [n for n in sorted(free) if n != nat and group(ctx, n) == group(ctx, nat)]
+        n = next((c for c in order if free.get(c, 0) > 0), "")
+        if not n:
+            return None
+        free[n] -= 1
+        take[n] = take.get(n, 0) + 1
+    return take
+
+
+def retreat_by_sea(ctx: Ctx, area: str, to: str, sea: str, side: str, units: list[str]) -> tuple[list[str], str]:
+    """7.51, 8.11: ``side``'s units sail from ``area`` to ``to`` across ``sea``, each on an unused FP
+    (flipped, 5.34); the enemy may engage them (its standing ``naval``). Returns the units that
+    arrive and the note of the naval combat; the caller places them."""
+    carry = _carriers(ctx, sea, side, units) or {}
+    for n, k in carry.items():
+        _set(ctx, "transport", sea, n, used(ctx, sea).get(n, 0) + k)
+    lost, _gs, note = engage(ctx, sea, units, {}, carry, "7.51", f"the retreat by sea from {area} to {to}", side=side)
+    return [u for u in units if u not in lost], note
+
+
 # --- naval interdiction (8.2) -------------------------------------------------------------------
 
-def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], cadres: list[str] | None = None) -> dict[str, int]:
+def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], cadres: list[str] | None = None,
+              told: dict[str, int] | None = None) -> dict[str, int]:
     """8.21-8.23: each unit strat-moving across ``seas`` (blocks at their destination already, GS
     markers too), one at a time and zone by zone, may be interdicted by each enemy player with FPs in
     the zone that has at least 1 FP per 2 of the moving side's there (8.22), as its standing
     ``interdict`` says (default always). Each hit is a step lost; a GS marker has one. Returns the GS
-    markers lost (the blocks' losses are made here). A hidden block (fog of war) loses its steps as
-    7.9 has it: named in the order's ``cadres``, its first hit eliminates it; else each hit is a step
-    lost, claimed (the claim says it had 2 steps or more then). Checking rolls nothing."""
+    markers lost (the blocks' losses are made here). A hidden block (fog of war): its steps told in
+    the order (``steps``; ``cadres``: told at 1) are claimed and its hits taken from them (eliminated
+    when they reach them); else each hit is a step lost as 7.9 has it, claimed (the claim says it
+    had 2 steps or more then). Checking rolls nothing."""
     lost_gs: dict[str, int] = {}
     if ctx.dice is None:
         return lost_gs
@@ -270,6 +323,7 @@ def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], c
     ratio = int(t9["ratio"])
     movers = [(u, ctx.nation(u)) for u in units] + [(f"gs:{n}:{i + 1}", n) for n in sorted(gs) for i in range(int(gs[n]))]
     gone: set[str] = set()
+    steps_told = {**{str(u): 1 for u in (cadres or [])}, **{str(u): int(n) for u, n in (told or {}).items()}}
     for sea in seas:
         for who, nation in movers:
             marker = who.startswith("gs:")
@@ -298,12 +352,30 @@ def interdict(ctx: Ctx, seas: list[str], units: list[str], gs: dict[str, int], c
                         lost_gs[nation] = lost_gs.get(nation, 0) + 1
                         break
                     why = f"interdicted in the {sea}"
+                    if ctx.steps(who) is None and who in steps_told:
+                        _hidden_hits(ctx, who, hits, steps_told, why)
+                        break
                     if ctx.steps(who) is None:
-                        if supply.lose_hidden_step(ctx, who, "8.21", why, who in (cadres or [])):
+                        if supply.lose_hidden_step(ctx, who, "8.21", why, False):
                             break
                     elif ctx.lose_step(who, "8.21", why):
                         break
     return lost_gs
+
+
+def _hidden_hits(ctx: Ctx, u: str, hits: int, told: dict[str, int], why: str) -> None:
+    """8.21 on a hidden block whose steps its owner told in the order: a claim that it had them,
+    the hits taken from them (eliminated when they reach them, else counted in ``lost``)."""
+    have = told[u]
+    k = min(hits, have)
+    ctx.claim(u, {"steps": "==", "n": have, "lost": k, "rule": "8.21", "why": f"{why}: told at {have} step(s)"})
+    if k >= have:
+        ctx.eliminate(u, "8.21", f"{why}: {hits} hit(s) on its {have} step(s)")
+        return
+    told[u] = have - k
+    s = ctx.units[u]
+    s["lost"] = int(s.get("lost", 0)) + k
+    ctx.emit("hidden-step-lost", "8.21", unit=u, nation=ctx.nation(u), at=ctx.at(u), why=why, lost=s["lost"])
 
 
 # --- fleet point transfers (8.3) ----------------------------------------------------------------
