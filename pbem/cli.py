@@ -160,9 +160,9 @@ def _complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) 
 
             sides = list(read_toml(Path(state)).get("parties", {}))
         else:
-            from pbem.engine.registry import modules
+            from pbem.engine.registry import every_side, modules
 
-            sides = list(dict.fromkeys(s for m in modules() for s in m.sides))
+            sides = list(dict.fromkeys(s for m in modules() for s in every_side(m)))
         return [s for s in sides if s.startswith(incomplete)]
     except Exception:
         return []
@@ -171,11 +171,11 @@ def _complete_side(ctx: click.Context, param: click.Parameter, incomplete: str) 
 def _complete_side_key(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """`new --side`: SIDE= for the sides of the scenario's game."""
     try:
-        from pbem.engine.registry import modules
+        from pbem.engine.registry import every_side, modules
 
         scenario = _first_argument(ctx, "scenario")
         mods = [m for m in modules() if not scenario or m.owns_scenario(scenario)]
-        return [f"{s}=" for s in dict.fromkeys(s for m in mods for s in m.sides) if f"{s}=".startswith(incomplete)]
+        return [f"{s}=" for s in dict.fromkeys(s for m in mods for s in every_side(m)) if f"{s}=".startswith(incomplete)]
     except Exception:
         return []
 
@@ -1109,12 +1109,17 @@ def games(as_json: bool) -> None:
     """
     from pbem.engine.registry import modules
 
-    rows = [{"game": m.name, "title": m.title, "sides": list(m.sides), "scenarios": m.scenarios()} for m in modules()]
+    rows: list[dict[str, Any]] = []
+    for m in modules():
+        variants: dict[str, tuple[str, ...]] = getattr(m, "side_variants", {}) or {}
+        rows.append({"game": m.name, "title": m.title, "sides": list(m.sides), "scenarios": m.scenarios(),
+                     **({"side_variants": {o: list(v) for o, v in variants.items()}} if variants else {})})
     if as_json:
         echo_result({"games": rows})
         return
     for r in rows:
-        click.echo(f"{r['game']}: {r['title']}; sides {', '.join(r['sides'])}; scenarios {', '.join(r['scenarios'])}")
+        also = "".join(f" (with --option {o}: {', '.join(v)})" for o, v in r.get("side_variants", {}).items())
+        click.echo(f"{r['game']}: {r['title']}; sides {', '.join(r['sides'])}{also}; scenarios {', '.join(r['scenarios'])}")
 
 
 @cli.command()

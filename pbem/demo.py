@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.engine.registry import find_module, names
+from pbem.engine.registry import find_module, names, sides_of
 from pbem.errors import IllegalOrdersError, UsageError
 from pbem.exchange import names as folder_names  # (names: the registry's game names)
 from pbem.exchange.chain import verify
@@ -102,7 +102,8 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
     game_id = f"{module.id_prefix}-demo-{scenario}" + ("-auto" if auto else "")
     echo(f"pbem demo: {module.short_title}, {scenario} scenario, {turns} game turn{'' if turns == 1 else 's'}, in {folder}"
          + (" (orders proposed by the built-in player)" if auto else ""))
-    sides = module.sides
+    game_options = {**module.demo_options(full), **(options or {})}
+    sides = sides_of(module, game_options, scenario)  # the parties may depend on the options (a game of three players)
     creator = sides[0]
     keys: dict[str, KeyPair] = {}
     for side in sides:
@@ -110,7 +111,7 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
         write_key_files(keys[side], folder / side)
         echo(f"$ pbem keygen {side}            -> {side}.key, {side}.pub (key id {keys[side].key_id})")
     state = new_game(module.name, scenario, {s: keys[s].public_text for s in sides}, None, keys[creator], game_id,
-                     {**module.demo_options(full), **(options or {})})
+                     game_options)
     path = game_dir / folder_names.state(0)
     write_new(path, dumps(state))
     echo(f"$ pbem new {scenario} {' '.join(f'--side {s}={s}.pub' for s in sides)} --key {creator}.key --game-id {game_id} -o game")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import UsageError
 
@@ -104,3 +104,16 @@ def find_module(name: str) -> GameModule:
         if e.name not in out and (key == e.name or key in e.aliases):
             return _load(e)
     raise UsageError(f"unknown game '{name}'", hint=f"Known games: {', '.join(names()) or 'none'}.")
+
+
+def sides_of(module: GameModule, options: dict[str, Any] | None = None, scenario: str = "") -> tuple[str, ...]:
+    """The parties of a game of ``module`` made with ``options`` (as its state records them) and
+    ``scenario``: the module's optional ``sides_for`` when it has one, else its ``sides``."""
+    fn = getattr(module, "sides_for", None)
+    return tuple(fn(dict(options or {}), scenario)) if fn is not None else tuple(module.sides)
+
+
+def every_side(module: GameModule) -> tuple[str, ...]:
+    """Every party a game of ``module`` may have: ``sides``, then those of its ``side_variants``."""
+    variants: dict[str, tuple[str, ...]] = getattr(module, "side_variants", {}) or {}
+    return tuple(dict.fromkeys([*module.sides, *(s for v in variants.values() for s in v)]))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import FILE_FORMAT
 from pbem.engine.core import transition
 from pbem.engine.model import Event, Submission
-from pbem.engine.registry import find_module
+from pbem.engine.registry import find_module, sides_of
 from pbem.errors import (
     IllegalOrdersError,
     MalformedFileError,
@@ -414,8 +414,15 @@ def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: 
     party's join (by ``now`` and the join allowance of ``deadlines``, in a game with deadlines).
     `pbem verify` re-derives it to trust a history from its start."""
     module = find_module(module_name)
-    if sorted(sides) != sorted(module.sides):
-        raise UsageError(f"{module.name} needs --side for each of: {', '.join(module.sides)}",
+    try:
+        game = module.new_game(scenario, options)
+    except IllegalOrdersError as e:  # no orders exist yet: a bad option is a usage error (exit 2)
+        raise UsageError(e.message, e.problems, e.hint) from e
+    want = sides_of(module, game.get("options", {}), scenario)  # the parties may depend on the options
+    if sorted(sides) != sorted(want):
+        variants = getattr(module, "side_variants", {}) or {}
+        also = "".join(f"; with --option {o}: {', '.join(v)}" for o, v in variants.items() if tuple(v) != want)
+        raise UsageError(f"{module.name} needs --side for each of: {', '.join(want)}{also}",
                          hint="Give --side SIDE=PUBKEY once per side (PUBKEY: 'ed25519:...' or a .pub file).")
     keys = {**sides, **({"referee": referee} if referee else {})}
     if len(set(keys.values())) != len(keys):
@@ -429,10 +436,6 @@ def state_zero(module_name: str, scenario: str, sides: dict[str, str], referee: 
     parties = {s: {"key": k, "index": 0} for s, k in sorted(sides.items())}
     if referee:
         parties["referee"] = {"key": referee, "index": 0}
-    try:
-        game = module.new_game(scenario, options)
-    except IllegalOrdersError as e:  # no orders exist yet: a bad option is a usage error (exit 2)
-        raise UsageError(e.message, e.problems, e.hint) from e
     return {
         "pbem": {"format": FORMAT, "kind": "state", "game": game_id, "module": module.name,
                  "ruleset": ruleset_of(module, game.get("options", {})),

@@ -18,7 +18,7 @@ class GameModule(Protocol):
     title: str
     short_title: str  # the game's name as a sentence gives it ("pbem demo: NAME, SCENARIO scenario, ...")
     ruleset: str  # module and ruleset version, recorded in every state
-    sides: tuple[str, ...]
+    sides: tuple[str, ...]  # the parties of a game with default options (``sides_of`` for a given game)
     id_prefix: str  # the start of the game ids `pbem new` makes
     schema_dir: str  # the folder of its JSON Schemas under schemas/: state-body, view-body, orders-body
     step_rule: str  # the rule that says who acts in which step (cited when a file is not the awaited one)
@@ -85,6 +85,13 @@ class GameModule(Protocol):
         ...
 
     def turn_picture(self, prev: dict[str, Any], cur: dict[str, Any], events: list[Event]) -> str | None: ...
+
+    # Optional: ``sides_for(options, scenario) -> tuple[str, ...]`` the parties of a game made with
+    # these options (as the game's state records them: those at their default left out) and
+    # scenario, when they are not always ``sides`` (a game for two or three players); and
+    # ``side_variants: dict[str, tuple[str, ...]]`` the other sets of parties by the option that
+    # makes them (``{"players=3": ("north", "east", "south")}``), for listings (pbem.engine.registry
+    # ``sides_of``, ``every_side``).
 
     # Optional: ``has_turn_picture(prev, cur, events) -> bool`` whether ``turn_picture`` draws one,
     # without drawing it: `pbem verify` then draws only the pictures it has a file to compare with.

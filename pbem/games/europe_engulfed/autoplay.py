@@ -39,6 +39,7 @@ from pbem.engine.model import Submission
 
 from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, other
 from .data import AXIS_MINORS, MAJORS, Turn
+from .parties import side_of_party
 
 MAX_MOVES = 12  # groups the attacker tries to move in one movement step
 MAX_BUILDS = 4  # new blocks a nation builds in one production phase
@@ -62,9 +63,9 @@ def own_values(module: Any, state: dict[str, Any], side: str) -> dict[str, dict[
     ctx = context(state)
     out = {}
     for u, s in ctx.units.items():
-        if s.get("item") and ctx.side_of(u) == side and u in start and s.get("item") == u:
+        if s.get("item") and ctx.party_of(u) == side and u in start and s.get("item") == u:
             out[u] = {"block": start[u]["block"], "steps": int(start[u]["steps"]) - int(s.get("lost", 0))}
-        elif s.get("item") == u and ctx.side_of(u) == side and not s.get("elite") and _build_type(ctx, ctx.nation(u)):
+        elif s.get("item") == u and ctx.party_of(u) == side and not s.get("elite") and _build_type(ctx, ctx.nation(u)):
             bt = _build_type(ctx, ctx.nation(u))  # its own build: plain infantry at full strength (see _builds)
             out[u] = {"block": bt, "steps": ctx.sc.units.blocks[bt].steps - int(s.get("lost", 0))}
     return out
@@ -118,18 +119,19 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
     hidden = _hidden_due(module, state, side)
     if hidden:
         body["hidden"] = hidden
-    if aw["kind"] == "orders" and phase != SETUP:
+    if aw["kind"] == "orders" and phase != SETUP and side_of_party(side) == state["clock"]["side"]:  # (three players: a
+        #   party in the other side's step only opens its blocks, parties.py)
         b = _Builder(module, state, side, body)
         ctx = _seen(module, state, side)
         if phase == MOVE:
             _naval(b, ctx)
-            _production(b, ctx)
+            _production(b, ctx, side)
             _strategic(b, ctx, state)
             _builds(b, ctx)
             _declarations(b, ctx)
             _movement(b, ctx)
         elif phase == COMBAT:
-            _combat(b, ctx)
+            _combat(b, ctx, side)
         elif phase == BREAKTHROUGH:
             _breakthrough(b, ctx, state.get("pending", {}))
         body = b.body
@@ -138,8 +140,10 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
     return tomli_w.dumps(body)
 
 
-def _majors(ctx: Ctx) -> list[str]:
-    return sorted(n for n, v in ctx.sc.production.items() if v and ctx.side_of_nation(n) == ctx.side)
+def _majors(ctx: Ctx, party: str = "") -> list[str]:
+    """The phasing side's major powers with production (three players: the party's, parties.py)."""
+    return sorted(n for n, v in ctx.sc.production.items() if v and ctx.side_of_nation(n) == ctx.side
+                  and (not party or ctx.party_of_nation(n) == party))
 
 
 def _naval(b: _Builder, ctx: Ctx) -> None:
@@ -161,9 +165,9 @@ def _naval(b: _Builder, ctx: Ctx) -> None:
                 return
 
 
-def _production(b: _Builder, ctx: Ctx) -> None:
-    """7.1: a special action for each major power that can pay for one."""
-    for n in _majors(ctx):
+def _production(b: _Builder, ctx: Ctx, party: str = "") -> None:
+    """7.1: a special action for each major power (of the party) that can pay for one."""
+    for n in _majors(ctx, party):
         trial = copy.deepcopy(b.body)
         trial.setdefault("production", {}).setdefault("buy", {}).setdefault("sa", {})[n] = 1
         if b.legal(trial):
@@ -188,7 +192,7 @@ def _builds(b: _Builder, ctx: Ctx) -> None:
     enemy first), while the WERPs left after the special actions allow, keeping ``RESERVE`` back."""
     from . import production
 
-    for n in _majors(ctx):
+    for n in _majors(ctx, b.side):  # (three players: the party's own nations)
         bt = _build_type(ctx, n)
         if not bt:
             continue
@@ -337,12 +341,13 @@ def _battle(ctx: Ctx, area: str) -> dict[str, Any]:
     return {"area": area, "type": "assault" if 2 * mine >= 3 * max(theirs, 1) else "normal"}
 
 
-def _combat(b: _Builder, ctx: Ctx) -> None:
-    """6.1: every newly contested area; then a breakthrough bought when an SA is held (1.26)."""
+def _combat(b: _Builder, ctx: Ctx, party: str = "") -> None:
+    """6.1: every newly contested area (three players: each Allied party lists them all; the
+    merged orders fight each once); then a breakthrough bought when an SA is held (1.26)."""
     due = [_battle(ctx, a) for a in sorted(a for a, v in ctx.pos.get("contested", {}).items() if v == "new")]
     if due:  # every one at once: each is compulsory (6.1)
         b.body = {**b.body, "battle": due}
-    if any(ctx.sa(n) for n in _majors(ctx)) and ctx.pos.get("contested"):
+    if any(ctx.sa(n) for n in _majors(ctx, party)) and ctx.pos.get("contested"):
         trial = {**b.body, "next": {"breakthrough": True}}
         if b.legal(trial):
             b.body = trial

@@ -19,6 +19,7 @@ from pbem.engine.model import Event
 from pbem.mechanics.dice import Dice
 
 from . import options as opts
+from . import parties as pty
 from .data import ALLIES, AXIS, NEUTRAL, NEUTRALS, VICHY, Area, Scenario, Turn, load_scenario
 
 NEW, OLD = "new", "old"  # contested: newly (6.1, Glossary "Newly Contested Area") or before
@@ -61,6 +62,8 @@ class Ctx:
     scratch: dict[str, Any] = field(default_factory=dict)  # bookkeeping of the phase in progress (movement.py: what
     #   moved in it); cleared by movement.end_phase, never saved in the state
     _where: dict[str, list[str]] | None = None
+    party_standing: dict[str, dict[str, Any]] | None = None  # three players: the standing by party (``standing`` holds
+    #   the Allied parties' merged under "allies", parties.py)
 
     # --- events, dice, options ------------------------------------------------------------------
     def emit(self, kind: str, rule: str, /, **data: Any) -> None:
@@ -98,6 +101,31 @@ class Ctx:
                 s = self.side_of_nation(enemy) if enemy != nation else ALLIES
                 return other(s) if s in (AXIS, ALLIES) else ALLIES
         return ALLIES
+
+    # --- parties (three players, parties.py) ------------------------------------------------------
+    def party_of_nation(self, nation: str) -> str:
+        """The party that plays a nation: its side in a two-player game; with three players the
+        Allied nations are the ``west``'s or the ``ussr``'s (Part II)."""
+        return pty.party_of_nation(self.options, nation, self.side_of_nation(nation))
+
+    def party_of(self, u: str) -> str:
+        """The party that owns a block (its hidden values' owner)."""
+        return self.party_of_nation(self.nation(u))
+
+    def party_units(self, party: str) -> list[str]:
+        return [u for u in sorted(self.units) if self.party_of(u) == party]
+
+    def set_standing(self, party: str, standing: dict[str, Any]) -> None:
+        """A file's [standing] replaces its party's (the rules read the side's, merged)."""
+        if self.party_standing is None:
+            self.standing[party] = copy.deepcopy(standing)
+            return
+        self.party_standing[party] = copy.deepcopy(standing)
+        self.standing = pty.merged_standing(self.options, self.party_standing)
+
+    def standing_out(self) -> dict[str, dict[str, Any]]:
+        """The standing instructions as the state records them (by party)."""
+        return self.party_standing if self.party_standing is not None else self.standing
 
     def block(self, u: str) -> str | None:
         """The unit's block type (units.toml), None when hidden from the reader."""
@@ -164,7 +192,7 @@ class Ctx:
     def claim(self, u: str, claim: dict[str, Any]) -> None:
         item = self.units[u].get("item")
         if item:
-            self.claims.append((self.side_of(u), str(item), {"unit": u, "step": self.step, **claim}))
+            self.claims.append((self.party_of(u), str(item), {"unit": u, "step": self.step, **claim}))
 
     # --- where blocks are -----------------------------------------------------------------------
     def at(self, u: str) -> str:
@@ -340,10 +368,14 @@ def context(state: dict[str, Any], dice: Dice | None = None, side: str | None = 
     units = pos.pop("units")
     clock = state["clock"]
     secret = "referee" not in state.get("parties", {}) and bool(opts.get(state.get("options", {}), "fog"))
+    options = dict(state.get("options", {}))
+    standing = copy.deepcopy(state.get("standing", {}))
+    by_party = None
+    if pty.three(options):  # three players: the rules read the Allied side's standing instructions as one
+        by_party, standing = standing, pty.merged_standing(options, standing)
     return Ctx(sc=sc, turn=Turn.parse(str(clock["turn"])), side=side or str(clock["side"]), phase=str(clock["phase"]),
-               units=units, pos=pos, options=dict(state.get("options", {})),
-               standing=copy.deepcopy(state.get("standing", {})), dice=dice, secret=secret,
-               step=str(state.get("awaits", {}).get("step", "")))
+               units=units, pos=pos, options=options, standing=standing, dice=dice, secret=secret,
+               step=str(state.get("awaits", {}).get("step", "")), party_standing=by_party)
 
 
 def position_of(ctx: Ctx) -> dict[str, Any]:

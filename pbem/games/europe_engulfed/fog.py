@@ -37,6 +37,7 @@ from pbem.errors import IllegalOrdersError, Problem
 from pbem.mechanics.dice import Dice
 
 from . import axis_powers
+from . import parties as pty
 from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, nation_code, other
 from .data import ALLIES, AXIS, NEUTRAL, BlockType, load_scenario
 
@@ -74,9 +75,9 @@ def id_blocks(sc: Any, unit: str) -> dict[str, BlockType]:
 
 
 @functools.lru_cache(maxsize=8)
-def _start(scenario: str) -> tuple[tuple[str, str, str, int, str], ...]:
+def _start(scenario: str) -> tuple[tuple[str, str, str, int, str, str], ...]:
     """The scenario's set-up under the ids new_game gives it (D-5: per nation and colour, by area,
-    then the set-up's order): (id, area, block, steps, side)."""
+    then the set-up's order): (id, area, block, steps, side, nation)."""
     sc = load_scenario(scenario)
     count: Counter[str] = Counter()
     out = []
@@ -85,18 +86,21 @@ def _start(scenario: str) -> tuple[tuple[str, str, str, int, str], ...]:
         code = nation_code(nation) + ("-e" if sc.units.blocks[b.type].elite else "")
         count[code] += 1
         side = sc.units.side_of(nation) if nation in sc.units.nations else ALLIES
-        out.append((f"{code}.{count[code]:02d}", b.area, b.type, b.steps, side))
+        out.append((f"{code}.{count[code]:02d}", b.area, b.type, b.steps, side, nation))
     return tuple(sorted(out))
 
 
-def setup_group(scenario: str, unit: str) -> tuple[str, list[str], Counter[tuple[str, int]]]:
-    """The set-up area of a scenario block, the side's blocks set up there and their types and
-    steps (D-6: the scenario's set-up, public): ("", [], {}) for a block not of the set-up."""
+def setup_group(scenario: str, unit: str, options: dict[str, Any] | None = None) -> tuple[str, list[str], Counter[tuple[str, int]]]:
+    """The set-up area of a scenario block, its party's blocks set up there and their types and
+    steps (D-6: the scenario's set-up, public): ("", [], {}) for a block not of the set-up. (Three
+    players: one party's blocks, whose values only that party commits and opens.)"""
     start = _start(scenario)
     me = next((r for r in start if r[0] == unit), None)
     if me is None:
         return "", [], Counter()
-    rows = [r for r in start if r[1] == me[1] and r[4] == me[4]]
+    o = options or {}
+    rows = [r for r in start if r[1] == me[1] and r[4] == me[4]
+            and pty.party_of_nation(o, r[5], r[4]) == pty.party_of_nation(o, me[5], me[4])]
     return me[1], [r[0] for r in rows], Counter((r[2], r[3]) for r in rows)
 
 
@@ -130,8 +134,9 @@ def setup_step(module: Any, state: dict[str, Any], ctx: Ctx) -> Transition:
     hide(ctx.units)
     out: dict[str, Any] = {"options": copy.deepcopy(state["options"]),
                            "clock": {"turn": ctx.turn.key, "side": ALLIES, "phase": SETUP},
-                           "position": _position(ctx), "standing": ctx.standing,
-                           "awaits": {"kind": "orders", "step": SETUP_STEP, "from": [ALLIES], "adjudicator": AXIS}}
+                           "position": _position(ctx), "standing": ctx.standing_out(),
+                           "awaits": {"kind": "orders", "step": SETUP_STEP, "from": pty.awaited(ctx.options, ALLIES),
+                                      "adjudicator": AXIS}}
     ctx.emit("fog-setup", "J-0", sides=[ALLIES, AXIS])
     ctx.emit("awaits", "J-0", **{k: out["awaits"][k] for k in ("kind", "step", "from", "adjudicator")})
     return Transition(out, tuple(ctx.events))
@@ -154,7 +159,7 @@ def resolve_setup(module: Any, state: dict[str, Any], submissions: list[Submissi
     ctx = context(state, dice)
     for sub in sorted(submissions, key=lambda x: x.side):
         if sub.body.get("standing"):
-            ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
+            ctx.set_standing(sub.side, sub.body["standing"])
         ctx.emit("committed", "J-0", side=sub.side, items=len(sub.body.get("hidden", {})), what="set-up")
     t: Transition = module._awaiting(state, ctx, module._begin_game_turn(ctx))
     return t
@@ -189,11 +194,11 @@ def items_due(state: dict[str, Any], ctx: Ctx, side: str, body: dict[str, Any]) 
     item's new version, or a new item ``ID.N`` for a revealed block, 4.3)."""
     due: dict[str, dict[str, Any]] = {}
     held = held_before(state, side)
-    for u in ctx.side_units(side):
+    for u in ctx.party_units(side):
         item = ctx.units[u].get("item")
         if item and item not in held:
             due[str(item)] = {"kind": "setup", "unit": u}
-    if ctx.phase != MOVE or side != ctx.side:
+    if ctx.phase != MOVE or pty.side_of_party(side) != ctx.side:
         return due
     prod = body.get("production", {}) if isinstance(body.get("production"), dict) else {}
     for i, b in enumerate(prod.get("build", [])):
@@ -202,7 +207,7 @@ def items_due(state: dict[str, Any], ctx: Ctx, side: str, body: dict[str, Any]) 
             due[uid] = {"kind": "build", "unit": uid, "nation": str(b.get("nation", "")), "where": f"production.build[{i}]"}
     for i, r in enumerate(prod.get("replace", [])):
         u = str(r.get("unit", ""))
-        if u not in ctx.units or ctx.side_of(u) != side:
+        if u not in ctx.units or ctx.party_of(u) != side:
             continue
         item = ctx.units[u].get("item")
         if item:
@@ -257,7 +262,7 @@ def file_problems(state: dict[str, Any], ctx: Ctx, submission: Submission) -> li
                                     f'([hidden] "{item}" = {{ block = "TYPE", steps = N }}; pbem sign seals it)',
                                     "J-0" if what["kind"] == "setup" else "4.5"))
     spent: dict[str, list[str]] = {}
-    if ctx.phase == MOVE and side == ctx.side:
+    if ctx.phase == MOVE and pty.side_of_party(side) == ctx.side:
         problems += _production_problems(state, ctx, side, prod, spent)
     plain = {k: v for k, v in hidden.items() if k in due and not is_sealed_entry(v)}
     if not plain:
@@ -305,7 +310,7 @@ def _production_problems(state: dict[str, Any], ctx: Ctx, side: str, prod: dict[
         spent.setdefault(nat, []).append(uid)
     for r in prod.get("replace", []):
         u = str(r.get("unit", ""))
-        if u in ctx.units and ctx.side_of(u) == side:
+        if u in ctx.units and ctx.party_of(u) == side:
             spent.setdefault(ctx.nation(u), []).append(u)
     return problems
 
@@ -317,7 +322,7 @@ def _setup_draft_problems(ctx: Ctx, due: dict[str, dict[str, Any]], plain: dict[
     for item, what in sorted(due.items()):
         if what["kind"] != "setup" or item in seen:
             continue
-        area, ids, want = setup_group(ctx.sc.id, item)
+        area, ids, want = setup_group(ctx.sc.id, item, ctx.options)
         seen.update(ids)
         if not ids or not all(i in plain and isinstance(plain[i], dict) for i in ids):
             continue
@@ -360,6 +365,12 @@ def before_resolve(state: dict[str, Any], ctx: Ctx, sub: Submission) -> None:
     """6.24: the blocks opened in this step are face-up: their values (less the steps lost while
     hidden, 7.9) made public in the working position. 4.5: the file's hidden builds and
     replacements made, each with a claim of its nation's declared hidden spending."""
+    open_awaited(state, ctx)
+    file_values(state, ctx, sub)
+
+
+def open_awaited(state: dict[str, Any], ctx: Ctx) -> None:
+    """6.24: the blocks opened in this step face-up (before_resolve)."""
     for side, items in sorted(state["awaits"].get("open", {}).items()):
         for item in items:
             rec = state.get("opened", {}).get(side, {}).get(item)
@@ -376,7 +387,11 @@ def before_resolve(state: dict[str, Any], ctx: Ctx, sub: Submission) -> None:
             s["steps"] = int(value["steps"]) - lost
             ctx.emit("revealed", "6.24", unit=u, side=side, nation=ctx.nation(u), at=ctx.at(u), block=s["block"],
                      steps=s["steps"], lost=lost)
-    if sub.digest and ctx.phase == MOVE and sub.side == ctx.side:
+
+
+def file_values(state: dict[str, Any], ctx: Ctx, sub: Submission) -> None:
+    """4.5: a file's hidden builds and replacements made (before_resolve)."""
+    if sub.digest and ctx.phase == MOVE and pty.side_of_party(sub.side) == ctx.side:
         _hidden_production(state, ctx, sub)
     items = [k for k in sorted(sub.body.get("hidden", {}))]
     if items:
@@ -467,18 +482,22 @@ def after_step(state: dict[str, Any], ctx: Ctx, out: dict[str, Any]) -> None:
         item = s.get("item")
         if not item or not ctx.contested(str(s["at"])):
             continue
-        owner = ctx.side_of(u)
-        if item in hidden.get(owner, {}) and (owner in aw["from"] or owner == aw["adjudicator"]):
+        owner = ctx.party_of(u)
+        if item in hidden.get(owner, {}) and (owner in aw["from"] or owner == aw["adjudicator"] or ctx.party_standing is not None):
             ask.setdefault(owner, []).append(str(item))
-    dfd = str(aw["adjudicator"])  # 7.6, 7.7: a block the defender's standing instructions bring into a battle fights face-up
-    if out["clock"]["phase"] in (COMBAT, BREAKTHROUGH) and dfd in (AXIS, ALLIES):
+    dfd = other(ctx.side)  # 7.6, 7.7: a block the defender's standing instructions bring into a battle fights face-up
+    if out["clock"]["phase"] in (COMBAT, BREAKTHROUGH) and (dfd == aw["adjudicator"] or ctx.party_standing is not None):
         for key in ("reinforce", "counterattack"):
             for e in ctx.standing.get(dfd, {}).get(key, []):
                 u = str(e.get("unit", ""))
                 item = ctx.units.get(u, {}).get("item")
-                if item and ctx.contested(str(e.get("area", ""))) and ctx.side_of(u) == dfd and item in hidden.get(dfd, {}) \
-                        and item not in ask.get(dfd, []):
-                    ask.setdefault(dfd, []).append(str(item))
+                owner = ctx.party_of(u) if u in ctx.units else ""
+                if item and ctx.contested(str(e.get("area", ""))) and ctx.side_of(u) == dfd and item in hidden.get(owner, {}) \
+                        and item not in ask.get(owner, []):
+                    ask.setdefault(owner, []).append(str(item))
+    for owner in sorted(ask):  # three players: an Allied party owing openings in a step it neither sends nor adjudicates
+        if owner not in aw["from"] and owner != aw["adjudicator"]:  # sends a file that opens them (parties.py)
+            aw["from"] = sorted([*aw["from"], owner])
     if ask:
         aw["open"] = {k: sorted(set(v)) for k, v in sorted(ask.items())}
 
@@ -489,30 +508,41 @@ def view_position(state: dict[str, Any], side: str) -> dict[str, Any]:
     """J-0 1: a side sees its own blocks in full; the other side's outside contested areas show
     their location, nation and colour only (6.24, 6.74: face-up while the area is contested)."""
     pos: dict[str, Any] = copy.deepcopy(dict(state["position"]))
-    if side not in (AXIS, ALLIES):
+    if side not in (AXIS, ALLIES, *pty.ALLIED):
         return pos
     ctx = context(state)
     contested = set(pos.get("contested", {}))
     for u, s in pos.get("units", {}).items():
-        if ctx.side_of(u) != side and str(s["at"]) not in contested:
+        if not _sees(ctx, side, u) and str(s["at"]) not in contested:
             for k in ("block", "steps", "lost"):
                 s.pop(k, None)
     return pos
 
 
+def _sees(ctx: Ctx, party: str, u: str) -> bool:
+    """Whether ``party`` sees the block's type and steps (refereed game): its own; three players:
+    the other Allied player's too with ``allied_view = "shared"`` (the rules' one Allied side)."""
+    mine = ctx.party_of(u)
+    if mine == party:
+        return True
+    return mine in pty.ALLIED and party in pty.ALLIED and ctx.option("allied_view") == "shared"
+
+
 def side_events(state: dict[str, Any], events: list[Event], side: str) -> list[Event]:
     """A refereed game's report for ``side``: an event of the other side's block outside combat that
     names its type or steps (a build, a replacement, a supply loss: 4.5, J-0) is told without them."""
-    if side not in (AXIS, ALLIES):
+    if side not in (AXIS, ALLIES, *pty.ALLIED):
         return list(events)
     ctx = context(state)
     out = []
+    shared = ctx.option("allied_view") == "shared"
     for e in events:
         u = e.data.get("unit")
         nat = e.data.get("nation")
         if not isinstance(nat, str) and isinstance(u, str) and u in state["position"].get("units", {}):
             nat = str(state["position"]["units"][u]["nation"])
-        theirs = isinstance(nat, str) and ctx.side_of_nation(nat) == other(side)
+        theirs = isinstance(nat, str) and ctx.party_of_nation(nat) != side \
+            and not (shared and side in pty.ALLIED and ctx.party_of_nation(nat) in pty.ALLIED)
         if theirs and e.kind == "werps":  # 4.5: the spending is public, what was built or replaced is not
             out.append(_werps_seen(e))
             continue
@@ -563,7 +593,8 @@ def check_opening(state: dict[str, Any], owner: str, item: str, values: list[Any
     if any(str(x["block"]) != block for x in values):
         problems.append(Problem(where, f"{unit} opens as {', '.join(str(x['block']) for x in values)}: a block never changes "
                                 "its type", "D-5"))
-    if bt.nation != NEUTRAL and sc.units.side_of(bt.nation) != owner:
+    opt = dict(state.get("options", {}))
+    if bt.nation != NEUTRAL and pty.party_of_nation(opt, bt.nation, sc.units.side_of(bt.nation)) != owner:
         problems.append(Problem(where, f"{block} is not a block of the {owner}", "D-4"))
     for value, version in zip(values, versions, strict=True):
         for c, have, lost in _claims_steps(value, version):
@@ -646,7 +677,7 @@ def _setup_problems(sc: Any, state: dict[str, Any], owner: str, item: str, value
     scenario's set-up of that area."""
     if base_id(item) != item:
         return []
-    area, ids, want = setup_group(sc.id, item)
+    area, ids, want = setup_group(sc.id, item, dict(state.get("options", {})))
     if not ids or item not in ids:
         return []
     got: Counter[tuple[str, int]] = Counter()

@@ -24,6 +24,7 @@ from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice
 
 from . import (
+    allied_powers,
     axis_powers,
     breakthrough,
     combat,
@@ -33,6 +34,7 @@ from . import (
     ledger,
     movement,
     naval,
+    parties,
     politics,
     production,
     render,
@@ -53,7 +55,6 @@ from .context import (
     Ctx,
     context,
     nation_code,
-    other,
     position_of,
     step_name,
 )
@@ -81,6 +82,11 @@ class EuropeEngulfed(BundledGame):
     coverage_file = COVERAGE_FILE
     scenario_stop = "\n[politics]"  # (pbem.games.base.scenario_file_names)
     case_prefix = "EE"
+    side_variants: dict[str, tuple[str, ...]] = {"players=3": parties.THREE}  # Part II: three players
+
+    def sides_for(self, options: dict[str, Any], scenario: str) -> tuple[str, ...]:
+        """The parties of a game (Part II): axis, allies; with ``players = 3`` axis, west, ussr."""
+        return parties.parties(options)
 
     # --- what the core shows ---------------------------------------------------------------------
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -160,6 +166,8 @@ class EuropeEngulfed(BundledGame):
         for u in ctx.side_units(ctx.side):
             ctx.units[u].pop("flags", None)
         ctx.pos["strat"] = {}
+        politics.start_player_turn(ctx)  # I.B, I.C, I.D: the U.S.A.'s entry, Paris, the Vichy window 9.52(1)
+        allied_powers.roll_lend_lease(ctx)  # 9.34: US lend-lease, rolled before the Allied production
         supply.initial(ctx)
         strategic.begin_production(ctx)  # 1.22, 2.0, J-3: strategic warfare first, before the production orders
 
@@ -168,6 +176,7 @@ class EuropeEngulfed(BundledGame):
         phase awaited next, or "" when the game is over."""
         axis_powers.end_player_turn(ctx)  # 9.46 (I.B)
         supply.end_player_turn(ctx)
+        allied_powers.up_front(ctx)  # 9.26: at the end of every Allied player-turn while the Pact holds
         for a, v in list(ctx.pos.get("contested", {}).items()):
             if v == NEW:
                 ctx.pos["contested"][a] = OLD
@@ -191,11 +200,11 @@ class EuropeEngulfed(BundledGame):
         ctx.pos["vp"] = victory_points(ctx)
         out: dict[str, Any] = {"options": copy.deepcopy(state["options"]),
                                "clock": {"turn": ctx.turn.key, "side": ctx.side, "phase": phase},
-                               "position": position_of(ctx), "standing": ctx.standing}
+                               "position": position_of(ctx), "standing": ctx.standing_out()}
         if pending:
             out["pending"] = pending
-        out["awaits"] = {"kind": "orders", "step": step_name(ctx.turn, ctx.side, phase, n), "from": [ctx.side],
-                         "adjudicator": self._adjudicator(state, ctx.side)}
+        out["awaits"] = {"kind": "orders", "step": step_name(ctx.turn, ctx.side, phase, n),
+                         "from": parties.awaited(ctx.options, ctx.side), "adjudicator": self._adjudicator(state, ctx.side)}
         if ctx.secret:
             fog.after_step(state, ctx, out)
         self._claims(state, ctx, out)
@@ -216,16 +225,15 @@ class EuropeEngulfed(BundledGame):
         ctx.pos["vp"] = dict(result["vp"])
         last = bool(state.get("hidden") or ctx.claims)
         out = {"options": copy.deepcopy(state["options"]), "clock": {"turn": ctx.turn.key, "side": ctx.side, "phase": GAME_OVER},
-               "position": position_of(ctx), "standing": ctx.standing, "result": result,
-               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": ALLIES if last else ""}}
+               "position": position_of(ctx), "standing": ctx.standing_out(), "result": result,
+               "awaits": {"kind": "none", "step": "game-over", "from": [], "adjudicator": parties.adjudicator(state, AXIS) if last else ""}}
         self._claims(state, ctx, out)
         return Transition(out, tuple(ctx.events))
 
     def _adjudicator(self, state: dict[str, Any], awaited: str) -> str:
-        """The referee, else the side that sends nothing in the step."""
-        if "referee" in state.get("parties", {}):
-            return "referee"
-        return other(awaited)
+        """The referee, else the side that sends nothing in the step (three players: the Axis for
+        an Allied step, the option ``axis_adjudicator``'s party for an Axis step, parties.py)."""
+        return parties.adjudicator(state, awaited)
 
     # --- checking --------------------------------------------------------------------------------
     def check(self, state: dict[str, Any], submission: Submission) -> list[Problem]:
@@ -234,10 +242,26 @@ class EuropeEngulfed(BundledGame):
         ctx = context(state, side=str(state["clock"]["side"]))
         problems: list[Problem] = fog.file_problems(state, ctx, submission)
         strategic.check(ctx, body, problems)  # J-3 (a): the standing strategic instructions
+        if ctx.party_standing is not None:  # three players (parties.py)
+            if parties.side_of_party(submission.side) != ctx.side and phase != SETUP:  # an opening in the other side's step
+                for key in sorted((set(body) & GAME_KEYS) - {"standing"}):
+                    problems.append(Problem(key, f"the {submission.side} player's file in {state['awaits']['step']} opens its "
+                                            "blocks (6.24) and may give its [standing] only", "6.24"))
+                return problems + parties.ownership_problems(ctx, submission.side, body)
+            if submission.side in parties.ALLIED:
+                problems += parties.ownership_problems(ctx, submission.side, body)
+            if submission.side in parties.ALLIED and phase != SETUP:
+                problems += [p for p in self._rules_problems(state, ctx, phase, body) if p.where != "battle"]
+                return problems  # a combat due (6.1, 6.73) may be the other Allied file's: checked merged (resolve)
         if phase == SETUP:
             for key in sorted((set(body) & GAME_KEYS) - {"standing"}):
                 problems.append(Problem(key, "the set-up file commits the side's blocks ([hidden]) and its [standing] only", "J-0"))
             return problems
+        return problems + self._rules_problems(state, ctx, phase, body)
+
+    def _rules_problems(self, state: dict[str, Any], ctx: Ctx, phase: str, body: dict[str, Any]) -> list[Problem]:
+        """The rules' problems of a step's orders (the keys of its step, then each rule module's)."""
+        problems: list[Problem] = []
         allowed = {MOVE: MOVE_KEYS, COMBAT: COMBAT_KEYS, BREAKTHROUGH: BREAKTHROUGH_KEYS}[phase]
         for key in sorted((set(body) & GAME_KEYS) - {*allowed, "standing"}):
             problems.append(Problem(key, f"the {phase} step's orders are {', '.join(allowed)}; {key} belongs to another step", "1.0"))
@@ -263,16 +287,19 @@ class EuropeEngulfed(BundledGame):
     def resolve(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> Transition:
         if state["clock"]["phase"] == SETUP:
             return fog.resolve_setup(self, state, submissions, dice)
-        (sub,) = submissions
-        problems = self.check(state, sub) if sub.digest else []  # no orders by the deadline: nothing sent
-        if problems:
-            raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
-        ctx = context(state, dice)
-        if ctx.secret:
-            fog.before_resolve(state, ctx, sub)
-        if sub.body.get("standing"):
-            ctx.standing[sub.side] = copy.deepcopy(sub.body["standing"])
-        body = sub.body
+        if len(submissions) > 1 or parties.three(state.get("options", {})):
+            ctx, body = self._parties_orders(state, submissions, dice)
+        else:
+            (sub,) = submissions
+            problems = self.check(state, sub) if sub.digest else []  # no orders by the deadline: nothing sent
+            if problems:
+                raise IllegalOrdersError(f"{sub.side}'s {sub.kind} for {state['awaits']['step']} break the rules", problems)
+            ctx = context(state, dice)
+            if ctx.secret:
+                fog.before_resolve(state, ctx, sub)
+            if sub.body.get("standing"):
+                ctx.set_standing(sub.side, sub.body["standing"])
+            body = sub.body
         phase = str(state["clock"]["phase"])
         if phase == MOVE:
             naval.initial(ctx, body)  # 1.21, 8.3: fleet transfers in the initial supply determination phase
@@ -305,6 +332,39 @@ class EuropeEngulfed(BundledGame):
             pending["breakthroughs"] = int(pending.get("breakthroughs", 0)) + 1
             return self._awaiting(state, ctx, BREAKTHROUGH, int(pending["breakthroughs"]) + 1, pending)
         return self._final(state, ctx, dict(body.get("final", {})))
+
+    def _parties_orders(self, state: dict[str, Any], submissions: list[Submission], dice: Dice) -> tuple[Ctx, dict[str, Any]]:
+        """Three players (parties.py): each file checked alone (its problems named by its party),
+        the Allied files merged and checked together (each problem named in its file), the
+        openings and hidden production of every file made, each party's [standing] kept. Returns
+        the context and the orders the rules play (the phasing side's, merged)."""
+        problems: list[Problem] = []
+        for sub in submissions:
+            if sub.digest:
+                problems += [Problem(f"{sub.side}: {p.where}", p.message, p.rule, p.hint) for p in self.check(state, sub)]
+        if problems:
+            raise IllegalOrdersError(f"the orders for {state['awaits']['step']} break the rules", problems)
+        ctx = context(state, dice)
+        phasing = [s for s in submissions if parties.side_of_party(s.side) == ctx.side]
+        if len(phasing) > 1:
+            choice = str(ctx.standing.get(AXIS, {}).get("allied_choice", ""))
+            body, origin = parties.merge(ctx.options, {s.side: s.body for s in phasing}, choice)
+            extra = self._rules_problems(state, context(state, side=ctx.side), str(state["clock"]["phase"]), body)
+            if extra:
+                raise IllegalOrdersError(f"the Allied orders for {state['awaits']['step']}, merged, break the rules",
+                                         [parties.name_file(p, origin) for p in extra],
+                                         hint="Each Allied player's file is legal alone; together they are not: agree and send again.")
+            ctx.emit("merged", "Part II", files=[s.side for s in phasing], step=ctx.step)
+        else:
+            body = dict(phasing[0].body) if phasing else {}
+        if ctx.secret:
+            fog.open_awaited(state, ctx)
+            for sub in sorted(submissions, key=lambda x: x.side):
+                fog.file_values(state, ctx, sub)
+        for sub in sorted(submissions, key=lambda x: x.side):
+            if sub.body.get("standing"):
+                ctx.set_standing(sub.side, sub.body["standing"])
+        return ctx, body
 
     def _final(self, state: dict[str, Any], ctx: Ctx, final: dict[str, Any]) -> Transition:
         """1.27: the Final Supply Determination Phase, then the end of the player-turn."""
