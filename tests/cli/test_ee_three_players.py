@@ -101,3 +101,11 @@ def test_a_three_player_game_by_e_mail_is_played_and_verified_by_each_player(tmp
     n = len(list((tmp_path / "axis").glob("*.state.toml")))
     for p in PARTIES:
         assert f"ok: {n} states, {n - 1} transitions replayed" in run(["verify", tmp_path / p]).output
+
+
+def test_the_demo_plays_a_three_player_game(tmp_path: Path) -> None:
+    out = run(["demo", "--game", "europe-engulfed", "--option", "players=3", "--turns", "1", "--out", tmp_path / "demo"]).output
+    assert "$ pbem new 1941-barbarossa --option players=3 --side axis=axis.pub --side west=west.pub --side ussr=ussr.pub" in out
+    assert "$ pbem adjudicate game/0001.state.toml 0001-ussr.orders.toml 0001-west.orders.toml --key axis.key" in out
+    assert "awaits orders for 1941-may/allies/move from ussr, west" in out and "ok: 11 states, 10 transitions replayed" in out
+    assert sorted(p.name for p in (tmp_path / "demo").glob("*.key")) == ["axis.key", "ussr.key", "west.key"]
