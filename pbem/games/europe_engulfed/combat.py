@@ -24,7 +24,7 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.mechanics.steps import allocate
 
-from . import axis_powers, naval
+from . import axis_powers, naval, politics
 from .context import NEW, OLD, OOS, OOS_MOVED, Ctx, other
 from .data import ALLIES, AXIS, MAGINOT_FROM
 
@@ -510,7 +510,7 @@ def _maginot_entry(ctx: Ctx, u: str, area: str) -> bool:
 
 def _maginot(ctx: Ctx, r: Round) -> bool:
     """6.84: the Line holds (not after France's fall or Vichy) and every attacking unit came across it."""
-    if r.counter or not r.first or ctx.pos.get("politics", {}).get("vichy"):
+    if r.counter or not r.first or politics.maginot_destroyed(ctx):
         return False
     us = ctx.side_in(r.area, r.attacker)
     return bool(us) and all(_maginot_entry(ctx, u, r.area) for u in us)
@@ -632,7 +632,7 @@ def _dice(ctx: Ctx, r: Round, firing: list[str], role: str, steps: dict[str, int
     per = DICE_PER_STEP[r.type]
     dice = {u: steps[u] * per for u in firing}
     notes: list[dict[str, Any]] = []
-    if role == "attacker" and not r.counter and r.first and not ctx.pos.get("politics", {}).get("vichy"):
+    if role == "attacker" and not r.counter and r.first and not politics.maginot_destroyed(ctx):
         for u in firing:
             if ctx.klass(u) == "armor" and _maginot_entry(ctx, u, r.area):
                 notes.append({"unit": u, "silent": True, "rule": "6.84", "dice": dice[u]})

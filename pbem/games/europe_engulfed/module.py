@@ -24,6 +24,7 @@ from pbem.games.base import BundledGame, problem_rows
 from pbem.mechanics.dice import Dice
 
 from . import (
+    allied_powers,
     axis_powers,
     breakthrough,
     combat,
@@ -165,6 +166,8 @@ class EuropeEngulfed(BundledGame):
         for u in ctx.side_units(ctx.side):
             ctx.units[u].pop("flags", None)
         ctx.pos["strat"] = {}
+        politics.start_player_turn(ctx)  # I.B, I.C, I.D: the U.S.A.'s entry, Paris, the Vichy window 9.52(1)
+        allied_powers.roll_lend_lease(ctx)  # 9.34: US lend-lease, rolled before the Allied production
         supply.initial(ctx)
         strategic.begin_production(ctx)  # 1.22, 2.0, J-3: strategic warfare first, before the production orders
 
@@ -173,6 +176,7 @@ class EuropeEngulfed(BundledGame):
         phase awaited next, or "" when the game is over."""
         axis_powers.end_player_turn(ctx)  # 9.46 (I.B)
         supply.end_player_turn(ctx)
+        allied_powers.up_front(ctx)  # 9.26: at the end of every Allied player-turn while the Pact holds
         for a, v in list(ctx.pos.get("contested", {}).items()):
             if v == NEW:
                 ctx.pos["contested"][a] = OLD

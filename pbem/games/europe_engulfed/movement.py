@@ -35,7 +35,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import axis_powers, naval, politics
+from . import allied_powers, axis_powers, naval, politics
 from . import strategic as strategic_warfare
 from .context import INFANTRY_CLASS, OOS, OOS_MOVED, TWO_AREA, Ctx, other
 from .data import ALLIES, AXIS, NEUTRAL, VICHY
@@ -370,6 +370,8 @@ def _check_land(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path
         elif cost > 1 and not ctx.need(u, TWO_AREA, "5.12", f"moved 2 areas to {path[-1]}"):
             found.append(Problem(f"{where}.units[{j}]", f"{u} is {ctx.kind(u)}: infantry, militia and airborne move 1 area "
                                  "(armor, cavalry and GS 2)", "5.11"))
+    for k, b in enumerate(path):  # 9.12, 9.21, 9.22, 9.28, 9.33, 9.51b: where the units' nations may operate
+        found += allied_powers.operate(ctx, units, gs, b, f"{where}.path[{k}]")
     dest = path[-1]
     if gs and not units and _enemy_occupied(ctx, dest, side) and not ctx.side_in(dest, side):
         found.append(Problem(f"{where}.path[{len(path) - 1}]", f"GS markers may not enter {dest} alone: it holds enemy "
@@ -435,6 +437,9 @@ def _check_sea(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path:
                              "landing in an enemy area is an invasion (7.2)", "5.31"))
     if dest == URALS and side == AXIS:
         found.append(Problem(f"{where}.path[0]", "Axis units may not enter the Ural Mountains", "5.18"))
+    found += allied_powers.operate(ctx, units, gs, dest, f"{where}.path[0]")  # 9.x where units operate
+    found += allied_powers.usa_box(ctx, start, dest, f"{where}.path[0]")  # 9.37
+    found += allied_powers.italian_transport(ctx, units, sea, f"{where}.sea")  # 9.12
     for text, why in axis_powers.entry_problems(ctx, units, gs, start, dest, final=True, strat=False, initial=True, seas=[sea]):
         found.append(Problem(f"{where}.path[0]", f"{dest}: {text}", why))
     if ctx.area(dest).fortress:
@@ -740,6 +745,7 @@ def strat_move(ctx: Ctx, m: dict[str, Any], where: str, problems: list[Problem] 
         peace = politics.may_enter(ctx, side, b)
         if peace:
             found.append(Problem(w, f"{b}: {peace}", "1.23"))
+        found += allied_powers.operate(ctx, units, {}, b, w)  # 9.12, 9.21, 9.22, 9.28, 9.33, 9.51b
         for text, why in axis_powers.entry_problems(ctx, units, gs, prev, b, final=final, strat=True, initial=mode == "initial",
                                                     seas=(["atlantic"] if cape else seas) if by_sea else None):
             found.append(Problem(w, f"{b}: {text}", why))
@@ -890,6 +896,7 @@ def end_phase(ctx: Ctx, rule: str) -> None:
     ctx.scratch.clear()
     if rule in ("1.24", "1.26"):
         ctx.pos["strat"] = {}
+    allied_powers.persia_entered(ctx, "persia")  # 9.22 (A-48): who holds Persia
     politics.end_phase(ctx, rule)  # I.B, I.D: conquests (10.0) and what they set off
     axis_powers.end_phase(ctx, rule)  # I.D triggers, 9.41, 9.45 (I.B)
 

@@ -97,6 +97,20 @@ OPTIONS: tuple[Option, ...] = (
     Option("italy_surrender", "both", ("both", "either"), "A-54",
            "9.46: Italy surrenders when the Allies control both its home resource areas, or either"),
     Option("strat_limit_floor", 1, (0, 10), "5.24", "the lowest strat-move allowance of a nation (5.24: never below 1)"),
+    Option("vichy_war_from", "1942-jan", ("1942-jan", "1942-jul"), "A-40",
+           "9.31: Britain and the U.S.A. may declare war on Vichy France from Jan/Feb 1942, or from Jul/Aug 1942"),
+    Option("minor_war_from", "1940-mar", ("1940-mar", "1940-may"), "A-41",
+           "9.11b: Germany declares war on minors other than Poland from Mar/Apr 1940, or only after it (May/Jun 1940)"),
+    Option("british_manpower", "until-1944", ("until-1944", "from-1944"), "A-44",
+           "9.38: a British ground step costs +1 WERP until Jan/Feb 1944, or from Jan/Feb 1944"),
+    Option("soviet_full_production", "first-phase", ("first-phase", "next-turn"), "A-50",
+           "9.24c: 34 Soviet WERPs from the first Soviet Production Phase at war with Germany, or from the next game turn"),
+    Option("us_lendlease_formula", "chart", ("chart", "die"), "A-52",
+           "9.34: US lend-lease is the die times T-16's us_die_factor, at most us_max; or the die itself"),
+    Option("us_to_uk_cap_after_entry", 0, (0, 40), "A-52",
+           "9.36: the most WERPs the U.S.A. transfers to Britain a turn after its entry (0: T-16's us_after_entry)"),
+    Option("us_entry", "1942-jan", ("1942-jan", "never"), "I.C",
+           "the U.S.A. enters the war at the start of Jan/Feb 1942 (implied by 9.34; the rule is NOT IN SOURCE), or never by date"),
 )
 
 BY_NAME = {o.name: o for o in OPTIONS}

@@ -38,7 +38,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import axis_powers, strategic, supply
+from . import allied_powers, axis_powers, strategic, supply
 from .context import Ctx, nation_code, other
 from .data import AXIS_MINORS, MAJORS, NATIONS, Turn
 
@@ -56,9 +56,10 @@ FLEET_YEARLY_DEFAULT = ("germany", "italy", "ussr")  # 4.63
 def step_cost(ctx: Ctx, block: str, cadre: bool = False) -> int:
     """4.43: the WERPs of one step of a block type: by its unit type, elite x2 (4.43a), a cadre
     step x2 except militia (4.43b; the 4.43 example: an elite armor cadre step costs 8). The Soviet
-    cadre exception (9.24d), the Soviet +1 (9.24g) and the British +1 (9.38) are section 9
-    (planned)."""
-    return ctx.sc.units.step_cost(block, cadre)
+    cadre at the normal cost (9.24d), the Soviet +1 (9.24g) and the British +1 (9.38) are
+    allied_powers.step_cost's."""
+    base = ctx.sc.units.step_cost(block, cadre)
+    return allied_powers.step_cost(ctx, ctx.sc.units.blocks[block].nation, base, cadre, ctx.sc.units.step_cost(block))
 
 
 def build_cost(ctx: Ctx, block: str, steps: int) -> int:
@@ -98,6 +99,9 @@ def income(ctx: Ctx, nation: str) -> list[dict[str, Any]]:
     own_basic = axis_powers.basic(ctx, nation)  # 9.42, 9.45c: Italy
     lines = [_line("basic production (scenario)", int(ctx.sc.production.get(nation, 0)), "4.14") if own_basic is None
              else _line(own_basic[1], own_basic[0], own_basic[2])]
+    section9 = allied_powers.basic(ctx, nation)  # 9.24a-c, 9.32
+    if section9 is not None:
+        lines = [_line(f"basic production: {section9[1]}", section9[0], section9[2])]
     amap = ctx.sc.map
     for a in sorted(amap.areas):
         ar = amap.areas[a]
@@ -140,7 +144,8 @@ def maintenance(ctx: Ctx, nation: str, werps: int) -> tuple[list[dict[str, Any]]
     """4.2, 4.21, A-17: 1 WERP per fleet point on the map, paid first, by a major power at war with
     another major; compulsory up to the WERPs available, and FPs left unpaid for lack of WERPs
     suffer nothing (A-17 ii). Returns the lines and the WERPs paid."""
-    fps = sum(int(by.get(nation, 0)) for _, by in sorted(ctx.pos.get("fleets", {}).items()))
+    paid_for = allied_powers.maintained(ctx, nation)  # 9.32: Britain pays for the pooled US FPs
+    fps = sum(int(by.get(n, 0)) for _, by in sorted(ctx.pos.get("fleets", {}).items()) for n in paid_for)
     if not fps or nation not in MAJORS:
         return [], 0
     if not any(ctx.at_war(nation, m) for m in MAJORS if m != nation):
@@ -166,6 +171,8 @@ class Ledger:
     sa_start: int = 0
     specials: dict[str, str] = field(default_factory=dict)  # area -> where
     placed: dict[str, int] = field(default_factory=dict)  # area -> new units this phase
+    conscripts: int = 0  # 9.24f: free non-elite infantry steps left this phase
+    free_elite: int = 0  # 9.24e: free elite infantry units left this phase
 
     def spend(self, what: str, werps: int, rule: str) -> None:
         self.spent.append(_line(what, werps, rule))
@@ -191,7 +198,8 @@ def _nations(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> list[st
         u = str(r["unit"])
         if u in ctx.units and ctx.side_of(u) == ctx.side:  # another side's block: refused in _walk
             named.setdefault(ctx.nation(u), f"production.replace[{i}].unit")
-    out = {n for n, v in ctx.sc.production.items() if ctx.side_of_nation(n) == ctx.side and (v or n in named)}
+    out = {n for n, v in ctx.sc.production.items() if ctx.side_of_nation(n) == ctx.side
+           and (v or n in named or (allied_powers.basic(ctx, n) or (0, "", ""))[0])}  # 9.24, 9.32
     for n, where in sorted(named.items()):
         if n not in NATIONS:
             problems.append(Problem(where, f"{n!r} is not a nation of the game", "D-4"))
@@ -269,14 +277,28 @@ def _replace(ctx: Ctx, r: dict[str, Any], where: str, ledger: Ledger, problems: 
         problems.append(Problem(f"{where}.steps", text, "4.32"))
     if len(problems) > bad or not steps:
         return
-    free = axis_powers.free_step(ctx, u, r, where, problems)  # 9.15
+    free_step = axis_powers.free_step(ctx, u, r, where, problems)  # 9.15
     if len(problems) > bad:
         return
-    cost = (steps - free) * step_cost(ctx, block)
+    cost = (steps - free_step) * step_cost(ctx, block)
+    free = _conscripted(ctx, ledger, block, steps - free_step)  # 9.24f
+    cost -= free * step_cost(ctx, block)
     ctx.units[u]["steps"] = have + steps
-    ledger.spend(f"{u}: {steps} step(s) replaced", cost, "4.3, 4.43")
+    ledger.spend(f"{u}: {steps} step(s) replaced" + (f", {free} by Emergency Conscription (9.24f)" if free else ""), cost,
+                 "4.3, 4.43")
     ctx.emit("replaced", "4.3", nation=n, unit=u, at=area, block=block, steps=steps, was=have, now=have + steps,
-             cost=cost, upto=cap, why=why, special=area in ledger.specials)
+             cost=cost, upto=cap, why=why, special=area in ledger.specials, conscripts=free)
+
+
+def _conscripted(ctx: Ctx, ledger: Ledger, block: str, steps: int) -> int:
+    """9.24f: the steps of a non-elite Soviet infantry block paid by Emergency Conscription (first,
+    while any are left this phase)."""
+    bt = ctx.sc.units.blocks[block]
+    if ledger.nation != "ussr" or bt.elite or bt.type != "infantry" or not ledger.conscripts:
+        return 0
+    k = min(steps, ledger.conscripts)
+    ledger.conscripts -= k
+    return k
 
 
 def _next_id(ctx: Ctx, nation: str, elite: bool) -> str:
@@ -382,12 +404,23 @@ def _build(ctx: Ctx, b: dict[str, Any], where: str, ledger: Ledger, problems: li
         ctx.emit("built", "4.4", nation=n, unit=uid, at=area, elite=elite, hidden=True)
         return
     cost = build_cost(ctx, block, steps)
+    free = _conscripted(ctx, ledger, block, steps)
+    if free:
+        cost -= step_cost(ctx, block, True) + (free - 1) * step_cost(ctx, block)
+    if b.get("free"):  # 9.24e: a free elite infantry unit at full strength
+        bt = ctx.sc.units.blocks[block]
+        if not ledger.free_elite or not (bt.elite and bt.type == "infantry" and steps == bt.steps):
+            problems.append(Problem(f"{where}.free", "free units are the USSR's 4 full-strength elite infantry units of the first "
+                                    "Jan/Feb after the German-Soviet war began", "9.24e"))
+            return
+        ledger.free_elite -= 1
+        cost = 0
     ctx.units[uid] = {"nation": n, "elite": elite, "at": area, "block": block, "steps": steps}
     ctx.place(uid, area)
     cadre = step_cost(ctx, block, True)
     ledger.spend(f"{uid}: new {block} of {steps} step(s)", cost, "4.4, 4.43")
     ctx.emit("built", "4.4", nation=n, unit=uid, at=area, block=block, steps=steps, cost=cost, cadre=cadre,
-             step=step_cost(ctx, block), elite=elite)
+             step=step_cost(ctx, block), elite=elite, conscripts=free, free=bool(b.get("free")))
 
 
 def _fortify(ctx: Ctx, f: dict[str, Any], where: str, ledger: Ledger, problems: list[Problem]) -> None:
@@ -501,7 +534,10 @@ def _buy(ctx: Ctx, n: str, buy: dict[str, Any], ledger: Ledger, problems: list[P
             ledger.spend(f"{k} GS", cost, "4.43")
             ctx.emit("gs-bought", "4.43", nation=n, bought=k, areas=at, cost=cost)
     k = int(buy.get("sa", {}).get(n, 0))
-    if k:
+    if k and allied_powers.no_special_actions(ctx, n):
+        problems.append(Problem(f"production.buy.sa.{n}", "no special action is bought during the 4 turns of Emergency "
+                                "Conscription", "9.24f"))
+    elif k:
         limit, held = sa_limit(ctx, n), ctx.sa(n)
         if held + k > limit:
             over = " (over a lowered limit, A-32)" if held > limit else ""
@@ -513,6 +549,7 @@ def _buy(ctx: Ctx, n: str, buy: dict[str, Any], ledger: Ledger, problems: list[P
             ctx.pos["sa"] = dict(sorted(ctx.pos["sa"].items()))
             ledger.spend(f"{k} SA", cost, "7.1, 4.43")
             ctx.emit("sa-bought", "7.1", nation=n, bought=k, held=held + k, limit=limit, cost=cost)
+    allied_powers.check_assets(ctx, n, buy, problems)  # 9.27, 9.51a
     _buy_fleet(ctx, n, buy, ledger, problems)
     _buy_level(ctx, n, buy, "asw", ledger, problems)
     _buy_level(ctx, n, buy, "flak", ledger, problems)
@@ -603,13 +640,21 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
     if hidden_werps and not ctx.secret:
         problems.append(Problem("production.hidden_werps", "nothing is hidden in a refereed or open game: blocks and steps "
                                 "are given in the builds and replacements", "4.5"))
+    allied_powers.check_conscription(ctx, prod, problems)
     axis_powers.production_start(ctx, prod, problems)  # 9.13
     for n in _nations(ctx, prod, problems):
         lines = income(ctx, n)
         lines += strategic.damage_line(ctx, n, sum(int(x["werps"]) for x in lines))  # 1.22, 2.0: before maintenance
+        lines += allied_powers.lend_lease_lines(ctx, n, prod, problems)  # 9.34-9.36
         gross = sum(int(x["werps"]) for x in lines)
         upkeep, paid = maintenance(ctx, n, gross)
-        ledger = Ledger(n, lines + upkeep, gross - paid, sa_start=ctx.sa(n))
+        ledger = Ledger(n, lines + upkeep, gross - paid, sa_start=ctx.sa(n), conscripts=allied_powers.conscripts(ctx, n),
+                        free_elite=allied_powers.free_elite(ctx, n))
+        if n == "britain":  # 9.35: sent at once, from the WERPs after strategic warfare, US lend-lease and maintenance
+            sent, ll = allied_powers.britain_to_ussr(ctx, prod, ledger.available, problems)
+            if sent:
+                ledger.spend(f"lend-lease to the USSR via {ll['route']}", sent, "9.35")
+                ctx.emit("lend-lease-sent", "9.35", **ll)
         data: dict[str, Any] = {"nation": n}
         at = len(ctx.events)
         axis_powers.before_orders(ctx, n, prod, ledger, problems)  # 9.43

@@ -16,6 +16,7 @@ from pbem.engine.model import Event
 from pbem.games.base import EventLines
 
 from . import (
+    allied_powers,
     axis_powers,
     breakthrough,
     combat,
@@ -78,8 +79,9 @@ def _core_lines() -> dict[str, Callable[[Event], list[str]]]:
             "sa-spent": sa_spent}
 
 
-event_lines = EventLines(_core_lines, lambda: (axis_powers, breakthrough, combat, fog, landings, ledger, movement, naval, parties,
-                                                politics, production, strategic, supply, victory, weather), PROVISIONAL)
+event_lines = EventLines(_core_lines, lambda: (allied_powers, axis_powers, breakthrough, combat, fog, landings, ledger, movement,
+                                                naval, parties, politics, production, strategic, supply, victory, weather),
+                         PROVISIONAL)
 
 
 def report_notes(events: list[Event]) -> list[str]:

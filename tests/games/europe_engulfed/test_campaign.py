@@ -61,8 +61,8 @@ def test_every_part_of_the_sequence_of_play_happens(game: Path) -> None:
                   "#### Initial operational movement phase (1.23)", "#### Initial strategic movement phase (1.24)",
                   "#### Initial combat phase (1.25)", "**Battle of ", "#### Breakthrough phase (1.26)",
                   "#### Final supply determination phase (1.27)", "The turn marker advances",
-                  "Poland is conquered", "Nazi-Soviet", "Italy declares war on france (1.23)",
-                  "Germany declares war on ussr (1.23)", " builds ", "Victory standing at the end of"):
+                  "Poland is conquered", "Nazi-Soviet", "Italy declares war on France (1.23)",
+                  "Germany declares war on the USSR (1.23)", " builds ", "Victory standing at the end of"):
         assert words in text, words
 
 

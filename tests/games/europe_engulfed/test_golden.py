@@ -45,7 +45,7 @@ def test_the_golden_game_goes_through_every_part_of_the_sequence_of_play() -> No
             for phase in ("move", "combat", "breakthrough/1"):
                 assert f"{turn}/{side}/{phase}" in steps, (turn, side, phase)
     for words in ("The allies commit", "Weather (1.1)", "Weather (1.11): variable weather", "#### Production phase (1.22)",
-                  "announces", "declares war on ussr (1.23)", "#### Initial operational movement phase (1.23)",
+                  "announces", "declares war on the USSR (1.23)", "#### Initial operational movement phase (1.23)",
                   "#### Initial strategic movement phase (1.24)", "#### Initial combat phase (1.25)", "**Battle of ",
                   "#### Breakthrough phase (1.26)", "Breakthrough combat in ", "#### Final supply determination phase (1.27)",
                   "Initial supply of the axis (1.21)", "is face-up", "The turn marker advances", "## Game over",
