@@ -1247,7 +1247,7 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
 @click.option("--game", default=None, shell_complete=_complete_game, help="The game to play (default: the first that `pbem games` lists).")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
-              help="A rules option of the game, as `pbem new` takes it (Europe Engulfed for three players: players=3).")
+              help="A rules option of the game, as `pbem new` takes it (see `pbem rules GAME`).")
 @guarded
 def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None,
          opts: tuple[str, ...]) -> None:
@@ -1261,7 +1261,7 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: b
       pbem demo
       pbem demo --full --turns 3
       pbem demo --auto --full --turns 3
-      pbem demo --game europe-engulfed --option players=3 --turns 1
+      pbem demo --game GAME --option NAME=VALUE --turns 1
     """
     from pbem.demo import run_demo
 
