@@ -876,7 +876,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     from pbem.exchange.chain import Chain, check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import load_doc, load_state, origin_of, wrong_key
+    from pbem.exchange.game import load_doc, load_state, origin_of, remember_made, wrong_key
     from pbem.exchange.ledger import record_reveal
 
     st = load_state(state_path, views=False)
@@ -904,6 +904,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     out = out or state_path.parent / names.state(res.sequence)
     files = res.outputs(out, report)
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
+    remember_made(st, files[0][1], out)  # the adjudicator's next command need not replay it
     aw = nxt["awaits"]
     if not written:
         click.echo(f"{out}: this adjudication is made already: the state exists, and so do its other files, with exactly "

@@ -16,6 +16,8 @@ It plays simply, but through every step:
   nation's plain infantry, so it knows its own builds later); the phasing side's armor, and
   infantry after it, move from areas next to the enemy into the weakest adjacent enemy area whose
   owners their nation is at war with (5.11, 5.12, 1.23), one block always staying behind;
+- Axis politics (9.x): Germany aids a neutral Italy with 5 WERPs (9.43); the free Axis-minor
+  infantry step goes to a reduced minor block (9.15, open games);
 - combat step: every newly contested area, an Assault where its steps are at least half again the
   enemy's, else Normal (6.3); one breakthrough combat bought where it is strongest (6.71);
 - breakthrough step: the combats a breakthrough movement made, then the end;
@@ -37,6 +39,7 @@ import tomli_w
 
 from pbem.engine.model import Submission
 
+from . import axis_powers
 from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, other
 from .data import AXIS_MINORS, MAJORS, Turn
 from .parties import side_of_party
@@ -126,7 +129,9 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
         if phase == MOVE:
             _naval(b, ctx)
             _production(b, ctx, side)
+            _axis_politics(b, ctx)
             _strategic(b, ctx, state)
+            _politics(b, ctx, state)
             _builds(b, ctx)
             _declarations(b, ctx)
             _movement(b, ctx)
@@ -172,6 +177,27 @@ def _production(b: _Builder, ctx: Ctx, party: str = "") -> None:
         trial.setdefault("production", {}).setdefault("buy", {}).setdefault("sa", {})[n] = 1
         if b.legal(trial):
             b.body = trial
+
+
+def _axis_politics(b: _Builder, ctx: Ctx) -> None:
+    """9.43: Germany gives a neutral Italy the most WERPs it may (5) while it keeps 10; 9.15: the free
+    Axis-minor step to the first reduced minor infantry block it knows, where it is legal."""
+    if ctx.side != "axis":
+        return
+    if axis_powers.italy(ctx) == axis_powers.NEUTRAL_ITALY and int(ctx.sc.production.get("germany", 0)) >= 15:
+        trial = copy.deepcopy(b.body)
+        trial.setdefault("production", {})["italy_aid"] = int(ctx.sc.charts["t16_lend_lease"].data.get("germany_to_italy", 5))
+        if b.legal(trial):
+            b.body = trial
+    if ctx.secret:
+        return  # a hidden block's new strength is a hidden value the built-in player does not commit here
+    for u in sorted(ctx.units):
+        if ctx.nation(u) in AXIS_MINORS and ctx.kind(u) == "infantry" and (ctx.steps(u) or 0) < (ctx.max_steps(u) or 0):
+            trial = copy.deepcopy(b.body)
+            trial.setdefault("production", {}).setdefault("replace", []).append({"unit": u, "steps": 1, "free": True})
+            if b.legal(trial):
+                b.body = trial
+                return
 
 
 def _build_type(ctx: Ctx, nation: str) -> str:
@@ -263,6 +289,32 @@ def _declarations(b: _Builder, ctx: Ctx) -> None:
             pol["war"] = sorted([*pol.get("war", []), sorted([n, on])])
             if {n, on} == {"germany", "ussr"}:
                 pol["pact"] = False
+
+
+# 9.26, 9.34: the standing political instructions the built-in player gives once (the Axis moves
+# Soviet units up front when the Pact requires it; the Allies ask for US lend-lease).
+POLITICS_STANDING: dict[str, dict[str, Any]] = {"axis": {"up_front": True}, "allies": {"lend_lease": True},
+                                                "west": {"lend_lease": True}}
+
+
+def _politics(b: _Builder, ctx: Ctx, state: dict[str, Any]) -> None:
+    """9.26, 9.34 standing instructions, given once; 9.24f: Emergency Conscription once the USSR has
+    lost a home resource area at war with Germany."""
+    mine = dict(state.get("standing", {}).get(b.side, {}))
+    want = POLITICS_STANDING.get(b.side, {})
+    if want and any(k not in mine for k in want):
+        trial = copy.deepcopy(b.body)
+        trial["standing"] = {**mine, **trial.get("standing", {}), **want}
+        if b.legal(trial):
+            b.body = trial
+    pol = ctx.pos.get("politics", {})
+    lost = any(ar.home == "ussr" and ar.resource and ctx.controller(a) != ctx.side_of_nation("ussr")
+               for a, ar in ctx.sc.map.areas.items())
+    if ctx.side_of_nation("ussr") == ctx.side and lost and not pol.get("conscription"):
+        trial = copy.deepcopy(b.body)
+        trial.setdefault("production", {})["conscription"] = True
+        if b.legal(trial):
+            b.body = trial
 
 
 def _at_war_with_owners(ctx: Ctx, units: list[str], target: str) -> bool:

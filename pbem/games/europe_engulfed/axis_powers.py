@@ -405,14 +405,16 @@ def basic(ctx: Ctx, nation: str) -> tuple[int, str, str] | None:
 
 
 def income(ctx: Ctx, nation: str, lines: list[dict[str, Any]], traces: Any) -> list[dict[str, Any]]:
-    """The Axis lines of 4.1's income: Swedish ore (9.14), Ploesti (9.15, 9.19), Italy's production
-    at zero after the collapse while a home resource area is lost (9.45c)."""
+    """The Axis lines of 4.1's income: Swedish ore (9.14), Ploesti (9.15, 9.19), German aid to Italy
+    (9.43), Italy's production at zero after the collapse while a home resource area is lost (9.45c)."""
     out: list[dict[str, Any]] = []
     if nation == "germany":
         ore = _ore(ctx)
         if ore:
             out.append({"what": ore, "werps": int(ctx.sc.charts["t11_production"].data.get("sweden_ore", 2)), "rule": "9.14"})
         out += _ploesti(ctx, traces)
+    if nation == "italy" and ctx.scratch.get("italy_aid"):  # 9.43: given in Germany's production, just before
+        out.append({"what": "German aid", "werps": int(ctx.scratch["italy_aid"]), "rule": "9.43"})
     if nation == "italy" and collapsed(ctx):
         res = [a for a, ar in sorted(ctx.sc.map.areas.items()) if ar.home == "italy" and ar.resource > 0 and ar.kind == "land"]
         lost = [ctx.area(a).name for a in res if ctx.controller(a) != AXIS]
@@ -462,7 +464,7 @@ def german_left(ctx: Ctx) -> int:
 
 
 def before_orders(ctx: Ctx, n: str, prod: dict[str, Any], ledger: Any, problems: list[Problem]) -> None:
-    """9.43: Germany's aid to Italy, spent by Germany and received by Italy (at most 5)."""
+    """9.43: Germany's aid to Italy (at most 5), spent by Germany; Italy receives it in its income."""
     k = int(prod.get("italy_aid", 0) or 0)
     if not k:
         return
@@ -477,11 +479,7 @@ def before_orders(ctx: Ctx, n: str, prod: dict[str, Any], ledger: Any, problems:
             problems.append(Problem("production.italy_aid", "Italy has surrendered", "9.46"))
             return
         ledger.spend("aid to Italy", k, "9.43")
-        ctx.scratch["italy_aid"] = k
-    elif n == "italy" and ctx.scratch.get("italy_aid"):
-        got = int(ctx.scratch["italy_aid"])
-        ledger.income.append({"what": "German aid", "werps": got, "rule": "9.43"})
-        ledger.available += got
+        ctx.scratch["italy_aid"] = k  # Italy's income has it (``income``)
 
 
 def production_start(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
@@ -642,6 +640,12 @@ def minor_stacking(ctx: Ctx, area: str) -> bool:
         ctx.emit("minor-stacking", "9.18", area=area, units=minors, nations=sorted({ctx.nation(u) for u in minors}),
                  option=ctx.option("minor_stacking"))
     return hit
+
+
+def starts_no_naval_combat(ctx: Ctx, nation: str) -> bool:
+    """9.45b: after the collapse Italian FPs start no naval combat nor naval interdiction (they
+    defend, and carry, normally)."""
+    return nation == "italy" and collapsed(ctx)
 
 
 def no_italian_bonus(ctx: Ctx, u: str) -> bool:

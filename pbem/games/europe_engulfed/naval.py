@@ -51,7 +51,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import supply
+from . import axis_powers, supply
 from .context import Ctx
 from .data import ALLIES, AXIS
 
@@ -115,6 +115,8 @@ def _enemy_groups(ctx: Ctx, sea: str, movers: set[str], side: str) -> dict[str, 
     out: dict[str, dict[str, int]] = {}
     for n, k in fleets(ctx, sea).items():
         if ctx.side_of_nation(n) == side or not any(ctx.at_war(n, m) for m in movers):
+            continue
+        if axis_powers.starts_no_naval_combat(ctx, n):  # 9.45b
             continue
         out.setdefault(group(ctx, n), {})[n] = k
     return dict(sorted(out.items()))

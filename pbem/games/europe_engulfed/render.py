@@ -220,6 +220,9 @@ def _standing_lines() -> list[str]:
             '# support = { "ID" = "NATION" }  # 6.6: which defending block each GS supports',
             '# overstack = ["ID"]             # 5.5: your blocks removed first when over a stacking limit',
             "# sa_reserve = 0                 # SAs your standing instructions never spend",
+            '# naval = { SEA = "stronger" }    # 8.11: engage enemy FPs carrying units: always|stronger|half|never (default)',
+            '# interdict = { SEA = "never" }   # 8.21: interdict strat-moves by sea: always (default)|never',
+            '# naval_losses = ["NATION"]       # 8.14: the order in which your nations lose FPs',
             "# [standing.strategic]           # strategic warfare in the enemy's production phase (2.x, J-3 a)",
             "# bomb = true                    # 2.2: bomb with all bombers and fighters when you hold a bomber",
             "# divert = false                 # 2.27 (Western Allies): bomb the Western front when allowed",
@@ -239,7 +242,8 @@ def _final_lines() -> list[str]:
     return ["# The Final Supply Determination Phase (1.27) ends your player-turn with this file:",
             "# [final]", '# limited_supply = ["AREA"]   # 7.9: an SA per area keeps its OOS blocks (each loses a step)',
             '# cadres = ["ID"]             # 7.9 with fog of war: your hidden blocks there at one step (eliminated)',
-            '# overstack = ["ID"]          # 5.5: blocks removed first if an area is over its stacking limit']
+            '# overstack = ["ID"]          # 5.5: blocks removed first if an area is over its stacking limit',
+            '# fleets = [{ nation = "NATION", from = "SEA", to = "SEA", fp = 1 }]   # 8.3: fleet transfers (8.31, 8.32)']
 
 
 def template(state: dict[str, Any], side: str, header: list[str]) -> str:
@@ -266,7 +270,12 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
         old = [a for a in sorted(con) if ctx.side_in(a, side)]
         if old:
             out.append(f"# Contested areas where you have blocks (5.14, 7.52): {_names(sc, old)}")
+        fl = ", ".join(f"{z} " + " ".join(f"{n} {k}" for n, k in sorted(by.items())) for z, by in sorted(pos.get("fleets", {}).items()))
         out += ["",
+                f"# Fleet points (public; 5.34 w/out Transport this turn: {pos.get('transport', {}) or 'none'}): {fl or 'none'}.",
+                "# Fleet transfers of the initial supply phase (8.3, J-2), made first: unused FPs, 8.31/8.32 routes.",
+                '# [[fleet]]', '# nation = "NATION"', '# from = "SEA"', '# to = "SEA"', "# fp = 1",
+                "",
                 "# Production (1.22, 4.x): one nation at a time (4.5).",
                 "# [[production.build]]             # 4.4, 4.41: a new block from the force pool, in a home area",
                 '# nation = "NATION"', '# area = "AREA"', '# block = "BLOCK-TYPE"      # e.g. de-arm (units.toml)',
@@ -298,7 +307,8 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
                 "",
                 "# Initial strategic movement (1.24, 5.2): after every operational move; through friendly areas,",
                 "# across sea zones by sea transport (5.32; cape: the Cape route, 5.33).",
-                "# [[strat]]", '# units = ["ID"]', '# path = ["AREA", "AREA", "AREA"]', '# sea = ["SEA"]', "# cape = false"]
+                "# [[strat]]", '# units = ["ID"]', '# path = ["AREA", "AREA", "AREA"]', '# sea = ["SEA"]', "# cape = false",
+                '# steps = { "ID" = 1 }          # 8.21, fog of war: hidden blocks\' steps told for interdiction hits']
     elif phase == "combat":
         new = [a for a, v in sorted(con.items()) if v == NEW]
         older = [a for a, v in sorted(con.items()) if v != NEW]

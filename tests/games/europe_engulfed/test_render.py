@@ -74,9 +74,11 @@ def test_the_move_template_documents_every_order_of_the_step() -> None:
     state["position"]["units"]["de.05"]["oos"] = "oos"
     text = _template(state)
     for key in ("[[production.build]]", "[[production.replace]]", "[[production.fortify]]", "[[production.special]]",
-                "[production.buy]", "[[move]]", "[[evacuate]]", "[[invade]]", "[[drop]]", "[[strat]]", "[standing]"):
+                "[production.buy]", "[[move]]", "[[evacuate]]", "[[invade]]", "[[drop]]", "[[strat]]", "[standing]",
+                "[[fleet]]"):
         assert f"# {key}" in text, key
-    for rule in ("1.22", "4.4", "5.1", "7.52", "7.2", "7.3", "1.24", "5.33", "6.27", "7.51", "7.6", "7.7"):
+    for rule in ("1.22", "4.4", "5.1", "7.52", "7.2", "7.3", "1.24", "5.33", "6.27", "7.51", "7.6", "7.7", "8.3", "8.11",
+                 "8.21"):
         assert rule in text, rule
     assert "# Special actions held (7.1): germany 3." in text  # the side's own nations only
     assert "de.05 in East Prussia" in text
@@ -88,7 +90,8 @@ def test_the_combat_template_lists_the_newly_contested_areas_that_must_be_fought
     assert "compulsory (6.1): Minsk" in text and "your choice (1.25): Kiev" in text
     assert '# area = "minsk"' in text and '# area = "kiev"' in text
     assert text.index('"minsk"') < text.index('"kiev"')
-    for key in ("[[battle]]", "[next]", "breakthrough = true", "[final]", "limited_supply", "cadres", "[standing]"):
+    for key in ("[[battle]]", "[next]", "breakthrough = true", "[final]", "limited_supply", "cadres", "[standing]",
+                "fleets = [{"):
         assert key in text, key
 
 
