@@ -24,6 +24,8 @@ Medians of N runs. Not a test: record the figures where they are needed (release
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -76,6 +78,28 @@ def pbem_command(*args: str) -> list[str]:
 
 def process_time(cmd: list[str], repeat: int, cwd: Path | None = None) -> float:
     return median_time(lambda: subprocess.run(cmd, check=True, capture_output=True, cwd=cwd), repeat)
+
+
+def child_cpu() -> float:
+    """The CPU time (user and system) of the child processes waited for so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def process_times(cmd: list[str], repeat: int, env: dict[str, str] | None = None,
+                  before: Callable[[], object] | None = None) -> tuple[float, float]:
+    """Medians of ``repeat`` runs of ``cmd`` as a new process: wall time, and CPU time of the
+    process (getrusage of the children: what the command costs whatever else the machine runs).
+    ``before`` runs ahead of each (untimed): it clears an output folder or a cache."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        c, t = child_cpu(), time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env=None if env is None else {**os.environ, **env})
+        walls.append(time.perf_counter() - t)
+        cpus.append(child_cpu() - c)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def main() -> None:

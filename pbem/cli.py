@@ -876,7 +876,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     from pbem.exchange.chain import Chain, check_before_reveal
     from pbem.exchange.files import write_all_new
     from pbem.exchange.game import adjudicate as run
-    from pbem.exchange.game import load_doc, load_state, origin_of, wrong_key
+    from pbem.exchange.game import load_doc, load_state, origin_of, remember_made, wrong_key
     from pbem.exchange.ledger import record_reveal
 
     st = load_state(state_path, views=False)
@@ -904,6 +904,7 @@ def adjudicate(state_path: Path, orders: tuple[Path, ...], key_path: Path, defau
     out = out or state_path.parent / names.state(res.sequence)
     files = res.outputs(out, report)
     written = write_all_new(files, commit=out)  # the state last: it is the commit point
+    remember_made(st, files[0][1], out)  # the adjudicator's next command need not replay it
     aw = nxt["awaits"]
     if not written:
         click.echo(f"{out}: this adjudication is made already: the state exists, and so do its other files, with exactly "
@@ -1246,8 +1247,11 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--scenario", default=None, shell_complete=_complete_scenario, help="The bundled scenario to play (default: the game's demo scenario).")
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
 @click.option("--game", default=None, shell_complete=_complete_game, help="The game to play (default: the first that `pbem games` lists).")
+@click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
+              help="A rules option of the game, as `pbem new` takes it (see `pbem rules GAME`).")
 @guarded
-def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None) -> None:
+def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None,
+         opts: tuple[str, ...]) -> None:
     """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.
 
     The game's demo scenario plays its bundled example orders; any other scenario, or --auto,
@@ -1258,12 +1262,19 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: b
       pbem demo
       pbem demo --full --turns 3
       pbem demo --auto --full --turns 3
+      pbem demo --game GAME --option NAME=VALUE --turns 1
     """
     from pbem.demo import run_demo
 
     if out is not None and out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
-    run_demo(out, turns, click.echo, scenario=scenario, auto=auto, game=game, full=full)
+    options: dict[str, Any] = {}
+    for o in opts:
+        if "=" not in o:
+            raise UsageError(f"--option {o}: write NAME=VALUE")
+        k, v = o.split("=", 1)
+        options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    run_demo(out, turns, click.echo, options or None, scenario=scenario, auto=auto, game=game, full=full)
 
 
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)

@@ -16,7 +16,10 @@ training scenario's whole day played by the built-in player, through its last st
 tests/games/red_steel/test_golden.py replays it. Europe Engulfed's golden game
 (tests/games/europe_engulfed/golden/barbarossa/) is `pbem demo --game europe-engulfed --turns 4`: the Barbarossa
 scenario's four turns with fog of war, played by the built-in player through the last step that opens every hidden
-block, without its pictures; tests/games/europe_engulfed/test_golden.py replays it.
+block, without its pictures; tests/games/europe_engulfed/test_golden.py replays it. Its grand campaign's golden game
+(tests/games/europe_engulfed/golden/campaign-1939/) is `pbem demo --game europe-engulfed --scenario 1939 --turns 12`:
+two years of the war from Sep/Oct 1939, played by the built-in player with fog of war, without its pictures;
+tests/games/europe_engulfed/test_campaign.py replays it and compares a fresh game with it byte for byte.
 """
 
 from __future__ import annotations
@@ -39,12 +42,14 @@ RED_STEEL = ROOT / "tests" / "games" / "red_steel" / "golden" / "training"
 RED_STEEL_TURNS = 4
 EUROPE_ENGULFED = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "barbarossa"
 EUROPE_ENGULFED_TURNS = 4
+EUROPE_ENGULFED_1939 = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "campaign-1939"
+EUROPE_ENGULFED_1939_TURNS = 12
 
 
-def game_golden(game: str, dest: Path, turns: int) -> None:
-    """A game's golden game: its demo scenario played by the built-in player, without its pictures."""
+def game_golden(game: str, dest: Path, turns: int, scenario: str | None = None) -> None:
+    """A game's golden game: its demo scenario (or ``scenario``) played by the built-in player, without its pictures."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = run_demo(Path(tmp) / "g", turns, lambda _line: None, game=game)
+        out = run_demo(Path(tmp) / "g", turns, lambda _line: None, game=game, scenario=scenario)
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(out / "game", dest, ignore=shutil.ignore_patterns("*.svg"))
@@ -68,6 +73,7 @@ def main() -> None:
         game_golden("red-steel", RED_STEEL, RED_STEEL_TURNS)
     if "europe-engulfed" in which:
         game_golden("europe-engulfed", EUROPE_ENGULFED, EUROPE_ENGULFED_TURNS)
+        game_golden("europe-engulfed", EUROPE_ENGULFED_1939, EUROPE_ENGULFED_1939_TURNS, "1939")
     if "demo" not in which:
         return
     with tempfile.TemporaryDirectory() as tmp:

@@ -61,6 +61,16 @@ def unregister(name: str) -> None:
     _hidden.add(name)
 
 
+def fingerprint() -> str:
+    """What differs from the registry as shipped: "" when nothing was registered or hidden (a
+    verdict on a file that depends on its game may then be kept between processes)."""
+    out = hidden()
+    if not _extra and not out:
+        return ""
+    return ";".join([*(f"-{n}" for n in sorted(out)), *(f"+{n}:{type(m).__module__}.{type(m).__qualname__}:{id(m)}"
+                                                        for n, m in sorted(_extra.items()))])
+
+
 def restore() -> None:
     """The registry as shipped (tests undo ``register`` and ``unregister`` with it)."""
     _extra.clear()

@@ -47,7 +47,7 @@ from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, face_from_seed, hmac_strea
 
 from . import dice as proto
 from . import names
-from .canonical import canonical, check_seal, content_digest, unsealed
+from .canonical import canonical, content_digest, unsealed
 from .deadlines import RULE as DEADLINE_RULE
 from .game import (
     Doc,
@@ -59,6 +59,8 @@ from .game import (
     load_doc,
     load_state,
     next_state,
+    replay_tag,
+    sealed_with,
     side_reports,
     state_zero,
 )
@@ -183,7 +185,7 @@ def find_equivocation(docs: Iterable[Doc]) -> Equivocation | None:
         else:
             continue
         try:
-            check_seal(d.data, str(d.path))
+            sealed_with(d, str(d.path))
         except TamperError:
             continue
         for k in keys:
@@ -296,7 +298,7 @@ class Chain:
             check_state_seal(d)
         for d in self.submissions:
             if "seal" in d.data:
-                check_seal(d.data, str(d.path))
+                sealed_with(d, str(d.path))
 
     def equivocation(self) -> Equivocation | None:
         return find_equivocation(self.states + self.submissions)
@@ -348,7 +350,7 @@ class Chain:
                               hint="It does not continue this game's history: do not accept it.")
 
     def follow(self, prev: Doc, cur: Doc, *, keys: dict[str, str] | None = None, replay: bool = True,
-               notes: list[str] | None = None) -> list[Event] | None:
+               notes: list[str] | None = None, events: bool = True) -> list[Event] | None:
         """``cur`` continues ``prev``: it names its digest (so a trusted state vouches for every state
         before it), and it is sealed by the party ``prev`` names as adjudicator, with ``keys`` (the
         game's, where they are given: a history whose transitions are not all replayed holds every
@@ -356,12 +358,13 @@ class Chain:
         events (None if not replayed)."""
         self.link(prev, cur)
         if replay:
-            return self.transition(prev, cur, notes, keys)
+            return self.transition(prev, cur, notes, keys, events=events)
         check_state_seal(cur, adjudicator_of(prev.data))
         same_keys(cur, keys)
         return None
 
-    def transition(self, prev: Doc, cur: Doc, notes: list[str] | None = None, keys: dict[str, str] | None = None) -> list[Event]:
+    def transition(self, prev: Doc, cur: Doc, notes: list[str] | None = None, keys: dict[str, str] | None = None, *,
+                   events: bool = True) -> list[Event]:
         """One transition of the trusted chain: ``cur`` sealed by the adjudicator ``prev`` names, with
         the same key (and the game's ``keys`` for every party, where given); every input present,
         sealed, awaited, revealing its committed secret; sides adjudicated without their orders only by
@@ -391,9 +394,12 @@ class Chain:
                              "state, is in the folder: they arrived late, or the referee had them (ask him, with both files)")
         reveal = tr.get("reveals", {}).get(adj) if prev.data["awaits"]["kind"] != "join" else None
         commit = cur.data["parties"][adj].get("commit")
+        replayed = replay_tag(prev, cur) if cur.memo is not None else None
+        if not events and replayed is not None and cur.memo is not None and cur.memo.has(replayed):
+            return []  # these bytes were found to follow from prev before (contentcache.py); no events asked for
         files = {inputs[dg].data["pbem"]["side"]: str(inputs[dg].path) for dg in cur.data["pbem"]["inputs"]} | {"@state": str(cur.path)}
         try:
-            expected, events = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files,
+            expected, found = next_state(prev, subs, reveal, commit, defaulted, tr.get("openings", {}).get(adj), files,
                                           tr.get("hidden_reveals", {}).get(adj), tr.get("at"))
         except UsageError as e:
             raise VerificationError(f"{cur.path}: {e.message}") from e
@@ -406,7 +412,9 @@ class Chain:
             raise VerificationError(f"{cur.path}: does not follow from {self.label(prev)}, its inputs and the revealed dice "
                                     f"(first difference at {diff})",
                                     hint="The adjudicator's state is not what the rules give: do not accept it.")
-        return events
+        if replayed is not None and cur.memo is not None:
+            cur.memo.record(replayed)
+        return found
 
     @staticmethod
     def fresh_commitments(prev: Doc, cur: Doc, seen: set[str]) -> None:
@@ -597,7 +605,7 @@ class Chain:
             # comes from, which nobody has checked yet
             keys = keys_of(zero)
             for k in range(1, n + 1):
-                self.follow(by_seq[k - 1], by_seq[k], keys=keys, replay=k == n)
+                self.follow(by_seq[k - 1], by_seq[k], keys=keys, replay=k == n, events=False)
         origin = zero.digest
         party_rec = state.data["parties"].get(party)
         if party_rec is None or "salt" not in party_rec:
@@ -607,7 +615,7 @@ class Chain:
         for d in self.submissions:
             if d.kind == "join" and d.data["pbem"]["side"] == party and d.data["pbem"]["answers"] == origin and "seal" in d.data:
                 try:
-                    check_seal(d.data, str(d.path), my_key)
+                    sealed_with(d, str(d.path), my_key)
                 except TamperError:
                     continue
                 salts.add(str(d.data.get("dice", {}).get("salt")))
@@ -645,7 +653,7 @@ class Chain:
     def sealed_by_referee(view: Doc, keys: dict[str, str]) -> None:
         """A view is sealed by the referee, with the referee's key among the game's ``keys``, and
         records those keys."""
-        check_seal(view.data, str(view.path), keys["referee"])
+        sealed_with(view, str(view.path), keys["referee"])
         if view.data["seal"]["signer"] != "referee":
             raise TamperError(f"{view.path}: a view is sealed by the referee, not by '{view.data['seal']['signer']}'")
         same_keys(view, keys)
@@ -654,7 +662,7 @@ class Chain:
         """A view beside the referee's full state it names must be exactly that state's view, sealed
         by the state's referee."""
         where = str(view.path)
-        check_seal(view.data, where, self.referee_key(view, state))
+        sealed_with(view, where, self.referee_key(view, state))
         if canonical(unsealed(view.data)) != canonical(view_body(state.data, str(view.data["pbem"]["side"]))):
             raise VerificationError(f"{where}: is not the view of the state it names for {view.data['pbem']['side']}")
 

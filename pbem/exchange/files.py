@@ -41,6 +41,8 @@ from . import names
 if TYPE_CHECKING:  # imported where a file fails the fast path (schema_problems): it takes a while
     import jsonschema
 
+    from .contentcache import Memo
+
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a TOML file pbem reads (the largest bundled one has about 100 kB)
 MAX_DEPTH = 32  # levels of tables and arrays in a TOML file (pbem's own files have fewer than 10)
 MAX_VALUES = 100_000  # keys and array items in a TOML file (the largest bundled one has about 7,000)
@@ -156,6 +158,24 @@ def read_toml(path: Path) -> dict[str, Any]:
     return parse_toml(read_bytes(path), str(path))
 
 
+def read_toml_memo(path: Path) -> tuple[dict[str, Any], Memo | None]:
+    """read_toml, with the memo of the file's bytes (contentcache.py: the checks they passed)."""
+    return parse_toml_memo(read_bytes(path), str(path))
+
+
+def read_validated(path: Path, schema: str) -> tuple[dict[str, Any], list[Problem]]:
+    """A data file parsed and checked against ``schema``: the data and every schema violation. A file
+    whose bytes passed that schema before (contentcache.py) is not checked again."""
+    data, memo = read_toml_memo(path)
+    tag = f"schema:{schema}"
+    if memo is not None and memo.has(tag):
+        return data, []
+    problems = schema_problems(data, schema, str(path))
+    if not problems and memo is not None:
+        memo.record(tag)
+    return data, problems
+
+
 def _line_of_long_number(text: str) -> str:
     m = re.search(r"[0-9][0-9_]{99,}", text)
     return f" (line {text.count(chr(10), 0, m.start()) + 1})" if m else ""
@@ -167,6 +187,23 @@ _LONG_KEY = re.compile(r"(?<![A-Za-z0-9_-])" + _KEY_PART + r"(?:[ \t]*+\.[ \t]*+
 
 
 def parse_toml(raw: bytes, where: str) -> dict[str, Any]:
+    """Parse the bytes of a TOML file within the bounds of a pbem file (``check_bounds``); bytes
+    parsed before, in this process or an earlier one, are not parsed again (contentcache.py)."""
+    return parse_toml_memo(raw, where)[0]
+
+
+def parse_toml_memo(raw: bytes, where: str) -> tuple[dict[str, Any], Memo | None]:
+    """parse_toml, with the memo of these bytes (None where the data cannot be kept: a TOML date)."""
+    from . import contentcache
+
+    memo = contentcache.lookup(raw)[0]
+    if memo is not None:
+        return memo.data(), memo
+    data = _parse_toml(raw, where)
+    return data, contentcache.keep(raw, data)
+
+
+def _parse_toml(raw: bytes, where: str) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

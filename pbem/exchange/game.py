@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import FILE_FORMAT
 from pbem.engine.core import transition
@@ -40,7 +40,7 @@ from .canonical import (
     seal,
     unsealed,
 )
-from .files import MAX_FILE_BYTES, dumps, has_schema, read_toml, schema_problems, validate
+from .files import MAX_FILE_BYTES, dumps, has_schema, read_toml, read_toml_memo, schema_problems, validate
 from .hidden import (
     after_step,
     drawn_value,
@@ -58,19 +58,29 @@ from .keys import KeyPair, key_id, public_key_from_text
 from .report import render_report
 from .views import make_views
 
+if TYPE_CHECKING:
+    from .contentcache import Memo
+
 FORMAT = FILE_FORMAT
 
 
 @dataclass
 class Doc:
-    """A parsed file: its path, data and digest."""
+    """A parsed file: its path, data and digest. A document read from a file has the memo of the
+    file's bytes (contentcache.py), which keeps its digest and the checks it passed."""
 
     path: Path
     data: dict[str, Any]
+    memo: Memo | None = field(default=None, repr=False, compare=False)
 
     @property
     def digest(self) -> str:
-        return digest(self.data)
+        m = self.memo
+        if m is None:
+            return digest(self.data)
+        if m.digest is None:
+            m.record(digest=digest(self.data))
+        return str(m.digest)
 
     @property
     def kind(self) -> str:
@@ -78,7 +88,8 @@ class Doc:
 
 
 def load_doc(path: Path, schema: str | None = None) -> Doc:
-    return parse_doc(read_toml(path), path, schema)
+    data, memo = read_toml_memo(path)
+    return parse_doc(data, path, schema, memo)
 
 
 KIND_NAMES = {"state": "a state", "view": "a side's view of a state", "orders": "an order file",
@@ -99,9 +110,14 @@ def _wrong_kind(path: Path, kind: str, schema: str) -> MalformedFileError:
     return MalformedFileError(f"{path}: {KIND_NAMES[kind]} (kind \"{kind}\"), not {SCHEMA_NAMES[schema]}", hint=hint)
 
 
-def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Doc:
+def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None, memo: Memo | None = None) -> Doc:
     """Validate a parsed document (read from a file, or found in an e-mail): schema, no floats, a
-    state's seal present. ``path`` names where it came from in messages."""
+    state's seal present. ``path`` names where it came from in messages.
+
+    ``memo``: the memo of the bytes ``data`` was parsed from (contentcache.py). Bytes that passed
+    every check before with this ``schema`` are not checked again, but for a state's or view's
+    position against its game's data, unless it passed with the same data (by the game's data
+    digest)."""
     kind = data.get("pbem", {}).get("kind") if isinstance(data.get("pbem"), dict) else None
     fmt = data.get("pbem", {}).get("format") if isinstance(data.get("pbem"), dict) else None
     if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt < FORMAT:
@@ -113,7 +129,16 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
         schema = kind if kind in ("state", "view") else "orders"
     elif isinstance(kind, str) and kind in KIND_NAMES and kind not in SCHEMA_KINDS.get(schema, (kind,)):
         raise _wrong_kind(path, kind, schema)
-    _seal_first(data, path)
+    checked = f"doc:{schema}"
+    if memo is not None and memo.has(checked):
+        if schema in ("state", "view"):
+            game = _game_tag(data)
+            if game is None or not memo.has(game):
+                _check_game(data, path)
+                if game is not None:
+                    memo.record(game)
+        return Doc(path, data, memo)
+    _seal_first(data, path, memo)
     problems = schema_problems(data, schema, str(path))
     names = [schema]
     if schema in ("state", "view", "orders"):  # the game's part, against the game's own schema (the game named by a string)
@@ -143,7 +168,23 @@ def parse_doc(data: dict[str, Any], path: Path, schema: str | None = None) -> Do
     check_signed_values(data, str(path))
     if schema in ("state", "view"):
         _check_consistency(data, path)
-    return Doc(path, data)
+    if memo is not None:
+        game = _game_tag(data) if schema in ("state", "view") else None
+        memo.record(checked)
+        if game is not None:
+            memo.record(game)
+    return Doc(path, data, memo)
+
+
+def _game_tag(data: dict[str, Any]) -> str | None:
+    """The check of a state's position against its game's data, named with the digest of that data
+    (a changed scenario is checked again); None where it cannot be named (the game cannot say)."""
+    try:
+        h = data["pbem"]
+        module = find_module(str(h["module"]))
+        return f"game:{module.name}:{module.data_digest(str(h['scenario']))}"
+    except Exception:  # whatever it is, _check_game says it
+        return None
 
 
 ENVELOPE_KEYS = {"state": ("pbem", "parties", "awaits", "transition", "hidden", "opened", "draws", "deadlines", "seal"),
@@ -237,12 +278,16 @@ def _check_consistency(data: dict[str, Any], path: Path) -> None:
         raise MalformedFileError(f"{path}: {len(problems)} problem(s) with the deadline of the awaited step", problems,
                                  hint="Whoever sealed it wrote a deadline no state of this game can have: do not accept it.")
     timing.check_allowance(data, str(path))  # a deadline shorter than the options allow: exit 3
-    if not problems:
-        try:
-            module = find_module(str(data["pbem"]["module"]))
-            problems = [Problem(f"{path}: {p.where}", p.message, p.rule, p.hint) for p in module.check_state(data)]
-        except PbemError as e:
-            raise MalformedFileError(f"{path}: its game or scenario cannot be read ({e.message})", e.problems) from e
+    _check_game(data, path)
+
+
+def _check_game(data: dict[str, Any], path: Path) -> None:
+    """A state's or view's position against its game's rules and data (GameModule.check_state)."""
+    try:
+        module = find_module(str(data["pbem"]["module"]))
+        problems = [Problem(f"{path}: {p.where}", p.message, p.rule, p.hint) for p in module.check_state(data)]
+    except PbemError as e:
+        raise MalformedFileError(f"{path}: its game or scenario cannot be read ({e.message})", e.problems) from e
     if problems:
         raise MalformedFileError(f"{path}: {len(problems)} problem(s) no {'view' if data['pbem']['kind'] == 'view' else 'state'} "
                                  "of this game can have", problems,
@@ -256,7 +301,7 @@ _CHAIN_FIELD = re.compile(r"dice\.(reveal|commit|salt|attest|hidden|hidden_revea
                           r"|parties\.[^.]+\.(commit|salt|key|hidden)|pbem\.(origin|previous|answers|of|inputs(\[\d+\])?)")
 
 
-def _seal_first(data: dict[str, Any], path: Path) -> None:
+def _seal_first(data: dict[str, Any], path: Path, memo: Memo | None = None) -> None:
     """A sealed file's seal is checked before anything else looks at it, against the key it names:
     a signed file changed afterwards is tampering (exit 3), whatever the change broke besides (its
     schema, a spelling). Whether the key is the right party's is checked where the game is known."""
@@ -271,6 +316,42 @@ def _seal_first(data: dict[str, Any], path: Path) -> None:
     except (TypeError, ValueError):
         return  # not JSON (a date): malformed, reported by the value checks
     check_seal(data, str(path))
+    if memo is not None:
+        memo.record(f"seal:{s['key']}")
+
+
+def replay_tag(prev: Doc, cur: Doc) -> str | None:
+    """The check that ``cur`` is exactly what the rules give from ``prev``, its inputs and its dice
+    (Chain.transition), kept on ``cur``'s bytes with ``prev``'s digest and the game's data digest;
+    None where the game's data cannot be named."""
+    game = _game_tag(prev.data)
+    return None if game is None else f"replayed:{prev.digest}:{game}"
+
+
+def remember_made(prev: Doc, text: str, path: Path) -> None:
+    """A state this process made from ``prev`` (its adjudication, ``text`` as written): kept as one
+    that follows from ``prev``, so that the adjudicator's next command does not replay it again
+    (`pbem verify` always replays)."""
+    from .files import parse_toml_memo
+
+    data, memo = parse_toml_memo(text.encode("utf-8"), str(path))
+    tag = replay_tag(prev, Doc(path, data, memo))
+    if memo is not None and tag is not None:
+        memo.record(tag)
+
+
+def sealed_with(doc: Doc, where: str, key: str | None = None) -> str:
+    """check_seal of a document (against ``key``, if given): bytes whose seal was found good with
+    that key before (contentcache.py) are not checked again."""
+    m = doc.memo
+    s = doc.data.get("seal")
+    if m is not None and isinstance(s, dict) and isinstance(s.get("key"), str) and (key is None or s["key"] == key) \
+            and m.has(f"seal:{s['key']}"):
+        return str(s["key"])
+    found = check_seal(doc.data, where, key)
+    if m is not None:
+        m.record(f"seal:{found}")
+    return found
 
 
 def load_state(path: Path, check: bool = True, views: bool = True) -> Doc:
@@ -305,7 +386,7 @@ def check_state_seal(doc: Doc, expected_signer: str | None = None) -> None:
     party = s["parties"].get(signer)
     if party is None:
         raise TamperError(f"{doc.path}: sealed by '{signer}', who is not a party of the game")
-    check_seal(s, str(doc.path), str(party["key"]))
+    sealed_with(doc, str(doc.path), str(party["key"]))
 
 
 # --- new and join ------------------------------------------------------------------------------

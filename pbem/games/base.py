@@ -250,15 +250,16 @@ def scenario_file(title: str, name: str, path: Path, bundled: list[str]) -> Path
 def read_data(path: Path, problems: list[Problem], schema: str | None = None) -> dict[str, Any]:
     """A data file's TOML, checked against ``schema`` when given; what is wrong goes into
     ``problems`` (with the file's path) and an unreadable file gives {}."""
-    from pbem.exchange.files import read_toml, schema_problems
+    from pbem.exchange.files import read_toml, read_validated
 
     try:
-        data = read_toml(path)
+        if schema is None:
+            return read_toml(path)
+        data, found = read_validated(path, schema)  # bytes that passed the schema before are not checked again
     except PbemError as e:
         problems.append(Problem(str(path), e.message))
         return {}
-    if schema is not None:
-        problems += schema_problems(data, schema, str(path))
+    problems += found
     return data
 
 

@@ -131,6 +131,7 @@ def propose(module: Any, state: dict[str, Any], side: str) -> str:
             _production(b, ctx, side)
             _axis_politics(b, ctx)
             _strategic(b, ctx, state)
+            _politics(b, ctx, state)
             _builds(b, ctx)
             _declarations(b, ctx)
             _movement(b, ctx)
@@ -288,6 +289,32 @@ def _declarations(b: _Builder, ctx: Ctx) -> None:
             pol["war"] = sorted([*pol.get("war", []), sorted([n, on])])
             if {n, on} == {"germany", "ussr"}:
                 pol["pact"] = False
+
+
+# 9.26, 9.34: the standing political instructions the built-in player gives once (the Axis moves
+# Soviet units up front when the Pact requires it; the Allies ask for US lend-lease).
+POLITICS_STANDING: dict[str, dict[str, Any]] = {"axis": {"up_front": True}, "allies": {"lend_lease": True},
+                                                "west": {"lend_lease": True}}
+
+
+def _politics(b: _Builder, ctx: Ctx, state: dict[str, Any]) -> None:
+    """9.26, 9.34 standing instructions, given once; 9.24f: Emergency Conscription once the USSR has
+    lost a home resource area at war with Germany."""
+    mine = dict(state.get("standing", {}).get(b.side, {}))
+    want = POLITICS_STANDING.get(b.side, {})
+    if want and any(k not in mine for k in want):
+        trial = copy.deepcopy(b.body)
+        trial["standing"] = {**mine, **trial.get("standing", {}), **want}
+        if b.legal(trial):
+            b.body = trial
+    pol = ctx.pos.get("politics", {})
+    lost = any(ar.home == "ussr" and ar.resource and ctx.controller(a) != ctx.side_of_nation("ussr")
+               for a, ar in ctx.sc.map.areas.items())
+    if ctx.side_of_nation("ussr") == ctx.side and lost and not pol.get("conscription"):
+        trial = copy.deepcopy(b.body)
+        trial.setdefault("production", {})["conscription"] = True
+        if b.legal(trial):
+            b.body = trial
 
 
 def _at_war_with_owners(ctx: Ctx, units: list[str], target: str) -> bool:

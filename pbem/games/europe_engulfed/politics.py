@@ -270,7 +270,8 @@ def _declare(ctx: Ctx, n: str, on: str, quiet: bool = False, rule: str = "1.23")
                            and ctx.controller(a) == NEUTRAL)
             for a in areas:
                 ctx.control[a] = other(side)
-            joined[t] = areas
+            if areas:
+                joined[t] = areas
     ended = bool({n, on} == {"germany", "ussr"} and pol.get("pact"))
     if ended:
         pol["pact"] = False

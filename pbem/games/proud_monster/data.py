@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.errors import ModuleDataError, Problem
 from pbem.exchange.canonical import canonical
-from pbem.exchange.files import read_toml, schema_problems
+from pbem.exchange.files import read_validated, schema_problems
 from pbem.games.base import bundled_scenario_names, bundled_scenario_path, scenario_file
 from pbem.mechanics.dice import MAX_SIDES
 from pbem.mechanics.hexgrid import Hex, Numbering, adjacent, hexside_key
@@ -322,8 +322,8 @@ def _need(problems: list[Problem], data: dict[str, Any], schema: str, where: str
 
 
 def _load(path: Path, schema: str, problems: list[Problem]) -> dict[str, Any]:
-    data = read_toml(path)
-    _need(problems, data, schema, str(path))
+    data, found = read_validated(path, schema)  # bytes that passed the schema before are not checked again
+    problems.extend(found)
     return data
 
 
