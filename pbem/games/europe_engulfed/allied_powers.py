@@ -85,15 +85,16 @@ def operate(ctx: Ctx, units: list[str], gs: dict[str, int], area: str, where: st
             if n == "britain" and ar.country in FRENCH_AFRICA and not (pol.get("paris") or pol.get("vichy")):
                 out.append(Problem(where, f"British units may not enter French North Africa or the French Levant ({area}) until "
                                    "Paris is Axis-controlled or Vichy is declared", "9.51b"))
+    base = where.rsplit(".path", 1)[0].rsplit(".area", 1)[0]
     for j, u in enumerate(units):
         n = ctx.nation(u)
         if n == "germany" and ar.country not in GERMAN_MILITIA and not ctx.need(
                 u, {t for t in ctx.sc.units.types if t != "militia"}, "9.12", f"operated in {area}"):
-            out.append(Problem(f"{where.rsplit('.path', 1)[0]}.units[{j}]", f"{u} is German militia: it operates only in Germany, "
+            out.append(Problem(f"{base}.units[{j}]", f"{u} is German militia: it operates only in Germany, "
                                "Italy, France, Belgium, the Netherlands, Denmark, Hungary and Poland", "9.12"))
         if n == "britain" and ar.home != "britain" and not ctx.need(
                 u, {t for t in ctx.sc.units.types if t != "militia"}, "9.33", f"operated in {area}"):
-            out.append(Problem(f"{where.rsplit('.path', 1)[0]}.units[{j}]", f"{u} is British militia: it operates only in "
+            out.append(Problem(f"{base}.units[{j}]", f"{u} is British militia: it operates only in "
                                "British home areas", "9.33"))
     return out
 
