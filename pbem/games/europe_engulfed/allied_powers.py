@@ -259,6 +259,25 @@ def check_conscription(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) 
         ctx.emit("conscription", "9.24f", steps=[int(s) for s in ctx.sc.charts["t15_conscription"].data["steps"]])
 
 
+def free_werps(ctx: Ctx, prod: dict[str, Any], nation: str) -> int:
+    """9.24e-f with fog of war: the worth of what the USSR's hidden items get free — the conscript
+    steps announced (``[production] conscripts = { ussr = n }``, each a non-elite infantry step) and
+    the free elite infantry units built (full strength): the hidden costs add up to the WERPs
+    announced plus it (fog.py)."""
+    if nation != "ussr" or not ctx.secret:
+        return 0
+    units = ctx.sc.units
+    inf = step_cost(ctx, nation, units.step_cost("su-inf"), False, units.step_cost("su-inf"))
+    worth = int(prod.get("conscripts", {}).get(nation, 0)) * inf
+    elite = [k for k, bt in sorted(units.blocks.items()) if bt.nation == nation and bt.elite and bt.type == "infantry"]
+    if elite:
+        bt = units.blocks[elite[0]]
+        one = step_cost(ctx, nation, units.step_cost(elite[0], True), True, units.step_cost(elite[0]))
+        one += (bt.steps - 1) * step_cost(ctx, nation, units.step_cost(elite[0]), False, units.step_cost(elite[0]))
+        worth += one * sum(1 for b in prod.get("build", []) if b.get("free") and str(b.get("nation")) == nation)
+    return worth
+
+
 def no_special_actions(ctx: Ctx, nation: str) -> bool:
     """9.24f: no SA bought during the 4 turns of Emergency Conscription."""
     return conscripts(ctx, nation) > 0 and bool(ctx.sc.charts["t15_conscription"].data.get("no_special_actions", True))
