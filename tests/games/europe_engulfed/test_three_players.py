@@ -231,3 +231,26 @@ def test_a_refereed_three_player_game_gives_each_party_its_view(tmp_path: Path) 
             assert ("block" in s) != enemy, (party, u)
     step(g)
     assert verify([g.folder]).transitions >= 3
+
+
+def test_the_merged_allied_orders_are_checked_and_each_problem_names_its_file(tmp_path: Path) -> None:
+    """Each file alone may leave a compulsory combat (6.1) to the other; merged, a newly contested
+    area neither fights is refused; a problem of the merged orders names the file it came from."""
+    import tomllib
+
+    from pbem.engine.model import Submission
+    from pbem.errors import Problem
+    from pbem.mechanics.dice import ForcedDice
+    from tests.paths import ROOT
+
+    folder = ROOT / "tests" / "games" / "europe_engulfed" / "catalog"
+    case = tomllib.loads(next(folder.glob("EE-903-*.toml")).read_text(encoding="utf-8"))
+    state = EE.catalog_state(case, folder)
+    subs = [Submission("orders", p, {}, f"sha256:{p}") for p in ("ussr", "west")]
+    assert all(EE.check(state, s) == [] for s in subs)
+    with pytest.raises(IllegalOrdersError, match="the Allied orders for 1941-jul/allies/combat, merged, break the rules") as e:
+        EE.resolve(state, subs, ForcedDice())
+    assert [(p.where, p.rule) for p in e.value.problems] == [("west and ussr (merged): battle", "6.1")]
+    origin = parties.merge({"players": 3}, {"west": {"move": [{"units": ["gb.01"]}]}, "ussr": {"move": [{"units": ["su.01"]}]}})[1]
+    named = parties.name_file(Problem("move[1].path", "no path", "5.1"), origin)
+    assert named.where == "ussr: move[0].path" and named.rule == "5.1"
