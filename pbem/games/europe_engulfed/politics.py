@@ -33,6 +33,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
+from . import axis_powers
 from .context import Ctx, other
 from .data import ALLIES, AXIS, MAJORS, NEUTRAL, NEUTRALS, VICHY, Turn
 
@@ -205,7 +206,7 @@ def declaration_problem(ctx: Ctx, n: str, on: str) -> tuple[str, str]:
         return _soviet(ctx, on)
     if n in WESTERN:
         return _western(ctx, n, on)
-    return "", ""  # Italy: 9.42 (the Axis politics)
+    return axis_powers.italian_declaration(ctx, on) if n == "italy" else ("", "")  # 9.42: the Axis politics
 
 
 def _targets(ctx: Ctx, on: str) -> list[str]:
