@@ -1247,8 +1247,11 @@ def catalog_run(paths: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--scenario", default=None, shell_complete=_complete_scenario, help="The bundled scenario to play (default: the game's demo scenario).")
 @click.option("--auto", is_flag=True, help="Orders from the built-in player, not the bundled examples.")
 @click.option("--game", default=None, shell_complete=_complete_game, help="The game to play (default: the first that `pbem games` lists).")
+@click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
+              help="A rules option of the game, as `pbem new` takes it (see `pbem rules GAME`).")
 @guarded
-def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None) -> None:
+def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: bool, game: str | None,
+         opts: tuple[str, ...]) -> None:
     """Play a bundled scenario: keys, joins, orders checked and signed, adjudicated, verified.
 
     The game's demo scenario plays its bundled example orders; any other scenario, or --auto,
@@ -1259,12 +1262,19 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: b
       pbem demo
       pbem demo --full --turns 3
       pbem demo --auto --full --turns 3
+      pbem demo --game GAME --option NAME=VALUE --turns 1
     """
     from pbem.demo import run_demo
 
     if out is not None and out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
-    run_demo(out, turns, click.echo, scenario=scenario, auto=auto, game=game, full=full)
+    options: dict[str, Any] = {}
+    for o in opts:
+        if "=" not in o:
+            raise UsageError(f"--option {o}: write NAME=VALUE")
+        k, v = o.split("=", 1)
+        options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    run_demo(out, turns, click.echo, options or None, scenario=scenario, auto=auto, game=game, full=full)
 
 
 from pbem.cli_mail import mail  # noqa: E402  (it uses `guarded` from this module)

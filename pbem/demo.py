@@ -114,7 +114,8 @@ def run_demo(out: Path | None, turns: int, echo: Callable[[str], None], options:
                      game_options)
     path = game_dir / folder_names.state(0)
     write_new(path, dumps(state))
-    echo(f"$ pbem new {scenario} {' '.join(f'--side {s}={s}.pub' for s in sides)} --key {creator}.key --game-id {game_id} -o game")
+    shown = "".join(f" --option {k}={v}" for k, v in sorted((options or {}).items()))
+    echo(f"$ pbem new {scenario}{shown} {' '.join(f'--side {s}={s}.pub' for s in sides)} --key {creator}.key --game-id {game_id} -o game")
     st = load_state(path)
     joins = []
     for side in sides:

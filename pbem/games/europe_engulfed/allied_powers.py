@@ -57,7 +57,7 @@ def holder(ctx: Ctx, area: str) -> str:
         return ""
     ar = ctx.area(area)
     pol = _pol(ctx)
-    if ar.home == "ussr" or ar.country == "ussr" or (area in UP_FRONT or ar.country == "baltic-states") and pol.get("pact"):
+    if ar.home == "ussr" or ar.country == "ussr" or pact_area(ctx, area) and pol.get("pact"):
         return "ussr"
     if ar.country == "persia":
         return str(pol.get("persia", "west"))
@@ -85,17 +85,31 @@ def operate(ctx: Ctx, units: list[str], gs: dict[str, int], area: str, where: st
             if n == "britain" and ar.country in FRENCH_AFRICA and not (pol.get("paris") or pol.get("vichy")):
                 out.append(Problem(where, f"British units may not enter French North Africa or the French Levant ({area}) until "
                                    "Paris is Axis-controlled or Vichy is declared", "9.51b"))
+    base = where.rsplit(".path", 1)[0].rsplit(".area", 1)[0]
     for j, u in enumerate(units):
         n = ctx.nation(u)
         if n == "germany" and ar.country not in GERMAN_MILITIA and not ctx.need(
                 u, {t for t in ctx.sc.units.types if t != "militia"}, "9.12", f"operated in {area}"):
-            out.append(Problem(f"{where.rsplit('.path', 1)[0]}.units[{j}]", f"{u} is German militia: it operates only in Germany, "
+            out.append(Problem(f"{base}.units[{j}]", f"{u} is German militia: it operates only in Germany, "
                                "Italy, France, Belgium, the Netherlands, Denmark, Hungary and Poland", "9.12"))
         if n == "britain" and ar.home != "britain" and not ctx.need(
                 u, {t for t in ctx.sc.units.types if t != "militia"}, "9.33", f"operated in {area}"):
-            out.append(Problem(f"{where.rsplit('.path', 1)[0]}.units[{j}]", f"{u} is British militia: it operates only in "
+            out.append(Problem(f"{base}.units[{j}]", f"{u} is British militia: it operates only in "
                                "British home areas", "9.33"))
     return out
+
+
+def pact_area(ctx: Ctx, area: str) -> bool:
+    """9.25: the areas the USSR occupies under the Pact: the Baltic States, Brest-Litovsk, Lvov and
+    Bessarabia."""
+    return area in UP_FRONT or ctx.area(area).country == "baltic-states"
+
+
+def pact_entry(ctx: Ctx, units: list[str], gs: dict[str, int], area: str) -> bool:
+    """9.25: under the Pact Soviet units (only) enter a neutral Pact area without a declaration of
+    war: the USSR occupies it (it becomes Allied-controlled, a conquest, not a Soviet home area)."""
+    nations = {ctx.nation(u) for u in units} | {n for n, k in gs.items() if k}
+    return bool(_pol(ctx).get("pact")) and nations == {"ussr"} and pact_area(ctx, area) and ctx.controller(area) == "neutral"
 
 
 def usa_box(ctx: Ctx, start: str, dest: str, where: str, invasion: bool = False) -> list[Problem]:
@@ -256,6 +270,25 @@ def check_conscription(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) 
     else:
         pol["conscription"] = ctx.turn.key
         ctx.emit("conscription", "9.24f", steps=[int(s) for s in ctx.sc.charts["t15_conscription"].data["steps"]])
+
+
+def free_werps(ctx: Ctx, prod: dict[str, Any], nation: str) -> int:
+    """9.24e-f with fog of war: the worth of what the USSR's hidden items get free — the conscript
+    steps announced (``[production] conscripts = { ussr = n }``, each a non-elite infantry step) and
+    the free elite infantry units built (full strength): the hidden costs add up to the WERPs
+    announced plus it (fog.py)."""
+    if nation != "ussr" or not ctx.secret:
+        return 0
+    units = ctx.sc.units
+    inf = step_cost(ctx, nation, units.step_cost("su-inf"), False, units.step_cost("su-inf"))
+    worth = int(prod.get("conscripts", {}).get(nation, 0)) * inf
+    elite = [k for k, bt in sorted(units.blocks.items()) if bt.nation == nation and bt.elite and bt.type == "infantry"]
+    if elite:
+        bt = units.blocks[elite[0]]
+        one = step_cost(ctx, nation, units.step_cost(elite[0], True), True, units.step_cost(elite[0]))
+        one += (bt.steps - 1) * step_cost(ctx, nation, units.step_cost(elite[0]), False, units.step_cost(elite[0]))
+        worth += one * sum(1 for b in prod.get("build", []) if b.get("free") and str(b.get("nation")) == nation)
+    return worth
 
 
 def no_special_actions(ctx: Ctx, nation: str) -> bool:

@@ -14,8 +14,9 @@ from pbem.engine.model import Event
 from pbem.errors import Problem
 from pbem.games.base import table_failures
 
+from . import parties as pty
 from .context import context, nation_code, step_name
-from .data import SIDES, Turn
+from .data import Turn
 
 CASE_PREFIX = "EE"
 UNIT_KEYS = ("at", "block", "steps", "oos", "flags", "nation", "elite", "item", "lost")
@@ -85,7 +86,7 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
             pos["politics"]["war"] = sorted([*war, sorted(pair)])
         if set(pair) == {"germany", "ussr"}:
             pos["politics"]["pact"] = False
-    parties: dict[str, Any] = {s: {} for s in SIDES}
+    parties: dict[str, Any] = {s: {} for s in pty.parties(game["options"])}  # (three players: axis, west, ussr)
     if meta.get("referee", True):  # the rules are played refereed: every block's type and steps known
         parties["referee"] = {}
     side = str(p.get("side", "axis"))
@@ -99,7 +100,8 @@ def case_state(new_game: Callable[[str, dict[str, Any]], dict[str, Any]], case: 
         "clock": {"turn": turn.key, "side": side, "phase": phase},
         "position": pos,
         "standing": copy.deepcopy(case.get("standing", {})),
-        "awaits": {"kind": "orders", "step": step_name(turn, side, phase, n), "from": [side], "adjudicator": "x"},
+        "awaits": {"kind": "orders", "step": step_name(turn, side, phase, n), "from": pty.awaited(game["options"], side),
+                   "adjudicator": "x"},
     }
     if "pending" in p:
         state["pending"] = copy.deepcopy(p["pending"])

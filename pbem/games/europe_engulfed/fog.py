@@ -36,7 +36,7 @@ from pbem.engine.model import Event, Submission, Transition
 from pbem.errors import IllegalOrdersError, Problem
 from pbem.mechanics.dice import Dice
 
-from . import axis_powers
+from . import allied_powers, axis_powers
 from . import parties as pty
 from .context import BREAKTHROUGH, COMBAT, MOVE, SETUP, Ctx, context, nation_code, other
 from .data import ALLIES, AXIS, NEUTRAL, BlockType, load_scenario
@@ -353,7 +353,8 @@ def _werps_draft_problems(ctx: Ctx, due: dict[str, dict[str, Any]], plain: dict[
                 total += (int(v["steps"]) - int(what["was"])) * step_cost(ctx, v["block"], False)
             else:
                 total = None
-        if total is not None and nat in declared and int(declared[nat]) + axis_powers.free_werps(ctx, prod, nat) != total:
+        free = axis_powers.free_werps(ctx, prod, nat) + allied_powers.free_werps(ctx, prod, nat)  # 9.15, 9.24e-f
+        if total is not None and nat in declared and int(declared[nat]) + free != total:
             problems.append(Problem(f"production.hidden_werps.{nat}", f"the hidden builds and replacements of {nat} cost "
                                     f"{total} WERPs (4.43); {declared[nat]} declared", "4.5"))
     return problems
@@ -443,7 +444,8 @@ def _hidden_production(state: dict[str, Any], ctx: Ctx, sub: Submission) -> None
             pool = {"known": {k: known[k] for k in kinds if known[k]},
                     "hidden": sorted(str(s["item"]) for x, s in before.items() if s.get("nation") == nat and not s.get("block")
                                      and s.get("item"))}
-        claim = {"werps": int(declared.get(nat, 0)) + axis_powers.free_werps(ctx, prod, nat), "nation": nat, "members": g["members"], "costs": costs,
+        free = axis_powers.free_werps(ctx, prod, nat) + allied_powers.free_werps(ctx, prod, nat)  # 9.15, 9.24e-f
+        claim = {"werps": int(declared.get(nat, 0)) + free, "nation": nat, "members": g["members"], "costs": costs,
                  "rule": "4.5", "why": f"{nat}'s hidden production"}
         if pool:
             claim["pool"] = pool

@@ -33,7 +33,7 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.mechanics.paths import Neighbours, reachable
 
-from . import axis_powers, naval
+from . import allied_powers, axis_powers, naval
 from .context import INFANTRY_CLASS, Ctx, other
 from .data import ALLIES, AXIS
 
@@ -232,6 +232,7 @@ def invade(ctx: Ctx, inv: dict[str, Any], where: str, problems: list[Problem] | 
     reason = may_enter_fortress(ctx, side, area)
     if reason:
         no(f"{where}.area", reason, "6.85")
+    bad += allied_powers.operate(ctx, [u for u in units if u in ctx.units], {}, area, f"{where}.area")  # 9.x
     # the blocks
     seen: set[str] = set()
     good: list[str] = []
@@ -251,6 +252,7 @@ def invade(ctx: Ctx, inv: dict[str, Any], where: str, problems: list[Problem] | 
             no(w, f"{u} has already moved in this phase (5.1)", "7.2")
             continue
         at = ctx.at(u)
+        bad += allied_powers.usa_box(ctx, at, area, w, invasion=True)  # 9.37
         if ports and at not in ports:
             no(w, f"{u} is in {at}, not in a port the invasion names ({', '.join(ports)})", "7.2")
             continue

@@ -400,8 +400,15 @@ def _build(ctx: Ctx, b: dict[str, Any], where: str, ledger: Ledger, problems: li
             kinds = {t for t in ctx.sc.units.types if t != "armor"}
             ctx.need(uid, kinds, "4.41", f"armor may not be produced in a swamp ({area})")
         ledger.hidden_items.append(uid)
-        ledger.hidden_min += min(step_cost(ctx, x, True) for x in _colour_blocks(ctx, n, elite))
-        ctx.emit("built", "4.4", nation=n, unit=uid, at=area, elite=elite, hidden=True)
+        if b.get("free"):  # 9.24e, fog of war: its worth is added to the announced WERPs (fog.py, allied_powers.free_werps)
+            if not ledger.free_elite or not elite:
+                problems.append(Problem(f"{where}.free", "free units are the USSR's 4 full-strength elite infantry units of "
+                                        "the first Jan/Feb after the German-Soviet war began", "9.24e"))
+                return
+            ledger.free_elite -= 1
+        else:
+            ledger.hidden_min += min(step_cost(ctx, x, True) for x in _colour_blocks(ctx, n, elite))
+        ctx.emit("built", "4.4", nation=n, unit=uid, at=area, elite=elite, hidden=True, free=bool(b.get("free")))
         return
     cost = build_cost(ctx, block, steps)
     free = _conscripted(ctx, ledger, block, steps)
@@ -671,7 +678,7 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
             if str(f["nation"]) == n:
                 _fortify(ctx, f, f"production.fortify[{i}]", ledger, problems)
         _buy(ctx, n, dict(prod.get("buy", {})), ledger, problems)
-        _hidden(ctx, n, hidden_werps, ledger, problems)
+        _hidden(ctx, n, hidden_werps, ledger, problems, prod)
         axis_powers.after_orders(ctx, n, prod, ledger, problems)  # 9.15, 9.19, 9.45d
         if ledger.total > ledger.available:
             problems.append(Problem("production", f"{n} spends {ledger.total} WERPs but has {ledger.available}", "4.1"))
@@ -689,10 +696,12 @@ def _walk(ctx: Ctx, prod: dict[str, Any], problems: list[Problem]) -> None:
             problems.append(Problem(f"production.replace[{i}].unit", f"{u} is not a block of the {ctx.side}", "1.22"))
 
 
-def _hidden(ctx: Ctx, n: str, hidden_werps: dict[str, int], ledger: Ledger, problems: list[Problem]) -> None:
+def _hidden(ctx: Ctx, n: str, hidden_werps: dict[str, int], ledger: Ledger, problems: list[Problem],
+            prod: dict[str, Any] | None = None) -> None:
     """4.5 with fog of war: the WERPs spent on hidden builds and replacements, announced."""
     if not ctx.secret:
         return
+    prod = prod or {}
     where = f"production.hidden_werps.{n}"
     k = hidden_werps.get(n)
     if ledger.hidden_items and k is None:
@@ -704,7 +713,12 @@ def _hidden(ctx: Ctx, n: str, hidden_werps: dict[str, int], ledger: Ledger, prob
     if not ledger.hidden_items and k:
         problems.append(Problem(where, f"{n} spends {k} hidden WERPs on no hidden build or replacement", "4.5"))
         return
-    if k < ledger.hidden_min:
+    used = int(prod.get("conscripts", {}).get(n, 0))  # 9.24f, fog of war: conscript steps among the hidden items
+    if used > ledger.conscripts:
+        problems.append(Problem(f"production.conscripts.{n}", f"{used} conscript steps; Emergency Conscription gives {n} "
+                                f"{ledger.conscripts} this turn", "9.24f"))
+        return
+    if k + used < ledger.hidden_min:
         problems.append(Problem(where, f"{n}'s hidden builds and replacements cost at least {ledger.hidden_min} WERPs", "4.43"))
         return
     ledger.hidden = k  # fog.py records on each hidden item the claim that their costs make k (4.5)

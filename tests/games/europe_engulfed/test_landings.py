@@ -69,8 +69,9 @@ def test_hidden_invader_records_a_claim_of_its_type() -> None:
     problems: list[Problem] = []
     landings.check(c, {"invade": [{"units": ["gb.90"], "sea": "atlantic", "area": "normandy"}]}, problems)
     assert problems == []
-    claims = [cl for owner, item, cl in c.claims if item == "gb.90"]
-    assert claims and claims[0]["rule"] == "7.2" and "armor" not in claims[0]["types"]
+    claims = [cl for owner, item, cl in c.claims if item == "gb.90" and cl["rule"] == "7.2"]
+    assert claims and "armor" not in claims[0]["types"]
+    assert [cl["rule"] for _, item, cl in c.claims if item == "gb.90"] == ["9.33", "7.2"]  # 9.33: no British militia abroad
 
 
 def test_hidden_airborne_claims_type_and_full_strength() -> None:

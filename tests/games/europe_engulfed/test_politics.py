@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem.errors import Problem
 from pbem.games.europe_engulfed import allied_powers, politics, production
 from pbem.games.europe_engulfed.context import Ctx, context
 from pbem.games.europe_engulfed.data import Turn
@@ -108,3 +109,25 @@ def test_who_holds_an_allied_area() -> None:
     assert allied_powers.holder(ctx, "warsaw") == ""  # Axis-controlled
     ctx.pos["gs"] = {"lvov": {"ussr": 1}}
     assert allied_powers.holder(ctx, "lvov") == ""  # both halves of the Allies there
+
+
+def test_hidden_production_with_conscripts_and_free_elite_units() -> None:
+    """9.24e-f with fog of war: the conscript steps announced and the free elite units are worth
+    WERPs the hidden items' costs add up to beyond those announced (fog.py's claim)."""
+    state = EuropeEngulfed().new_game("1941-barbarossa", {})
+    state["position"]["units"] = {"su.01": {"nation": "ussr", "elite": False, "at": "moscow", "item": "su.01"},
+                                  "su-e.01": {"nation": "ussr", "elite": True, "at": "gorky", "item": "su-e.01"}}
+    state["position"]["politics"].update(war=[["britain", "germany"], ["germany", "ussr"]], pact=False,
+                                         conscription="1942-jan", free_elite="1942-jan", soviet_war="1941-may/axis")
+    state.update({"pbem": {"scenario": "1941-barbarossa"}, "clock": {"turn": "1942-jan", "side": "allies", "phase": "move"},
+                  "parties": {"axis": {}, "allies": {}}})
+    prod = {"replace": [{"unit": "su.01"}], "build": [{"nation": "ussr", "area": "gorky", "id": "su-e.01", "free": True}],
+            "conscripts": {"ussr": 2}, "hidden_werps": {"ussr": 1}}
+    problems: list[Problem] = []
+    production.check(context(state), {"production": prod}, problems)
+    assert problems == []
+    ctx = context(state)
+    assert allied_powers.free_werps(ctx, prod, "ussr") == 2 + (2 + 3 * 2)  # 2 conscript steps, an elite cadre and 3 steps
+    too_many = {**prod, "conscripts": {"ussr": 21}}
+    production.check(context(state), {"production": too_many}, problems)
+    assert [(p.where, p.rule) for p in problems] == [("production.conscripts.ussr", "9.24f")]

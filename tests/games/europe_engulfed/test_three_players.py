@@ -101,6 +101,9 @@ def test_a_three_player_game_with_fog_of_war_is_played_and_verified(tmp_path: Pa
     st = until(g, lambda s: "west" in s["awaits"]["from"] and s["clock"]["side"] == "axis")
     assert st["awaits"]["from"] == ["axis", "west"] and st["awaits"]["adjudicator"] == "ussr"
     assert st["awaits"]["open"]["west"] == ["gb.13"] and "ussr" in st["awaits"]["open"]
+    skeleton = EE.template(st, "west", [])
+    assert "opens your blocks in\n# contested areas (6.24: gb.13; pbem sign writes the openings)" in skeleton
+    assert "[[battle]]" not in skeleton
     said = checked(g, "west", '\n[[battle]]\narea = "western-desert"\ntype = "normal"\n')
     assert "the west player's file in 1941-may/axis/combat opens its blocks (6.24) and may give its [standing] only" in said
     step(g)
@@ -231,3 +234,26 @@ def test_a_refereed_three_player_game_gives_each_party_its_view(tmp_path: Path) 
             assert ("block" in s) != enemy, (party, u)
     step(g)
     assert verify([g.folder]).transitions >= 3
+
+
+def test_the_merged_allied_orders_are_checked_and_each_problem_names_its_file(tmp_path: Path) -> None:
+    """Each file alone may leave a compulsory combat (6.1) to the other; merged, a newly contested
+    area neither fights is refused; a problem of the merged orders names the file it came from."""
+    import tomllib
+
+    from pbem.engine.model import Submission
+    from pbem.errors import Problem
+    from pbem.mechanics.dice import ForcedDice
+    from tests.paths import ROOT
+
+    folder = ROOT / "tests" / "games" / "europe_engulfed" / "catalog"
+    case = tomllib.loads(next(folder.glob("EE-903-*.toml")).read_text(encoding="utf-8"))
+    state = EE.catalog_state(case, folder)
+    subs = [Submission("orders", p, {}, f"sha256:{p}") for p in ("ussr", "west")]
+    assert all(EE.check(state, s) == [] for s in subs)
+    with pytest.raises(IllegalOrdersError, match="the Allied orders for 1941-jul/allies/combat, merged, break the rules") as e:
+        EE.resolve(state, subs, ForcedDice())
+    assert [(p.where, p.rule) for p in e.value.problems] == [("west and ussr (merged): battle", "6.1")]
+    origin = parties.merge({"players": 3}, {"west": {"move": [{"units": ["gb.01"]}]}, "ussr": {"move": [{"units": ["su.01"]}]}})[1]
+    named = parties.name_file(Problem("move[1].path", "no path", "5.1"), origin)
+    assert named.where == "ussr: move[0].path" and named.rule == "5.1"
