@@ -127,7 +127,9 @@ NATION_KEYS = ("nation", "nations", "naval_losses")  # keys whose value is a nat
 NATION_TABLES = ("sa", "gs", "gs_at", "fp", "asw", "flak", "fighters", "bombers", "uboats", "v1", "v2", "hidden_werps",
                  "support")  # tables keyed by nation: production.buy (4.6, 4.43; support: by unit, valued by nation)
 SENDER_TABLES = ("lend_lease",)  # tables keyed SENDER_to_RECEIVER (9.35, 9.36): the sending nation's order
-BRITAIN = "britain"  # the Allied standing strategic instructions (J-3 (a), 2.2, 2.22a) are Britain's and the USA's
+STANDING_OF = {"strategic": "britain",  # J-3 (a), 2.2, 2.22a: read for Britain's bombers and fighters (strategic.py)
+               "lend_lease": "usa",  # 9.34: US lend-lease, sent by the USA (allied_powers.py)
+               "french_fleet": "france"}  # 9.52: where France's escaping FP goes (politics.py)
 
 
 def ownership_problems(ctx: Any, party: str, body: dict[str, Any]) -> list[Problem]:
@@ -172,11 +174,12 @@ def ownership_problems(ctx: Any, party: str, body: dict[str, Any]) -> list[Probl
         if k in ("hidden", "open", "pbem"):
             continue
         walk(v, k, k)
-    strat = body.get("standing", {}).get("strategic") if isinstance(body.get("standing"), dict) else None
-    if strat is not None and other_party(BRITAIN):  # J-3 (a): read as Britain's and the USA's (strategic.py)
-        problems.append(Problem("standing.strategic", f"the Allied standing strategic instructions are Britain's and the "
-                                f"USA's, the {ctx.party_of_nation(BRITAIN)} player's; the {party} player orders only his "
-                                "own (Part II)", "Part II"))
+    standing: dict[str, Any] = body["standing"] if isinstance(body.get("standing"), dict) else {}
+    for key, nation in STANDING_OF.items():  # standing instructions the rules read for one nation
+        if key in standing and other_party(nation):
+            problems.append(Problem(f"standing.{key}", f"the Allied standing {key} is {nation}'s, the "
+                                    f"{ctx.party_of_nation(nation)} player's nation; the {party} player orders only his "
+                                    "own (Part II)", "Part II"))
     return problems
 
 

@@ -172,14 +172,21 @@ def test_nations_lists_and_naval_losses_name_only_the_file_s_own_nations(tmp_pat
     assert parties.ownership_problems(ctx, "ussr", {"breakthrough": {"kind": "move", "nations": ["ussr", "france"]}}) == []
 
 
-def test_a_soviet_file_giving_the_strategic_standing_instructions_is_refused(tmp_path: Path) -> None:
-    """Was accepted: the Allied ``[standing] strategic`` (bomb, divert, intercept, J-3 (a)) is read
-    for Britain and the USA; the Soviet file's decided British bombing when the West gave none."""
+def test_standing_instructions_read_for_one_nation_come_from_its_player_only(tmp_path: Path) -> None:
+    """Were accepted: the Allied ``[standing] strategic`` (bomb, divert, intercept, J-3 (a)) is read
+    for Britain and the USA, ``lend_lease`` (9.34) for the USA, ``french_fleet`` (9.52) for France;
+    the Allied standing merged, the other player's file decided them (the West's first: its
+    french_fleet over the Soviet player's; the Soviet's where the West gave none)."""
     g = at_allied_move(tmp_path)
     body = "\n[standing.strategic]\nbomb = true\nintercept_v1 = false\n"
-    assert ("standing.strategic: the Allied standing strategic instructions are Britain's and the USA's, the west "
-            "player's; the ussr player orders only his own (Part II) [Part II]") in checked(g, "ussr", body)
+    assert ("standing.strategic: the Allied standing strategic is britain's, the west player's nation; the ussr player "
+            "orders only his own (Part II) [Part II]") in checked(g, "ussr", body)
     assert checked(g, "west", body) == ""
+    assert "standing.lend_lease: the Allied standing lend_lease is usa's, the west player's nation" in \
+        checked(g, "ussr", "\n[standing]\nlend_lease = true\n")  # 9.34: the USA sends it
+    assert ("standing.french_fleet: the Allied standing french_fleet is france's, the ussr player's nation; the west "
+            "player orders only his own (Part II)") in checked(g, "west", '\n[standing]\nfrench_fleet = "mediterranean"\n')
+    assert checked(g, "ussr", '\n[standing]\nfrench_fleet = "mediterranean"\n') == ""
     e = refused(g, {"ussr": body, "west": NOTHING})
     assert e.exit_code == EXIT_ILLEGAL and "-ussr.orders.toml: standing.strategic" in said(e)
 
