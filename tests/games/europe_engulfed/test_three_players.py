@@ -101,6 +101,9 @@ def test_a_three_player_game_with_fog_of_war_is_played_and_verified(tmp_path: Pa
     st = until(g, lambda s: "west" in s["awaits"]["from"] and s["clock"]["side"] == "axis")
     assert st["awaits"]["from"] == ["axis", "west"] and st["awaits"]["adjudicator"] == "ussr"
     assert st["awaits"]["open"]["west"] == ["gb.13"] and "ussr" in st["awaits"]["open"]
+    skeleton = EE.template(st, "west", [])
+    assert "opens your blocks in\n# contested areas (6.24: gb.13; pbem sign writes the openings)" in skeleton
+    assert "[[battle]]" not in skeleton
     said = checked(g, "west", '\n[[battle]]\narea = "western-desert"\ntype = "normal"\n')
     assert "the west player's file in 1941-may/axis/combat opens its blocks (6.24) only" in said
     step(g)
