@@ -105,7 +105,7 @@ def test_a_three_player_game_with_fog_of_war_is_played_and_verified(tmp_path: Pa
     assert "opens your blocks in\n# contested areas (6.24: gb.13; pbem sign writes the openings)" in skeleton
     assert "[[battle]]" not in skeleton
     said = checked(g, "west", '\n[[battle]]\narea = "western-desert"\ntype = "normal"\n')
-    assert "the west player's file in 1941-may/axis/combat opens its blocks (6.24) and may give its [standing] only" in said
+    assert "the west player's file in 1941-may/axis/combat opens its blocks (6.24) only" in said
     step(g)
     assert g.state().data["opened"]["west"]["gb.13"]["values"] == [{"block": "gb-inf", "steps": 3}]
     st = until(g, lambda s: s["clock"]["side"] == "allies" and s["clock"]["phase"] == "move")
