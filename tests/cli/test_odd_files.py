@@ -211,10 +211,10 @@ def test_odd_toml_is_a_malformed_file(g: Game, tmp_path: Path, kind: str) -> Non
     p = tmp_path / "odd.orders.toml"
     p.write_text(odd_toml(kind), encoding="utf-8")
     for args in (["check", STATE, "odd.orders.toml"], ["status", "odd.orders.toml"], ["verify", "odd.orders.toml"]):
-        start = time.monotonic()
+        start = time.process_time()  # CPU time: a pathological file must not cost minutes, however loaded the machine
         r = fails(tmp_path, 2, args, f"pbem: odd.orders.toml: {ODD_TOML[kind]}")
         assert "Traceback" not in r.output and "internal error" not in r.output
-        assert time.monotonic() - start < 10, f"{kind}: {time.monotonic() - start:.1f} s"
+        assert time.process_time() - start < 10, f"{kind}: {time.process_time() - start:.1f} s of CPU"
 
 
 @pytest.mark.parametrize("kind", ["int-4400-digits", "int-2^63", "dotted-5000", "nested-tables", "many-items"])

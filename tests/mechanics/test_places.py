@@ -31,7 +31,7 @@ from pbem.mechanics.places import (
     of_kind,
 )
 from pbem.mechanics.stacking import counts, overstacked, stacks
-from pbem.mechanics.supply import supplied, trace
+from pbem.mechanics.supply import Reach, supplied, trace
 from pbem.view.areamap import area_map_svg
 from tests.paths import ROOT
 
@@ -319,6 +319,61 @@ def test_supply_lines_agree_with_brute_force(mt: tuple[Any, dict[str, int]], dat
         assert line is not None and line.cost == min(options) and line.places[0] == p and line.source in sources
         assert all(b in m.neighbours(a) for a, b in zip(line.places, line.places[1:], strict=False))
         assert p in closed or (p in got) == (line is not None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(maps(), st.data())
+def test_a_reach_kept_up_to_date_is_the_whole_map_search(mt: tuple[Any, dict[str, int]], data: st.DataObject) -> None:
+    """Reach, changed place by place (closing, reopening, both at once), always gives what a new
+    whole-map search (supplied) gives with the closed places of the moment, ends included."""
+    m, terrain = mt
+    ids = sorted(m.place_ids())
+    sources = sorted(data.draw(st.sets(st.sampled_from(ids), min_size=1, max_size=3)))
+    ends = data.draw(st.sets(st.sampled_from(ids), max_size=3))
+    closed = {p for p in ids if terrain[p] == 0} | data.draw(st.sets(st.sampled_from(ids), max_size=4))
+
+    def crosses(toward: str, away: str, feats: frozenset[str]) -> bool:
+        return "wall" not in feats and not ("river" in feats and terrain[toward] == 4)
+
+    reach = Reach(m, sources, closed, crosses, ends)
+    assert reach.places() == supplied(m, sources, closed, crosses, ends)
+    for _ in range(data.draw(st.integers(1, 8))):
+        close = data.draw(st.sets(st.sampled_from(ids), max_size=4))
+        reopen = data.draw(st.sets(st.sampled_from(ids), max_size=4))
+        reach.update(close, reopen)
+        closed = (closed | (close - reopen)) - reopen
+        want = supplied(m, sources, closed, crosses, ends)
+        assert reach.places() == want and reach.closed == closed
+        assert all((p in reach) == (p in want) for p in ids) and len(reach) == len(want)
+
+
+def test_a_reach_redoes_only_the_part_of_the_map_a_change_touches() -> None:
+    """Closing a corner far from the source looks at the places around it, not the whole map."""
+    n = Numbering(north_last_row=20)
+    ids = sorted(f"{c:02d}{r:02d}N" for c in range(1, 21) for r in range(1, 21))
+    grid: HexGrid[Place] = HexGrid(n, {h: Place(h) for h in ids}, {})
+
+    class Counted(dict):  # type: ignore[type-arg]
+        looked: set[str] = set()
+
+        def __getitem__(self, key: str) -> Any:
+            self.looked.add(key)
+            return super().__getitem__(key)
+
+    links = Counted(grid.links())
+
+    class Map:
+        def links(self) -> Any:
+            return links
+
+    reach = Reach(Map(), ["0101N"], set(), lambda a, b, f: True)  # type: ignore[arg-type]
+    assert reach.places() == frozenset(ids)
+    Counted.looked = set()
+    reach.update(close=["2020N"])
+    assert reach.places() == frozenset(ids) - {"2020N"} and len(Counted.looked) <= 7
+    Counted.looked = set()
+    reach.update(reopen=["2020N"])
+    assert reach.places() == frozenset(ids) and len(Counted.looked) <= 7
 
 
 # --- supply, stacking and the picture on the example area map -------------------------------------

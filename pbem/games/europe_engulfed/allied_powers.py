@@ -57,7 +57,7 @@ def holder(ctx: Ctx, area: str) -> str:
         return ""
     ar = ctx.area(area)
     pol = _pol(ctx)
-    if ar.home == "ussr" or ar.country == "ussr" or (area in UP_FRONT or ar.country == "baltic-states") and pol.get("pact"):
+    if ar.home == "ussr" or ar.country == "ussr" or pact_area(ctx, area) and pol.get("pact"):
         return "ussr"
     if ar.country == "persia":
         return str(pol.get("persia", "west"))
@@ -97,6 +97,19 @@ def operate(ctx: Ctx, units: list[str], gs: dict[str, int], area: str, where: st
             out.append(Problem(f"{base}.units[{j}]", f"{u} is British militia: it operates only in "
                                "British home areas", "9.33"))
     return out
+
+
+def pact_area(ctx: Ctx, area: str) -> bool:
+    """9.25: the areas the USSR occupies under the Pact: the Baltic States, Brest-Litovsk, Lvov and
+    Bessarabia."""
+    return area in UP_FRONT or ctx.area(area).country == "baltic-states"
+
+
+def pact_entry(ctx: Ctx, units: list[str], gs: dict[str, int], area: str) -> bool:
+    """9.25: under the Pact Soviet units (only) enter a neutral Pact area without a declaration of
+    war: the USSR occupies it (it becomes Allied-controlled, a conquest, not a Soviet home area)."""
+    nations = {ctx.nation(u) for u in units} | {n for n, k in gs.items() if k}
+    return bool(_pol(ctx).get("pact")) and nations == {"ussr"} and pact_area(ctx, area) and ctx.controller(area) == "neutral"
 
 
 def usa_box(ctx: Ctx, start: str, dest: str, where: str, invasion: bool = False) -> list[Problem]:

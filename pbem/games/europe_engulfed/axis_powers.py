@@ -38,7 +38,6 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
-from . import politics
 from .context import INFANTRY_CLASS, Ctx
 from .data import ALLIES, AXIS, AXIS_MINORS, MAJORS, NEUTRAL, Turn
 from .supply import lose_hidden_step
@@ -118,9 +117,9 @@ def first_soviet_war_turn(ctx: Ctx) -> bool:
 
 
 def conquered_by_allies(ctx: Ctx, nation: str) -> bool:
-    """10.x is NOT IN SOURCE: the provisional conquest of politics.py (``politics.conquered``, the
-    chart ``conquest``), by the Allies."""
-    return bool(politics.conquered(ctx, nation)) and _pol(ctx).get("conquered", {}).get(nation, ALLIES) == ALLIES
+    """10.x is NOT IN SOURCE: the provisional conquest politics.py records at the end of each phase
+    (``politics.conquered``, the chart ``conquest``), by the Allies."""
+    return bool(_pol(ctx).get("conquered", {}).get(nation) == ALLIES)
 
 
 def _country(ctx: Ctx, a: str) -> str:
@@ -451,7 +450,7 @@ def _ploesti(ctx: Ctx, traces: Any) -> list[dict[str, Any]]:
     ar = ctx.area(a)
     if not minors_joined(ctx) or ctx.controller(a) != AXIS or ar.resource <= 0:
         return []
-    if politics.conquered(ctx, "romania") and not ctx.side_in(a, AXIS):
+    if "romania" in _pol(ctx).get("conquered", {}) and not ctx.side_in(a, AXIS):
         return [{"what": f"{ar.name}: Romania conquered, not garrisoned (nothing)", "werps": 0, "rule": "9.15"}]
     if not traces(ctx, a, "germany"):
         return [{"what": f"{ar.name}: cannot trace supply (nothing)", "werps": 0, "rule": "4.12"}]
@@ -651,6 +650,17 @@ def starts_no_naval_combat(ctx: Ctx, nation: str) -> bool:
 def no_italian_bonus(ctx: Ctx, u: str) -> bool:
     """9.45a: after the collapse of its morale Italian units receive no hit bonuses."""
     return ctx.nation(u) == "italy" and collapsed(ctx)
+
+
+# --- 9.42: Italy's declarations ----------------------------------------------------------------------
+def italian_declaration(ctx: Ctx, on: str) -> tuple[str, str]:
+    """9.42: neutral Italy declares war on nobody until Germany controls Paris or Vichy is declared
+    (then on the minor neutrals too); ("", "") when it may."""
+    if italy(ctx) == SURRENDERED:
+        return "Italy has surrendered", "9.46"
+    if italy_at_war(ctx) or ctx.controller(PARIS) == AXIS or _pol(ctx).get("vichy"):
+        return "", ""
+    return "Italy is neutral: it declares war on nobody until Germany controls Paris or declares Vichy", "9.42"
 
 
 # --- 9.47 --------------------------------------------------------------------------------------------

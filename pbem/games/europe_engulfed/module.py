@@ -246,7 +246,12 @@ class EuropeEngulfed(BundledGame):
             if parties.side_of_party(submission.side) != ctx.side and phase != SETUP:  # an opening in the other side's step
                 for key in sorted((set(body) & GAME_KEYS) - {"standing"}):
                     problems.append(Problem(key, f"the {submission.side} player's file in {state['awaits']['step']} opens its "
-                                            "blocks (6.24) and may give its [standing] only", "6.24"))
+                                            "blocks (6.24) only", "6.24"))
+                if "standing" in body:  # the step's seed is known to the Allied players before it is sent (protocol)
+                    problems.append(Problem("standing", f"the {submission.side} player's file in {state['awaits']['step']} "
+                                            "opens its blocks (6.24) only: its [standing] would be chosen when the step's "
+                                            f"dice can be known (the adjudicating {state['awaits']['adjudicator']} player's "
+                                            "secret and its own); give it in an Allied step's file", "6.24"))
                 return problems + parties.ownership_problems(ctx, submission.side, body)
             if submission.side in parties.ALLIED:
                 problems += parties.ownership_problems(ctx, submission.side, body)

@@ -330,7 +330,7 @@ def _check_land(ctx: Ctx, start: str, units: list[str], gs: dict[str, int], path
                 found.append(Problem(w, f"crossing the air-route from {a} to {b} uses the GS markers' whole move: it starts "
                                      "the move and ends it", "5.13"))
         ctl = ctx.controller(b)
-        if ctl in (NEUTRAL, VICHY):
+        if ctl in (NEUTRAL, VICHY) and not allied_powers.pact_entry(ctx, units, gs, b):  # 9.25: the Soviet occupation
             found.append(Problem(w, f"{b} is {'Vichy' if ctl == VICHY else 'neutral'}: entering it needs a declaration of war "
                                  "(1.23, 9.x: not adjudicated yet)", "1.23"))
         peace = politics.may_enter(ctx, side, b)

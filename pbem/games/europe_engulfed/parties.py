@@ -15,8 +15,9 @@ is adjudicated by one Allied party, the option ``axis_adjudicator`` (default ``u
 the Soviet player as the Allied player who rolls the weather die against the German player); the
 other Allied party sees the result in the state. With fog of war an Allied party whose hidden
 blocks must be opened in an Axis step (6.24) and who does not adjudicate it is awaited in that
-step too, with a file that only opens them (and may give its [standing]): only a party's own key
-opens its items (docs/protocol.md, Hidden values).
+step too, with a file that only opens them (no [standing]: the two Allied players could know the
+step's dice before it is sealed): only a party's own key opens its items (docs/protocol.md, Hidden
+values).
 
 Each Allied file may order only its own nations' blocks, production, declarations and standing
 instructions (``ownership_problems``); the module checks each file alone, then the two merged
@@ -52,8 +53,10 @@ SKIP = ("standing", "hidden", "open", "pbem")
 
 
 def three(options: dict[str, Any]) -> bool:
-    """Whether a game (by its options, raw or as the state records them) has three players."""
-    return str(options.get("players", 2)) == "3"
+    """Whether a game (by its options, raw or as the state records them) has three players: every
+    spelling the option accepts (3, "3", "03": options.parse) gives the parties the game records."""
+    raw = options.get("players", 2)
+    return not isinstance(raw, bool) and str(raw).isdigit() and int(raw) == 3
 
 
 def parties(options: dict[str, Any]) -> tuple[str, ...]:
@@ -120,8 +123,13 @@ def merged_standing(options: dict[str, Any], standing: dict[str, Any]) -> dict[s
 # --- a file's own nations ----------------------------------------------------------------------
 
 UNIT_ID = re.compile(r"^[a-z]{2}(-e)?\.[0-9]{2,3}$")
-NATION_KEYS = ("nation",)  # keys whose value is a nation
-NATION_TABLES = ("sa", "gs", "gs_at", "hidden_werps", "support")  # tables keyed by nation (support: by unit, valued by nation)
+NATION_KEYS = ("nation", "nations", "naval_losses")  # keys whose value is a nation or a list of nations (6.72, 8.14)
+NATION_TABLES = ("sa", "gs", "gs_at", "fp", "asw", "flak", "fighters", "bombers", "uboats", "v1", "v2", "hidden_werps",
+                 "support")  # tables keyed by nation: production.buy (4.6, 4.43; support: by unit, valued by nation)
+SENDER_TABLES = ("lend_lease",)  # tables keyed SENDER_to_RECEIVER (9.35, 9.36): the sending nation's order
+STANDING_OF = {"strategic": "britain",  # J-3 (a), 2.2, 2.22a: read for Britain's bombers and fighters (strategic.py)
+               "lend_lease": "usa",  # 9.34: US lend-lease, sent by the USA (allied_powers.py)
+               "french_fleet": "france"}  # 9.52: where France's escaping FP goes (politics.py)
 
 
 def ownership_problems(ctx: Any, party: str, body: dict[str, Any]) -> list[Problem]:
@@ -142,6 +150,10 @@ def ownership_problems(ctx: Any, party: str, body: dict[str, Any]) -> list[Probl
                 if key in NATION_TABLES and k in ctx.sc.units.nations and other_party(str(k)):
                     problems.append(Problem(w, f"{k} is the {ctx.party_of_nation(str(k))} player's nation; the {party} "
                                             "player orders only his own (Part II)", "Part II"))
+                sender = str(k).split("_to_")[0]
+                if key in SENDER_TABLES and sender in ctx.sc.units.nations and other_party(sender):
+                    problems.append(Problem(w, f"{sender} sends this lend-lease and is the {ctx.party_of_nation(sender)} "
+                                            f"player's nation; the {party} player orders only his own (Part II)", "Part II"))
                 if UNIT_ID.match(str(k)) and str(k) in ctx.units and ctx.side_of(str(k)) == ALLIES \
                         and ctx.party_of(str(k)) != party:
                     problems.append(Problem(w, f"{k} is a block of the {ctx.party_of(str(k))} player ({ctx.nation(str(k))}); "
@@ -162,6 +174,12 @@ def ownership_problems(ctx: Any, party: str, body: dict[str, Any]) -> list[Probl
         if k in ("hidden", "open", "pbem"):
             continue
         walk(v, k, k)
+    standing: dict[str, Any] = body["standing"] if isinstance(body.get("standing"), dict) else {}
+    for key, nation in STANDING_OF.items():  # standing instructions the rules read for one nation
+        if key in standing and other_party(nation):
+            problems.append(Problem(f"standing.{key}", f"the Allied standing {key} is {nation}'s, the "
+                                    f"{ctx.party_of_nation(nation)} player's nation; the {party} player orders only his "
+                                    "own (Part II)", "Part II"))
     return problems
 
 

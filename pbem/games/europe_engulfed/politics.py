@@ -7,7 +7,8 @@ moves: ``[[declare]] nation = "germany", on = "ussr"``. Who may declare war on w
 nation (never by party): Germany 9.11 (not on Vichy; Switzerland only once France is conquered or
 Vichy declared; before Mar/Apr 1940 no minor but Poland unless enemy units are in Germany, A-41;
 Belgium and the Netherlands one country), the USSR 9.23 (Germany: before Jan/Feb 1942 only when a
-condition holds, A-49) and 9.25 (the Baltic States under the Pact), Britain and the U.S.A. 9.31
+condition holds, A-49) and 9.25 (the Baltic States under the Pact; its Soviet units also enter the
+neutral Pact areas without a declaration, allied_powers.pact_entry), Britain and the U.S.A. 9.31
 (Germany; Norway and Denmark while at war with Germany; Vichy from Jan/Feb 1942, A-40; Portugal once
 the Axis is at war with Spain; the U.S.A. only once it is in the war), France 9.51c (Germany only).
 Italy's declarations (9.42) are the Axis politics' (a stand-in here: a nation of the other side).
@@ -33,6 +34,7 @@ from typing import Any
 from pbem.engine.model import Event
 from pbem.errors import Problem
 
+from . import axis_powers
 from .context import Ctx, other
 from .data import ALLIES, AXIS, MAJORS, NEUTRAL, NEUTRALS, VICHY, Turn
 
@@ -205,7 +207,7 @@ def declaration_problem(ctx: Ctx, n: str, on: str) -> tuple[str, str]:
         return _soviet(ctx, on)
     if n in WESTERN:
         return _western(ctx, n, on)
-    return "", ""  # Italy: 9.42 (the Axis politics)
+    return axis_powers.italian_declaration(ctx, on) if n == "italy" else ("", "")  # 9.42: the Axis politics
 
 
 def _targets(ctx: Ctx, on: str) -> list[str]:

@@ -129,6 +129,8 @@ def income(ctx: Ctx, nation: str) -> list[dict[str, Any]]:
                 value, rule, why = int(conquered.get("other", 2)), "4.1", "conquered resource area"
             # 4.11: Germany garrisons with Axis ground units; the USSR with its own (4.7).
             garrison = bool(ctx.side_in(a, side)) if nation == "germany" else any(ctx.nation(u) == nation for u in ctx.units_in(a))
+            if not garrison and not (ar.home and ctx.side_of_nation(ar.home) != side):
+                continue  # a friend's area (Belgium held by the West, Alexandria) is no conquest of this nation's
         else:
             continue
         if not garrison:

@@ -206,7 +206,8 @@ def position_text(state: dict[str, Any], side: str | None) -> str:
 
 
 def _nations(ctx: Any, side: str) -> set[str]:
-    return {n for n in ctx.sc.units.nations if ctx.side_of_nation(n) == side}
+    """The nations of a side (three players: of a party, parties.py)."""
+    return {n for n in ctx.sc.units.nations if ctx.party_of_nation(n) == side}
 
 
 def _standing_lines() -> list[str]:
@@ -253,11 +254,17 @@ def template(state: dict[str, Any], side: str, header: list[str]) -> str:
     sc = ctx.sc
     phase = str(state["clock"]["phase"])
     pos = state["position"]
-    mine = ctx.side_units(side)
+    mine = ctx.party_units(side)
     out = [*header, ""]
     out.append(f"# {Turn.parse(str(state['clock']['turn'])).label}, {side}: {_weather(state)}.")
     out.append(f"# {_sa(state, _nations(ctx, side)).capitalize()}.")
     con = pos.get("contested", {})
+    if phase != "setup" and side in parties.ALLIED and ctx.side != ALLIES:  # three players: an opening in the Axis's step
+        opened = ", ".join(state["awaits"].get("open", {}).get(side, [])) or "none"
+        out += [f"# Three players: this file of yours in the Axis's step {state['awaits']['step']} opens your blocks in",
+                f"# contested areas (6.24: {opened}; pbem sign writes the openings) and may give your [standing]; no orders.",
+                "", *_standing_lines()]
+        return "\n".join(out) + "\n"
     if phase == "setup":
         out += ["# The set-up (fog of war, J-0): commit the type and steps of every block of yours, hidden from",
                 "# your opponent until the block is in a contested area (6.24); pbem sign seals them.",

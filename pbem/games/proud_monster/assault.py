@@ -21,7 +21,7 @@ from .rules.combat.losses import take_losses
 from .rules.combat.resolve import combat_notes, crt_outcome
 from .rules.combat.shifts import attack_shifts
 from .rules.combat.strength import attack_strength, defense_rows, defense_total
-from .rules.context import Ctx, Hooks, MoveTracker
+from .rules.context import Ctx, Hooks, MoveTracker, Units
 from .rules.control import enter_hex
 from .rules.hedgehogs import in_hedgehog
 from .rules.movement import do_move, hexside_cost, movement_allowance
@@ -274,16 +274,29 @@ def move_or_cancel(ctx: Ctx, index: int, move: Move, tr: MoveTracker, problems: 
         ctx.emit("move-cancelled", "15.2", index=index, units=list(move.units),
                  why="every unit of the move was eliminated in a mobile assault")
         return
-    saved_pos = {u: dict(s) for u, s in ctx.units.items()}
+    table = ctx.units if isinstance(ctx.units, Units) else None
+    frame = table.checkpoint() if table is not None else None  # copies only the records the move changes
+    saved_pos = None if table is not None else {u: dict(s) for u, s in ctx.units.items()}
     saved_control = dict(ctx.position["control"])
     saved_vp = ctx.position["vp"]
     saved_tr = (dict(tr.spent), set(tr.moved), tr.open_group, set(tr.closed), dict(tr.last_order), dict(tr.ended))
     mark = len(ctx.events)
     found: list[Problem] = []
-    do_move(ctx, index, replace(move, units=tuple(units)), tr, found)
+    try:
+        do_move(ctx, index, replace(move, units=tuple(units)), tr, found)
+    except BaseException:
+        if table is not None and frame is not None:
+            table.release(frame)
+        raise
     if not found:
+        if table is not None and frame is not None:
+            table.release(frame)
         return
-    ctx.position["units"] = saved_pos
+    if table is not None and frame is not None:
+        table.rollback(frame)
+        ctx.position["units"] = table
+    else:
+        ctx.position["units"] = saved_pos
     ctx.position["control"] = saved_control
     ctx.position["vp"] = saved_vp
     tr.spent, tr.moved, tr.open_group, tr.closed, tr.last_order, tr.ended = saved_tr

@@ -39,7 +39,7 @@ from .rules.combat.attacks import static_attack_problems
 from .rules.combat.losses import LOSS_POLICIES, default_losses, loss_constraints_text, loss_reduced
 from .rules.combat.resolve import resolve_attack
 from .rules.combat.retreat import RETREAT_POLICIES
-from .rules.context import OFF_MAP, Ctx, Decision, Hooks, MoveTracker, snapshot
+from .rules.context import OFF_MAP, Ctx, Decision, Hooks, MoveTracker, checkpoint, release, rollback
 from .rules.control import victory_check
 from .rules.hedgehogs import declare_hedgehogs
 from .rules.movement import check_lake_ends
@@ -616,13 +616,13 @@ class ProudMonster(BundledGame):
         decisions = pending.get("decisions", {})
         order = naval.assault_order(ctx, attacks)
         for k in order[order.index(start) if "question" in pending and start in order else 0:]:
-            before = snapshot(ctx)
+            before = checkpoint(ctx)  # copies only what the attack changes
             mark = len(ctx.events)
             rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
             try:
                 resolve_attack(ctx, k, attacks[k], decisions)
             except Decision as d:
-                ctx.position = before
+                rollback(ctx, before)
                 faces = dict(pending.get("faces", {})) if k == start else {}
                 if ctx.dice is None:
                     raise RuntimeError("a decision point was reached without dice") from d
@@ -638,6 +638,7 @@ class ProudMonster(BundledGame):
                                "question": {"side": d.side, "attack": k, "role": d.role, **d.question}}
                 return self._finish(state, ctx, new_pending)
             supply.after_attack(ctx, k, before)  # 9.18: a marker's stack advanced, retreated or was eliminated
+            release(ctx, before)
             if ctx.result:
                 return self._finish(state, ctx, None)
         return None

@@ -38,11 +38,11 @@ from typing import Any
 
 from pbem.errors import ModuleDataError, Place, Problem
 from pbem.mechanics.odds import Shift, halve_round_up
-from pbem.mechanics.supply import BorderOpen, supplied
+from pbem.mechanics.supply import BorderOpen, Reach, supplied
 
 from .data import OKH_AREAS, gas_sides
 from .orders import Attack, Declarations, Move
-from .rules.context import OFF_MAP_BOXES, Ctx, Hooks, MoveTracker
+from .rules.context import OFF_MAP_BOXES, Checkpoint, Ctx, Hooks, MoveTracker, Units, placed_at
 from .rules.movement import AIR_SUPPLY_MF
 from .rules.places import path_of, problem, under
 from .rules.sources import OWN_ZOMO_ONLY, is_source, line_kind
@@ -140,25 +140,86 @@ def _map_lines(ctx: Ctx) -> _MapLines:
 def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str]:
     """Every hex from which a line of this kind reaches a working source (9.4-9.15): the hexes
     reached from the sources not enemy-occupied, through hexes and hexsides a line may use; with
-    ``overland`` (Soviet lines, 9.16) never through an all-lake hex or across an all-lake hexside.
+    ``overland`` (Soviet lines, 9.16) never through an all-lake hex or across an all-lake hexside."""
+    found = _reached(ctx, kind, overland)
+    return found.places() if isinstance(found, Reach) else found
+
+
+class _Kept:
+    """A search kept up to date for one working units table (``Units``): the table, how much of its
+    record of changed hexes the search has seen, and the hexes closed whoever holds them."""
+
+    __slots__ = ("reach", "table", "seen", "fixed")
+
+    def __init__(self, reach: Reach, table: Units, fixed: frozenset[str]) -> None:
+        self.reach, self.table, self.seen, self.fixed = reach, table, len(table.changed), fixed
+
+
+def _reached(ctx: Ctx, kind: str, overland: bool = False) -> Reach | frozenset[str]:
+    """The hexes a line of this kind reaches now (supplied_hexes), as a set to ask.
 
     The result depends only on the enemy-occupied hexes, the intact forts, the weather (all-lake
-    hexes and hexsides) and the GT1 restriction besides the map, so it is kept for the transition
-    under those (``ctx.supply_cache``) and worked out again only when one of them changes."""
+    hexes and hexsides) and the GT1 restriction besides the map. In a working position (a ``Units``
+    table) one search is kept for each of the others (``ctx.supply_cache``) and brought up to date
+    from the hexes whose units changed since it was last asked (supply.Reach: only the part of the
+    map a change touches is searched again); otherwise each search is kept under the enemy-occupied
+    hexes too, and made again when one of them changes."""
     side = _side(kind)
-    enemy = _enemy_hexes(ctx, side)
     lines = _map_lines(ctx)
     overland = overland and lines.has_lakes  # without lakes every line is overland
     weather = tuple(zone_weather(ctx, z) for z in ZONES)
     forts = tuple(h for h in lines.forts if intact_fort(ctx, h)) if side != "soviet" else ()
     gt1 = side == "soviet" and ctx.turn == 1 and bool(ctx.options.get("gt1_restrictions"))
-    key = (kind, enemy, forts, weather, overland, gt1)
-    found = ctx.supply_cache.get(key)
-    if found is not None:
+    units = ctx.position["units"]
+    if type(units) is Units:
+        key: tuple[Any, ...] = ("kept", kind, forts, weather, overland, gt1)
+        kept = ctx.supply_cache.get(key)
+        enemy = other(side)
+        specs = ctx.sc.units
+        if kept is None or kept.table is not units:
+            fixed = _closed(ctx, lines, side, forts, overland, gt1)
+            held = (h for h, here in units.by_place.items() if any(specs[u].side == enemy for u in here))
+            closed = fixed.union(held).difference(OFF_MAP_BOXES)
+            kept = ctx.supply_cache[key] = _Kept(
+                Reach(ctx.sc.map, lines.sources[kind], closed, _line_crosses(ctx, side, overland)), units, fixed)
+        elif kept.seen < len(units.changed):
+            close: list[str] = []
+            reopen: list[str] = []
+            for h in set(units.changed[kept.seen:]).difference(OFF_MAP_BOXES):
+                if h in kept.fixed or any(specs[u].side == enemy for u in units.by_place.get(h, ())):
+                    close.append(h)
+                else:
+                    reopen.append(h)
+            kept.seen = len(units.changed)
+            kept.reach.update(close, reopen)
+        found: Reach = kept.reach
         return found
-    # the hexes a line may not enter: enemy-occupied (9.4), all-sea (9.4), for German-side lines
-    # all-lake except in snow (9.14) and an intact fort or heavy fort (14.29)
-    closed = set(enemy) | lines.sea
+    return _searched(ctx, kind, overland)
+
+
+def _searched(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str]:
+    """The hexes a line of this kind reaches now, by a whole-map search kept under everything the
+    result depends on, the enemy-occupied hexes included (what _reached keeps up to date instead)."""
+    side = _side(kind)
+    lines = _map_lines(ctx)
+    overland = overland and lines.has_lakes
+    weather = tuple(zone_weather(ctx, z) for z in ZONES)
+    forts = tuple(h for h in lines.forts if intact_fort(ctx, h)) if side != "soviet" else ()
+    gt1 = side == "soviet" and ctx.turn == 1 and bool(ctx.options.get("gt1_restrictions"))
+    enemy_hexes = _enemy_hexes(ctx, side)
+    key = (kind, enemy_hexes, forts, weather, overland, gt1)
+    found: frozenset[str] | None = ctx.supply_cache.get(key)
+    if found is None:
+        closed = set(enemy_hexes) | _closed(ctx, lines, side, forts, overland, gt1)
+        found = ctx.supply_cache[key] = supplied(ctx.sc.map, lines.sources[kind], closed, _line_crosses(ctx, side, overland))
+    return found
+
+
+def _closed(ctx: Ctx, lines: _MapLines, side: str, forts: tuple[str, ...], overland: bool, gt1: bool) -> frozenset[str]:
+    """The hexes a line may not enter whoever holds them: all-sea (9.4), for German-side lines
+    all-lake except in snow (9.14) and an intact fort or heavy fort (14.29); for Soviet overland
+    lines all-lake (9.16), on GT1 Hungary and Romania (5.3). (Enemy-occupied hexes are closed too.)"""
+    closed = set(lines.sea)
     if side != "soviet":
         closed.update(h for h in lines.lakes if weather_at(ctx, h) != "S")
         closed.update(forts)
@@ -167,9 +228,7 @@ def supplied_hexes(ctx: Ctx, kind: str, overland: bool = False) -> frozenset[str
             closed.update(lines.lakes)
         if gt1:  # 5.3: no Soviet line through them on GT1
             closed.update(lines.hungary_romania)
-
-    found = ctx.supply_cache[key] = supplied(ctx.sc.map, lines.sources[kind], closed, _line_crosses(ctx, side, overland))
-    return found
+    return frozenset(closed)
 
 
 # --- the German's measures: the Pause (9.19), concentration (9.20), air supply (9.18) -----------
@@ -253,11 +312,11 @@ Tracer = Callable[[str, str, bool], bool]
 
 def _tracer(ctx: Ctx) -> Tracer:
     """Whether a line of a kind (overland or not) reaches a hex now; each search made once."""
-    reach: dict[tuple[str, bool], frozenset[str]] = {}
+    reach: dict[tuple[str, bool], Reach | frozenset[str]] = {}
 
     def traces(kind: str, hex_id: str, overland: bool) -> bool:
         if (kind, overland) not in reach:
-            reach[kind, overland] = supplied_hexes(ctx, kind, overland)
+            reach[kind, overland] = _reached(ctx, kind, overland)
         return hex_id in reach[kind, overland]
 
     return traces
@@ -730,7 +789,7 @@ def after_move(ctx: Ctx, index: int, move: Move, origin: str | None) -> None:
     _sweep(ctx, f"move {index + 1}")
 
 
-def after_attack(ctx: Ctx, index: int, before: dict[str, Any]) -> None:
+def after_attack(ctx: Ctx, index: int, before: Checkpoint) -> None:
     """9.18: a prepared assault may empty a marker's hex: the stack's units that advanced after
     combat (14.39) or retreated (14.32) all into one hex take the marker there; a stack eliminated
     or scattered leaves it off the map until the next placement."""
@@ -739,7 +798,7 @@ def after_attack(ctx: Ctx, index: int, before: dict[str, Any]) -> None:
     for h in list(ctx.position["air_supply"]):
         if ctx.occupants(h, "german"):
             continue
-        were = [u for u, st in before["units"].items() if st["at"] == h and ctx.spec(u).side == "german"]
+        were = [u for u in placed_at(before, h) if ctx.spec(u).side == "german"]
         now = {ctx.at(u) for u in were if ctx.on_map(u)}
         if len(now) == 1:
             how = "retreat" if ctx.side == "soviet" else "advance after combat"
@@ -787,7 +846,7 @@ def markers(ctx: Ctx) -> None:
 
 def reaches(ctx: Ctx, kind: str, hex_id: str) -> bool:
     """9.4: whether a supply line of ``kind`` reaches ``hex_id`` now (supplied_hexes)."""
-    return hex_id in supplied_hexes(ctx, kind)
+    return hex_id in _reached(ctx, kind)
 
 
 def plug(hooks: Hooks) -> Hooks:

@@ -88,3 +88,18 @@ def test_no_sa_is_bought_at_a_lowered_limit() -> None:
         problems: list[Problem] = []
         production.check(ctx, {"production": {"buy": {"sa": {"germany": 1}}}}, problems)
         assert [p.rule for p in problems] == ["7.11"]
+
+
+def test_a_friends_resource_area_is_no_conquest() -> None:
+    """4.11, 4.7a: the USSR's income lists the resource areas it conquered, garrisoned or not, and
+    never an area of a friend held by the Allies (Belgium, Alexandria); its own garrison in a
+    friend's area is counted as before."""
+    ctx = _ctx({}, False, side="allies")
+    for a in ("belgium", "alexandria"):
+        ctx.control[a] = "allies"
+    whys = [str(line) for line in production.income(ctx, "ussr")]
+    assert not any("Belgium" in w or "Alexandria" in w for w in whys), whys
+    ctx.pos.setdefault("politics", {}).setdefault("war", []).append(["romania", "ussr"])
+    ctx.control["ploesti"] = "allies"  # Ploesti, of Romania at war with the USSR, taken but not garrisoned
+    whys = [str(line) for line in production.income(ctx, "ussr")]
+    assert any("Ploesti" in w and "not garrisoned" in w for w in whys), whys

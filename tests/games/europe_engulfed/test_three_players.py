@@ -101,8 +101,11 @@ def test_a_three_player_game_with_fog_of_war_is_played_and_verified(tmp_path: Pa
     st = until(g, lambda s: "west" in s["awaits"]["from"] and s["clock"]["side"] == "axis")
     assert st["awaits"]["from"] == ["axis", "west"] and st["awaits"]["adjudicator"] == "ussr"
     assert st["awaits"]["open"]["west"] == ["gb.13"] and "ussr" in st["awaits"]["open"]
+    skeleton = EE.template(st, "west", [])
+    assert "opens your blocks in\n# contested areas (6.24: gb.13; pbem sign writes the openings)" in skeleton
+    assert "[[battle]]" not in skeleton
     said = checked(g, "west", '\n[[battle]]\narea = "western-desert"\ntype = "normal"\n')
-    assert "the west player's file in 1941-may/axis/combat opens its blocks (6.24) and may give its [standing] only" in said
+    assert "the west player's file in 1941-may/axis/combat opens its blocks (6.24) only" in said
     step(g)
     assert g.state().data["opened"]["west"]["gb.13"]["values"] == [{"block": "gb-inf", "steps": 3}]
     st = until(g, lambda s: s["clock"]["side"] == "allies" and s["clock"]["phase"] == "move")

@@ -19,6 +19,7 @@ the rules give without the feature (no supply effects, no Flak, no air units, no
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,239 @@ OFF_MAP_BOXES: dict[str, str] = {
 OFF_MAP = tuple(OFF_MAP_BOXES)
 
 
+# --- the units of a working position: an index by place, and going back to a checkpoint ----------
+
+class Unit(dict):  # type: ignore[type-arg]
+    """A unit's record in a working position (``at``, ``steps``, ...): a table like any other, that
+    tells its table (``Units``) of every change, so that the table's index of units by place follows
+    ``at`` and a checkpoint can be gone back to. Copied (copy.deepcopy, pickle) it is a plain table."""
+
+    __slots__ = ("owner", "uid")
+
+    def __init__(self, items: Any = (), owner: Units | None = None, uid: str = "") -> None:
+        super().__init__(items)
+        self.owner = owner
+        self.uid = uid
+
+    def _changing(self, key: str) -> None:
+        if self.owner is not None:
+            self.owner._record_changing(self, key)
+
+    def _changed(self, key: str, was: Any) -> None:
+        if self.owner is not None and key == "at":
+            self.owner._moved(self.uid, was, dict.get(self, "at"))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._changing(key)
+        was = dict.get(self, key)
+        dict.__setitem__(self, key, value)
+        self._changed(key, was)
+
+    def __delitem__(self, key: str) -> None:
+        self._changing(key)
+        was = dict.get(self, key)
+        dict.__delitem__(self, key)
+        self._changed(key, was)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key not in self:
+            return dict.pop(self, key, *default)
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self) -> tuple[str, Any]:
+        key = next(reversed(self))
+        return key, self.pop(key)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            self[k] = v
+
+    def __ior__(self, other: Any) -> Unit:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def clear(self) -> None:
+        for k in list(self):
+            del self[k]
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self) -> Any:
+        return dict, (dict(self),)
+
+
+class Units(dict):  # type: ignore[type-arg]
+    """The position's ``units`` table in a working context: unit id -> record (``Unit``), with
+    ``by_place``, the units in each place (map hex or off-map box) kept in step with every change,
+    and ``changed``, the places whose units changed, in order (what a supply search kept up to date
+    reads, supply.py). A record put in is a ``Unit`` of this table (a plain table is copied into one).
+    ``checkpoint`` and ``rollback`` go back to the records as they were, copying only those changed
+    since. Copied (copy.deepcopy, pickle) it is a plain table of plain records."""
+
+    __slots__ = ("by_place", "changed", "_frames")
+
+    def __init__(self, items: Any = ()) -> None:
+        super().__init__()
+        self.by_place: dict[str, set[str]] = {}
+        self.changed: list[str] = []
+        self._frames: list[_Frame] = []
+        for k, v in dict(items).items():
+            self[k] = v
+
+    # the index
+    def _moved(self, uid: str, was: Any, now: Any) -> None:
+        if was == now:
+            return
+        if was is not None:
+            here = self.by_place.get(str(was))
+            if here is not None:
+                here.discard(uid)
+            self.changed.append(str(was))
+        if now is not None:
+            self.by_place.setdefault(str(now), set()).add(uid)
+            self.changed.append(str(now))
+
+    # the checkpoints: each open frame keeps a record's items as they were before its first change
+    def _record_changing(self, rec: Unit, key: str) -> None:
+        for f in self._frames:
+            if rec.uid not in f.records:
+                f.records[rec.uid] = (rec, tuple(dict.items(rec)))
+
+    def _table_changing(self) -> None:
+        for f in self._frames:
+            if f.order is None:  # a unit put in or taken out: the whole table as it is (rare)
+                f.order = tuple((uid, rec, tuple(dict.items(rec))) for uid, rec in dict.items(self))
+
+    def checkpoint(self) -> _Frame:
+        """A point to go back to (``rollback``) or to let go of (``release``)."""
+        frame = _Frame()
+        self._frames.append(frame)
+        return frame
+
+    def release(self, frame: _Frame) -> None:
+        self._frames = [f for f in self._frames if f is not frame]
+
+    def _then(self, frame: _Frame) -> list[tuple[str, Unit, tuple[tuple[str, Any], ...]]]:
+        """The table at ``frame``: each unit's id, record and items then, in the table's order then."""
+        if frame.order is None:
+            return [(uid, rec, items) for uid, (rec, items) in frame.records.items()]
+        out = []
+        for uid, rec, items in frame.order:
+            entry = frame.records.get(uid)
+            out.append((uid, rec, entry[1] if entry is not None and entry[0] is rec else items))
+        return out
+
+    def rollback(self, frame: _Frame) -> None:
+        """Every record, and the table's units and order, back to what they were at ``frame``,
+        which is let go (and any taken after it)."""
+        i = next(k for k, f in enumerate(self._frames) if f is frame)
+        del self._frames[i:]  # every change since was seen by each frame then open: the later ones too
+        then = self._then(frame)
+        if frame.order is not None:
+            for uid, rec in list(dict.items(self)):
+                if isinstance(rec, Unit) and rec.owner is self:
+                    self._moved(uid, dict.get(rec, "at"), None)
+                    rec.owner = None
+            dict.clear(self)
+            for uid, rec, _ in then:
+                dict.__setitem__(self, uid, rec)
+                rec.owner, rec.uid = self, uid
+                self._moved(uid, None, dict.get(rec, "at"))
+        for uid, rec, items in then:
+            was = dict.get(rec, "at")
+            dict.clear(rec)
+            dict.update(rec, items)
+            if rec.owner is self:
+                self._moved(uid, was, dict.get(rec, "at"))
+
+    def placed_at(self, frame: _Frame, place: str) -> list[str]:
+        """The units that were in ``place`` at ``frame`` (which is still open), in id order."""
+        if frame.order is not None:
+            return sorted(uid for uid, _, items in self._then(frame) if dict(items).get("at") == place)
+        changed = {uid: dict(items).get("at") for uid, (_, items) in frame.records.items()}
+        return sorted({u for u in self.by_place.get(place, ()) if u not in changed}
+                      | {u for u, at in changed.items() if at == place})
+
+    # the table's own changes
+    def __setitem__(self, uid: str, rec: Any) -> None:
+        self._table_changing()
+        old = dict.get(self, uid)
+        if isinstance(old, Unit) and old.owner is self:
+            self._moved(uid, dict.get(old, "at"), None)
+            old.owner = None
+        if isinstance(rec, Unit) and rec.owner is None:
+            rec.owner, rec.uid = self, uid
+        else:
+            rec = Unit(rec, self, uid)
+        dict.__setitem__(self, uid, rec)
+        self._moved(uid, None, dict.get(rec, "at"))
+
+    def __delitem__(self, uid: str) -> None:
+        self._table_changing()
+        old = dict.get(self, uid)
+        dict.__delitem__(self, uid)
+        if isinstance(old, Unit) and old.owner is self:
+            self._moved(uid, dict.get(old, "at"), None)
+            old.owner = None
+
+    def pop(self, uid: str, *default: Any) -> Any:
+        if uid not in self:
+            return dict.pop(self, uid, *default)
+        rec = dict.__getitem__(self, uid)
+        del self[uid]
+        return rec
+
+    def popitem(self) -> tuple[str, Any]:
+        uid = next(reversed(self))
+        return uid, self.pop(uid)
+
+    def setdefault(self, uid: str, default: Any = None) -> Any:
+        if uid not in self:
+            self[uid] = default
+        return dict.__getitem__(self, uid)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            self[k] = v
+
+    def __ior__(self, other: Any) -> Units:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def clear(self) -> None:
+        for k in list(self):
+            del self[k]
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self) -> Any:
+        return dict, ({k: dict(v) for k, v in self.items()},)
+
+
+@dataclass(eq=False)
+class _Frame:
+    """A checkpoint of a Units table: each record changed since, with its items as they were, and
+    the table (ids, records and their items, in order) as it was if a unit was put in or taken out since."""
+
+    records: dict[str, tuple[Unit, tuple[tuple[str, Any], ...]]] = field(default_factory=dict)
+    order: tuple[tuple[str, Unit, tuple[tuple[str, Any], ...]], ...] | None = None
+
+
 @dataclass
 class Ctx:
     """Everything a rule needs during one transition (a working copy; the input state is not changed)."""
@@ -69,9 +303,15 @@ class Ctx:
     # 9.8, 15.4 (supply.check_move): each unit's supply state at the start of its move, and whether
     # it then used the GAST when attacking (9.6)
     move_supply: dict[str, tuple[str, bool]] = field(default_factory=dict)
-    supply_cache: dict[Any, frozenset[str]] = field(default_factory=dict)  # supply.supplied_hexes, by what blocks lines
+    supply_cache: dict[Any, Any] = field(default_factory=dict)  # supply._reached: the searches kept, by what blocks lines
     air: dict[str, Any] = field(default_factory=dict)  # 10.2: the air units' bookkeeping within a transition (air.py)
     hooks: Hooks = field(default_factory=lambda: Hooks())  # the feature rules plugged in (module.HOOKS)
+
+    def __post_init__(self) -> None:
+        # the working position is the context's own: its units table indexes the units by place
+        units = self.position.get("units")
+        if units is not None and type(units) is not Units:
+            self.position["units"] = Units(units)
 
     # --- position helpers -------------------------------------------------------------------
     @property
@@ -92,6 +332,16 @@ class Ctx:
         return self.at(unit) not in OFF_MAP
 
     def occupants(self, hex_id: str, side: str | None = None) -> list[str]:
+        """The units in ``hex_id`` (of ``side``), in id order."""
+        units = self.position["units"]
+        if type(units) is Units:  # the index, kept in step with every change
+            here = units.by_place.get(hex_id)
+            if not here:
+                return []
+            if side is None:
+                return sorted(here)
+            specs = self.sc.units
+            return sorted(u for u in here if specs[u].side == side)
         return sorted(
             u for u, s in self.units.items()
             if s["at"] == hex_id and (side is None or self.sc.units[u].side == side)
@@ -149,10 +399,46 @@ class Decision(Exception):
     question: dict[str, Any]
 
 
-def snapshot(ctx: Ctx) -> dict[str, Any]:
-    """A copy of the working position, to go back to when an attack awaits a decision."""
-    copied: dict[str, Any] = copy_tree(ctx.position)
-    return copied
+@dataclass
+class Checkpoint:
+    """The working position at one moment, to go back to (``rollback``), as when an attack awaits a
+    decision: a copy of everything but the units, and a checkpoint of the units table (which copies
+    only the records that change after it)."""
+
+    rest: dict[str, Any]
+    units: Any
+    frame: _Frame | None
+
+
+def checkpoint(ctx: Ctx) -> Checkpoint:
+    units = ctx.position.get("units")
+    if type(units) is Units:
+        rest = {k: (None if k == "units" else copy_tree(v)) for k, v in ctx.position.items()}
+        return Checkpoint(rest, units, units.checkpoint())
+    return Checkpoint(copy_tree(ctx.position), None, None)  # not a working table: a whole copy
+
+
+def rollback(ctx: Ctx, cp: Checkpoint) -> None:
+    """The working position back to what it was at ``cp`` (a new table, as a copy would be)."""
+    if cp.frame is None:
+        ctx.position = cp.rest
+        return
+    cp.units.rollback(cp.frame)
+    ctx.position = {k: (cp.units if k == "units" else v) for k, v in cp.rest.items()}
+
+
+def release(ctx: Ctx, cp: Checkpoint) -> None:
+    """``cp`` is no longer needed (nothing is gone back to)."""
+    if cp.frame is not None:
+        cp.units.release(cp.frame)
+
+
+def placed_at(cp: Checkpoint, place: str) -> list[str]:
+    """The units that were in ``place`` at ``cp``, in id order."""
+    if cp.frame is None:
+        return sorted(u for u, st in cp.rest["units"].items() if st["at"] == place)
+    placed: list[str] = cp.units.placed_at(cp.frame, place)
+    return placed
 
 
 def copy_tree(x: Any) -> Any:
