@@ -404,8 +404,10 @@ class Chain:
         except UsageError as e:
             raise VerificationError(f"{cur.path}: {e.message}") from e
         except IllegalOrdersError as e:
-            if not any(p.rule == DEADLINE_RULE for p in e.problems):
-                raise
+            if not any(p.rule == DEADLINE_RULE for p in e.problems):  # the rules refuse an input: name the state and files
+                sent = ", ".join(f"{side}: {path}" for side, path in sorted(files.items()) if side != "@state")
+                raise IllegalOrdersError(f"{cur.path}: {e.message}" + (f" (its inputs {sent})" if sent else ""),
+                                         e.problems, e.hint) from e
             raise VerificationError(f"{cur.path}: {e.message}", e.problems, e.hint) from e  # a deadline the state broke
         if canonical(expected) != canonical(unsealed(cur.data)):
             diff = first_difference(expected, unsealed(cur.data))

@@ -252,3 +252,49 @@ def test_a_west_battle_s_air_combat_flies_western_gs_only() -> None:
     ctx = context(st, side="allies")
     air, _, _ = combat._allocate_gs(ctx, area, "allies", {}, 1)  # the West's battle asks one GS to air combat
     assert "ussr" not in air
+
+
+# --- openings: only their owner, only when asked ------------------------------------------------
+
+def test_openings_owed_by_an_allied_player_are_his_alone_to_make(tmp_path: Path) -> None:
+    """The Soviet player adjudicating an Axis step cannot settle it without the West's file that
+    opens its attacked block (no deadlines: exit 2); at the last step the West's reveal file cannot
+    open a Soviet block, not even with the values and salt opened earlier (exit 1, the file named)."""
+    g = start(tmp_path / "game", options={"turns": "1"})
+    step(g)
+    until(g, lambda s: "west" in s["awaits"]["from"] and s["clock"]["side"] == "axis")
+    axis = write(g, "axis", "\n" + proposed(g, "axis"))
+    with pytest.raises(UsageError, match="only a referee may adjudicate a step without a side's orders") as e:
+        adjudicate(g.state(), [load_doc(axis, "orders")], g.keys["ussr"], ["west"])
+    assert e.value.exit_code == 2
+    axis.unlink()
+    st = until(g, lambda s: s["awaits"]["kind"] == "reveal")
+    assert st["awaits"]["from"] == ["axis", "west"] and st["awaits"]["adjudicator"] == "ussr"
+    files = {p: write(g, p, "\n") for p in st["awaits"]["from"]}
+    data = unsealed(load_doc(files["west"], "orders").data)
+    item, was = sorted(st["opened"]["ussr"].items())[0]
+    data["open"][item] = [{"value": v, "salt": "0" * 32} for v in was["values"]]
+    forged = g.folder / "forged-west.reveal.toml"
+    write_new(forged, dumps(seal(data, "west", g.keys["west"])))
+    with pytest.raises(IllegalOrdersError, match=rf"forged-west.reveal.toml: opens .*{item}.* but the step asks west to open") as e:
+        adjudicate(g.state(), [load_doc(forged, "orders"), load_doc(files["axis"], "orders")], g.keys["ussr"])
+    assert e.value.exit_code == EXIT_ILLEGAL
+    forged.unlink()
+    g.adjudicate(*files.values())
+    assert g.state().data["awaits"]["kind"] == "none"
+    assert verify([g.folder]).transitions > 0
+
+
+def test_verify_refuses_a_state_adjudicated_from_a_file_that_orders_the_other_player_s_nations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Axis adjudicator who lets a Western file buy Soviet FPs through (his pbem patched to skip
+    the check) seals a state that `pbem verify` refuses (exit 1, naming the state)."""
+    g = at_allied_move(tmp_path)
+    monkeypatch.setattr(parties, "ownership_problems", lambda ctx, party, body: [])
+    step_files = [write(g, "west", '\n[production.buy]\nfp = { ussr = "baltic" }\n'), write(g, "ussr", NOTHING)]
+    g.adjudicate(*step_files)
+    monkeypatch.undo()
+    with pytest.raises(PbemError, match=rf"{g.state_path.name}: the orders for 1941-may/allies/move break the rules") as e:
+        verify([g.folder])
+    assert e.value.exit_code == EXIT_ILLEGAL and "west: production.buy.fp.ussr" in said(e.value) and "[Part II]" in said(e.value)
+    assert "-west.orders.toml" in e.value.message and "-ussr.orders.toml" in e.value.message
