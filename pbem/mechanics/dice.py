@@ -30,9 +30,24 @@ class Dice:
     """Base: records rolls; subclasses supply faces."""
 
     log: list[Roll] = field(default_factory=list)
+    # the labels of the log's rolls, so that a roll need not read the whole log: kept for one log
+    # list (``_of``), for its first ``_seen`` rolls
+    _labels: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    _of: list[Roll] | None = field(default=None, init=False, repr=False, compare=False)
+    _seen: int = field(default=0, init=False, repr=False, compare=False)
+
+    def rolled(self, label: str) -> bool:
+        """Whether a die with this label was rolled (is in the log)."""
+        log = self.log
+        if self._of is not log or self._seen > len(log):
+            self._labels, self._of, self._seen = set(), log, 0
+        for k in range(self._seen, len(log)):
+            self._labels.add(log[k].label)
+        self._seen = len(log)
+        return label in self._labels
 
     def roll(self, label: str, sides: int = 6) -> int:
-        if any(r.label == label for r in self.log):
+        if self.rolled(label):
             raise DiceError(f"die label used twice in one transition: {label}")
         face = self._face(label, sides)
         self.log.append(Roll(label, sides, face))

@@ -147,3 +147,24 @@ def test_costs_to_gives_what_a_forward_search_gives_from_each_place(costs: dict[
 
         found = cheapest(Neighbours(fwd_nbrs), p, "*", fwd_step)
         assert back.get(p) == (None if found is None else found[0]), p
+
+
+def test_a_die_label_is_refused_twice_whatever_happened_to_the_log() -> None:
+    """Dice.roll refuses a label already in the log: rolled by it, put in the log by hand, or in a
+    log that replaced the first one; a label that left the log may be rolled again."""
+    from pbem.mechanics.dice import DiceError, Roll, SeededDice
+
+    dice = SeededDice(seed=b"test")
+    dice.roll("a")
+    with pytest.raises(DiceError, match="twice"):
+        dice.roll("a")
+    dice.log.append(Roll("b", 6, 1))
+    with pytest.raises(DiceError, match="twice"):
+        dice.roll("b")
+    dice.log = [Roll("c", 6, 2)]
+    dice.roll("a")
+    with pytest.raises(DiceError, match="twice"):
+        dice.roll("c")
+    dice.log.clear()
+    dice.roll("c")
+    assert [r.label for r in dice.log] == ["c"]

@@ -618,7 +618,7 @@ class ProudMonster(BundledGame):
         for k in order[order.index(start) if "question" in pending and start in order else 0:]:
             before = checkpoint(ctx)  # copies only what the attack changes
             mark = len(ctx.events)
-            rolled_before = {r.label for r in ctx.dice.log} if ctx.dice else set()
+            rolls_before = len(ctx.dice.log) if ctx.dice else 0
             try:
                 resolve_attack(ctx, k, attacks[k], decisions)
             except Decision as d:
@@ -626,6 +626,7 @@ class ProudMonster(BundledGame):
                 faces = dict(pending.get("faces", {})) if k == start else {}
                 if ctx.dice is None:
                     raise RuntimeError("a decision point was reached without dice") from d
+                rolled_before = {r.label for r in ctx.dice.log[:rolls_before]}
                 for r in ctx.dice.log:
                     if r.label not in rolled_before and f"|attack {k + 1}|" in r.label:
                         faces[r.label] = r.face

@@ -26,6 +26,27 @@ def printed_pools(sc: Scenario) -> dict[tuple[str, str, int], dict[str, int]]:
     return pools
 
 
+_POOL_UNITS: dict[str, dict[tuple[str, str, int], tuple[str, ...]]] = {}  # by the scenario's data digest
+
+
+def pool_units(sc: Scenario) -> dict[tuple[str, str, int], tuple[str, ...]]:
+    """The scenario's counters of each kind (pool_key), those a tried unit's drawn counter may be
+    taken from; worked out once per scenario's data."""
+    found = _POOL_UNITS.get(sc.digest)
+    if found is None:
+        if len(_POOL_UNITS) >= 16:
+            _POOL_UNITS.clear()
+        by_key: dict[tuple[str, str, int], list[str]] = {}
+        for u, spec in sc.units.items():
+            by_key.setdefault(pool_key(spec), []).append(u)
+        found = _POOL_UNITS[sc.digest] = {k: tuple(v) for k, v in by_key.items()}
+    return found
+
+
+def _values(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("-"))
+
+
 def counter_pool(ctx: Ctx, unit: str) -> list[str]:
     """2.15: the counters an untried unit may turn out to be: the printed attack-defense of every
     Soviet 1-step counter of the scenario of its type, size and MF (what its back shows), less those
@@ -33,12 +54,14 @@ def counter_pool(ctx: Ctx, unit: str) -> list[str]:
     Sorted by attack, then defense."""
     key = pool_key(ctx.spec(unit))
     left = dict(printed_pools(ctx.sc).get(key, {}))
-    for u, st in ctx.units.items():
-        drawn = st.get("tried")
-        if drawn is not None and pool_key(ctx.spec(u)) == key and left.get(drawn, 0) > 0:
+    units = ctx.units
+    for u in pool_units(ctx.sc).get(key, ()):  # only the counters of its kind: the others never count
+        st = units.get(u)
+        drawn = None if st is None else st.get("tried")
+        if drawn is not None and left.get(drawn, 0) > 0:
             left[drawn] -= 1
-    pool = [v for v, n in left.items() for _ in range(n)]
-    return sorted(pool, key=lambda v: tuple(int(x) for x in v.split("-")))
+    # each attack-defense sorted once, then as many times as left (a stable sort of the whole pool)
+    return [v for v in sorted(left, key=_values) for _ in range(left[v])]
 
 
 def reveal_untried(ctx: Ctx, i: int, attackers: list[str], defenders: list[str], what: str = "") -> None:
