@@ -12,17 +12,20 @@ bytes determine is worked out once and kept under the digest of those bytes:
 A failed check is never kept: the file is checked again, and its errors are said again, each time.
 
 Within a process the entries are kept in memory; between processes in the cache folder
-(``fastschema.cache_dir()``: ``$PBEM_HOME/cache``, else ``$XDG_CACHE_HOME/pbem``, else
+(``privatedir.cache_dir()``: ``$PBEM_HOME/cache``, else ``$XDG_CACHE_HOME/pbem``, else
 ``~/.cache/pbem``), under ``content/``. An entry's name is the SHA-256 of the file's bytes and of
 everything else a verdict may depend on (``environment()``: this format, pbem's version, the size
 and time of each of pbem's source files, the digest of every schema, the Python version, and the
-game modules registered), and the entry repeats both inside it with a digest of its own content. An
-entry is used only if the folders and the file are this user's, are not links and no one else can
-write them, and it is whole and names the same bytes and environment; anything else is ignored and
-written again. So a changed file is another entry (its content, not its size or time, is the key),
+game modules registered, the versions of the libraries that judge: fastjsonschema, jsonschema,
+cryptography), and the entry repeats both inside it with a digest of its own content. An entry is
+used only if the folders and the file are this user's, are not links and no one else can write
+them, the file has no other name (privatedir.py), and it is whole and names the same bytes and
+environment; anything else is ignored and written again. So a changed file is another entry (its content, not its size or time, is the key),
 a cache from another version or other schemas is not looked at, and two processes writing one entry
 at once each write a whole file under a temporary name and rename it. Deleting the folder loses
-nothing but time. ``PBEM_NO_CACHE=1`` turns the folder off (the in-memory cache stays).
+nothing but time. ``PBEM_NO_CACHE=1`` turns the folder off (the in-memory cache stays). The folder
+is kept under ``DISK_BYTES`` (the least recently used entries go first), the memory under
+``MEMORY_ENTRIES`` and ``MEMORY_BYTES``.
 """
 
 from __future__ import annotations
@@ -31,19 +34,25 @@ import hashlib
 import json
 import marshal
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 from pbem import __version__
 
+from . import privatedir
+
 FORMAT = "pbem-content-1"  # changes when an entry's layout or the meaning of a tag does
-OFF_ENV = "PBEM_NO_CACHE"
+OFF_ENV = privatedir.OFF_ENV
 MEMORY_ENTRIES = 4096  # entries kept in a process (a campaign folder has about 250 files)
+MEMORY_BYTES = 256 * 1024 * 1024  # and their parsed data, at most (a mailbox of large files)
+DISK_BYTES = 512 * 1024 * 1024  # the folder, at most (a campaign's entries take about 30 MB)
+ENTRY_LIMIT = 64 * 1024 * 1024  # bytes of an entry read
+JUDGES = ("fastjsonschema", "jsonschema", "cryptography")  # libraries whose verdicts are kept
 _HEAD = 32  # an entry file: the SHA-256 of the rest, then the marshal data
 
 _memory: dict[str, Memo] = {}
+_memory_bytes = 0
 _environment: dict[tuple[str, str], str] = {}
 _dirty: dict[str, Memo] = {}  # memos to write to the folder
 _flush_registered = False
@@ -64,6 +73,18 @@ def _tree_digest(root: Path, suffix: str, content: bool) -> str:
     return h.hexdigest()
 
 
+def _versions() -> dict[str, str]:
+    import importlib.metadata as metadata
+
+    out = {}
+    for name in JUDGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = ""
+    return out
+
+
 def environment() -> str:
     """The digest of everything besides a file's bytes that a kept verdict depends on."""
     from pbem.engine.registry import fingerprint
@@ -75,57 +96,17 @@ def environment() -> str:
     if found is None:
         material = json.dumps({"format": FORMAT, "pbem": __version__, "python": sys.version,
                                "code": _tree_digest(Path(__file__).resolve().parent.parent, ".py", False),
-                               "schemas": _tree_digest(schemas, ".json", True), "registry": key[1]},
+                               "schemas": _tree_digest(schemas, ".json", True), "registry": key[1],
+                               "libraries": _versions()},
                               sort_keys=True)
         found = _environment[key] = hashlib.sha256(material.encode("utf-8")).hexdigest()
     return found
 
 
 def _folder() -> Path | None:
-    if os.environ.get(OFF_ENV):
+    if not privatedir.enabled():
         return None
-    from .fastschema import cache_dir
-
-    return cache_dir() / "content"
-
-
-def _safe_dir(path: Path) -> bool:
-    """A folder of this user's, not a link, that no one else may write (and so each folder above it
-    up to the cache folder's parent: checked by the caller's path)."""
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return False
-    return stat.S_ISDIR(st.st_mode) and not st.st_mode & 0o022 and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
-
-
-def _read_entry(path: Path) -> bytes | None:
-    """The bytes of a cache file that is this user's regular file, not a link, that no one else may
-    write, in a folder that is the same; None otherwise."""
-    if not _safe_dir(path.parent) or not _safe_dir(path.parent.parent):
-        return None
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-            return None
-        if st.st_size > 64 * 1024 * 1024:
-            return None
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    return privatedir.cache_dir() / "content"
 
 
 class Memo:
@@ -177,32 +158,29 @@ class Memo:
             atexit.register(flush)
             _flush_registered = True
 
-    def _write(self) -> None:
-        folder = self.target
-        if folder is None:
-            return
-        try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not _safe_dir(folder) or not _safe_dir(folder.parent):
-                return
-            payload = self._payload()
-            tmp = folder / f".{self.key}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(hashlib.sha256(payload).digest() + payload)
-                os.replace(tmp, folder / self.key)
-            except OSError:
-                tmp.unlink(missing_ok=True)
-        except OSError:
-            pass  # no cache: the next process works it out again
+    def _write(self, fd: int) -> bool:
+        payload = self._payload()
+        return privatedir.write(fd, self.key, hashlib.sha256(payload).digest() + payload)
 
 
 def flush() -> None:
-    """Write the memos made or changed in this process to the cache folder."""
+    """Write the memos made or changed in this process to the cache folder (each to the folder of
+    the time it was made), and keep the folder within its bound."""
     while _dirty:
-        _, memo = _dirty.popitem()
-        memo._write()
+        folder = next(iter(_dirty.values())).target
+        memos = [m for m in _dirty.values() if m.target == folder]
+        for m in memos:
+            del _dirty[m.key]
+        if folder is None:
+            continue
+        fd = privatedir.open_folder(folder, create=True)
+        if fd is None:
+            continue  # no cache: the next process works it out again
+        try:
+            if sum(m._write(fd) for m in memos):
+                privatedir.prune(fd, DISK_BYTES)
+        finally:
+            os.close(fd)
 
 
 def _disk_allowed() -> bool:
@@ -215,7 +193,13 @@ def _from_disk(key: str, raw_digest: str, env: str) -> Memo | None:
     folder = _folder()
     if folder is None or not _disk_allowed():
         return None
-    content = _read_entry(folder / key)
+    fd = privatedir.open_folder(folder)
+    if fd is None:
+        return None
+    try:
+        content = privatedir.read(fd, key, ENTRY_LIMIT)
+    finally:
+        os.close(fd)
     if content is None or len(content) < _HEAD or hashlib.sha256(content[_HEAD:]).digest() != content[:_HEAD]:
         return None
     try:
@@ -251,9 +235,13 @@ def lookup(raw: bytes) -> tuple[Memo | None, str, str]:
 
 
 def _remember(memo: Memo) -> None:
-    if len(_memory) >= MEMORY_ENTRIES:
+    global _memory_bytes
+    if len(_memory) >= MEMORY_ENTRIES or _memory_bytes + len(memo.blob) > MEMORY_BYTES:
         _memory.clear()
-    _memory[memo.key] = memo
+        _memory_bytes = 0
+    if len(memo.blob) <= MEMORY_BYTES:
+        _memory[memo.key] = memo
+        _memory_bytes += len(memo.blob)
 
 
 def keep(raw: bytes, data: dict[str, Any]) -> Memo | None:
@@ -274,6 +262,8 @@ def keep(raw: bytes, data: dict[str, Any]) -> Memo | None:
 
 def clear_memory() -> None:
     """Write what is to be written, then forget the entries kept in this process (tests)."""
+    global _memory_bytes
     flush()
     _memory.clear()
+    _memory_bytes = 0
     _environment.clear()

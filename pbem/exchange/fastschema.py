@@ -18,9 +18,11 @@ A schema with a keyword not in ``KNOWN``, or a ``$ref`` to another file, has no 
 The generated code of a schema is compiled once per process; its byte code is kept between
 processes in the cache folder (``$PBEM_HOME/cache``, else ``$XDG_CACHE_HOME/pbem``, else
 ``~/.cache/pbem``), under the SHA-256 of everything it is made from (the rewritten schema, the
-fastjsonschema and Python versions): a changed schema is another file. A cache file is used only
-if it is a regular file of this user's that nobody else can write; one that does not load is made
-again. Deleting the folder loses nothing but time.
+fastjsonschema and Python versions): a changed schema is another file. Byte code is run: a cache
+file is used only if it is a regular file of this user's, with no other name, that nobody else can
+write, in this user's folders that nobody else can write, none of them a link (privatedir.py); one
+that does not load is made again. ``PBEM_NO_CACHE=1``: none is read or written. Deleting the folder
+loses nothing but time.
 """
 
 from __future__ import annotations
@@ -33,11 +35,15 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
+
+from . import privatedir
+from .privatedir import cache_dir
 
 FORMAT = "pbem-fastschema-1"  # changes when the rewriting does
 CACHE_ENV = "PBEM_HOME"
+CODE_LIMIT = 16 * 1024 * 1024  # bytes of a compiled schema read
+SCHEMA_BYTES = 64 * 1024 * 1024  # the folder of compiled schemas, at most (one version's take about 3.4 MB)
 
 # Keywords the rewritten schema may use, with the same meaning in draft-07 and fastjsonschema.
 KNOWN = {
@@ -127,23 +133,6 @@ def draft7(schema: Any) -> Any:
     return out
 
 
-def cache_dir() -> Path:
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV]) / "cache"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pbem"
-
-
-def _safe(path: Path) -> bool:
-    """A cache file to load: a regular file of this user's that no one else may write."""
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return False
-    import stat
-    return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o022 and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
-
-
 def _code(rewritten: dict[str, Any]) -> Any:
     """The compiled code of the validator of ``rewritten``, from the cache or made (and kept)."""
     import fastjsonschema
@@ -152,23 +141,27 @@ def _code(rewritten: dict[str, Any]) -> Any:
                            "magic": importlib.util.MAGIC_NUMBER.hex(), "schema": rewritten},
                           sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     key = hashlib.sha256(material.encode("utf-8")).hexdigest()
-    path = cache_dir() / "schemas" / f"{key}.code"
-    if _safe(path):
+    name = f"{key}.code"
+    folder = privatedir.open_folder(cache_dir() / "schemas")
+    if folder is not None:
         try:
-            return marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            pass  # made again below
+            content = privatedir.read(folder, name, CODE_LIMIT)
+        finally:
+            os.close(folder)
+        if content is not None:
+            try:
+                return marshal.loads(content)
+            except (ValueError, EOFError, TypeError):
+                pass  # made again below
     source = fastjsonschema.compile_to_code(rewritten)
     code = compile(source, f"<schema {key[:12]}>", "exec")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = path.with_name(f".{key}.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(marshal.dumps(code))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # no cache: the next process compiles it again
+    folder = privatedir.open_folder(cache_dir() / "schemas", create=True)
+    if folder is not None:  # else no cache: the next process compiles it again
+        try:
+            if privatedir.write(folder, name, marshal.dumps(code)):
+                privatedir.prune(folder, SCHEMA_BYTES)
+        finally:
+            os.close(folder)
     return code
 
 

@@ -214,6 +214,8 @@ def test_an_allied_opening_file_in_an_axis_step_gives_no_standing_instructions(t
     text = checked(g, "west", '\n[standing]\nlosses = ["gb.13"]\n')
     assert "standing: the west player's file in 1941-may/axis/combat opens its blocks (6.24) only" in text
     assert "dice can be known (the adjudicating ussr player's secret and its own)" in text and "[6.24]" in text
+    assert "hidden.gb.01: the file does not commit gb.01 (it commits nothing) [J-0]" in \
+        checked(g, "west", '\n[hidden."gb.01"]\nblock = "gb-inf"\nsteps = 1\n')  # nor a new version of a block
     axis.unlink()
     e = refused(g, {"axis": "\n" + proposed(g, "axis"), "west": '\n[standing]\nlosses = ["gb.13"]\n'})
     assert e.exit_code == EXIT_ILLEGAL and "-west.orders.toml: standing: the west player's file" in said(e)
@@ -229,6 +231,18 @@ def test_an_allied_step_s_seed_takes_every_party_s_secret(tmp_path: Path) -> Non
     step(g)
     t = g.state().data["transition"]
     assert sorted(t["reveals"]) == ["axis", "ussr", "west"]
+
+
+def test_the_order_in_which_the_allied_files_come_changes_nothing(tmp_path: Path) -> None:
+    """The Soviet player who sends last, or the Axis who lists the files in another order, gets the
+    same state: the merge order is the rules' (the West's first), not the files'."""
+    out = []
+    for name, order in (("a", ("west", "ussr")), ("b", ("ussr", "west"))):
+        g = at_allied_move(tmp_path / name)
+        files = {p: write(g, p, "\n" + proposed(g, p)) for p in ("west", "ussr")}
+        g.adjudicate(*(files[p] for p in order))
+        out.append(g.state_path.read_bytes())
+    assert out[0] == out[1]
 
 
 @pytest.mark.xfail(strict=True, reason="inherent: an Axis step awaits the Axis alone (or with the Allied party that opens "
