@@ -9,6 +9,8 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.engine.model import Event, Submission
 from pbem.games.proud_monster import render, supply
@@ -293,3 +295,38 @@ def test_retreat_distances_match_a_forward_search_per_hex() -> None:
                 assert got[s] == (0, want), (hex_id, s, got[s], want)
                 compared += 1
     assert compared > 30
+
+
+# --------------------------------------------------------------------------- supply searches kept up to date
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_a_supply_search_kept_up_to_date_is_the_whole_map_search_in_random_positions(data: st.DataObject) -> None:
+    """supply._reached keeps one search per kind of line and brings it up to date from the hexes
+    whose units changed (mechanics.supply.Reach); after any run of moves, eliminations and
+    checkpoints gone back to, it gives what a whole-map search of the position gives."""
+    from pbem.games.proud_monster.rules.context import checkpoint, rollback
+
+    ctx = ctx_of(state_of({"Inf1": "4101N", "Inf2": "4202N", "R1": "4201N"}))
+    hexes = sorted(ctx.sc.map.hexes)
+    units = ["Inf1", "Inf2", "Inf3", "Mtn1", "Cav1", "R1"]
+    kinds = ("german", "soviet")
+    for u in units:
+        ctx.units[u] = {"at": data.draw(st.sampled_from(hexes)), "steps": 1}
+    saved = []
+    for _ in range(data.draw(st.integers(1, 12))):
+        op = data.draw(st.sampled_from(["move", "move", "dead", "checkpoint", "rollback"]))
+        u = data.draw(st.sampled_from(units))
+        if op == "move":
+            ctx.units[u]["at"] = data.draw(st.sampled_from(hexes))
+        elif op == "dead":
+            ctx.units[u].update(at="dead", steps=0)
+        elif op == "checkpoint":
+            saved.append(checkpoint(ctx))
+        elif saved:
+            rollback(ctx, saved.pop())
+        for kind in kinds:
+            for overland in (False, True):
+                kept = supply._reached(ctx, kind, overland)
+                assert isinstance(kept, supply.Reach)
+                assert kept.places() == supply._searched(ctx, kind, overland)
