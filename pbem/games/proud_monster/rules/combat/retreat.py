@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.mechanics.paths import costs_to
 
+from ...data import UnitSpec
 from ..allies import entry_problems
 from ..context import Ctx, Decision
 from ..control import enter_hex
@@ -64,7 +65,16 @@ def supply_distances(ctx: Ctx, units: list[str], starts: list[str], sources: lis
 
     if ctx.options.get("retreat_distance", "path") == "hex-distance":
         return {s: hexes_away(s) for s in starts}
-    specs = [(ctx.spec(u), ctx.mf(u)) for u in units]
+    # the costs of hex_cost and hexside_cost depend on the unit only by its terrain-cost class, its
+    # being mechanized and its side: one of each kind is asked, with the highest MF of its kind
+    # (a Sivash/Kerch crossing costs the whole MF)
+    kinds: dict[tuple[str, bool, str], tuple[UnitSpec, int]] = {}
+    for u in units:
+        spec, mf = ctx.spec(u), ctx.mf(u)
+        key = (spec.move_class(), spec.mechanized, spec.side)
+        if key not in kinds or mf > kinds[key][1]:
+            kinds[key] = (spec, mf)
+    specs = list(kinds.values())
 
     def step(a: str, b: str) -> int | None:
         """The cost of entering b from a, or None."""
