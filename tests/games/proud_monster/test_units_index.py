@@ -40,6 +40,8 @@ ops = st.one_of(
     st.tuples(st.just("untry"), st.sampled_from(IDS), st.none()),
     st.tuples(st.just("put"), st.sampled_from(IDS), st.sampled_from(PLACES)),
     st.tuples(st.just("take"), st.sampled_from(IDS), st.none()),
+    st.tuples(st.just("last"), st.none(), st.none()),
+    st.tuples(st.just("merge"), st.sampled_from(IDS), st.sampled_from(PLACES)),
     st.tuples(st.just("checkpoint"), st.none(), st.none()),
     st.tuples(st.just("rollback"), st.none(), st.none()),
     st.tuples(st.just("release"), st.none(), st.none()),
@@ -66,6 +68,10 @@ def test_the_index_follows_every_change_and_a_rollback_restores_the_table(progra
             units[uid] = {"at": arg, "steps": 1}
         elif op == "take" and uid in units:
             del units[uid]
+        elif op == "last" and units:
+            units.popitem()
+        elif op == "merge":
+            units |= {uid: {"at": arg, "steps": 3}}
         elif op == "checkpoint":
             frames.append((units.checkpoint(), plain(units)))
         elif op == "rollback" and frames:

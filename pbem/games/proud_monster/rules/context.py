@@ -94,6 +94,8 @@ class Unit(dict):  # type: ignore[type-arg]
         return value
 
     def popitem(self) -> tuple[str, Any]:
+        if not self:
+            raise KeyError("popitem(): dictionary is empty")
         key = next(reversed(self))
         return key, self.pop(key)
 
@@ -246,6 +248,8 @@ class Units(dict):  # type: ignore[type-arg]
         return rec
 
     def popitem(self) -> tuple[str, Any]:
+        if not self:
+            raise KeyError("popitem(): dictionary is empty")
         uid = next(reversed(self))
         return uid, self.pop(uid)
 
