@@ -254,6 +254,39 @@ def test_the_environment_names_the_libraries_that_judge(monkeypatch: pytest.Monk
     assert contentcache.environment() == before
 
 
+def test_a_schema_changed_in_place_is_another_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.resources import schemas_dir
+
+    copy = tmp_path / "schemas"
+    shutil.copytree(schemas_dir(), copy)
+    monkeypatch.setattr("pbem.resources.schemas_dir", lambda: copy)
+    contentcache.clear_memory()
+    before = contentcache.environment()
+    state = copy / "state.schema.json"
+    st = os.stat(state)
+    raw = state.read_bytes()
+    changed = raw.replace(b'"additionalProperties": false', b'"additionalProperties": true ', 1)
+    assert len(changed) == len(raw) and changed != raw
+    state.write_bytes(changed)
+    os.utime(state, ns=(st.st_atime_ns, st.st_mtime_ns))
+    contentcache.clear_memory()
+    assert contentcache.environment() != before
+
+
+def test_a_registry_changed_keeps_nothing_on_disk(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game hidden or registered in this process: the verdicts of the registry as shipped are not
+    read, and none is written (a verdict on a file depends on its game)."""
+    entry = kept(game)
+    raw, data = forged_state(game.state_path)
+    write_private(entry, forged_entry(raw, data, genuine_passed(entry)))  # read only if the registry were ignored
+    monkeypatch.setenv("PBEM_HIDE_GAMES", "skirmish")
+    contentcache.clear_memory()
+    assert load_state(game.state_path).data == uncached(game.state_path)
+    before = sorted(entry.parent.iterdir())
+    contentcache.flush()
+    assert sorted(entry.parent.iterdir()) == before
+
+
 def _copied_scenario(tmp_path: Path) -> Path:
     folder = tmp_path / "scenario"
     folder.mkdir()
