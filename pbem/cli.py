@@ -274,6 +274,18 @@ def _count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
+def _option_values(opts: Sequence[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` of `pbem new` and `pbem demo` (``true``/``false`` as booleans; the
+    game's options check and spell every value)."""
+    options: dict[str, Any] = {}
+    for o in opts:
+        if "=" not in o:
+            raise UsageError(f"--option {o}: write NAME=VALUE")
+        k, v = o.split("=", 1)
+        options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    return options
+
+
 def _public_key(arg: str) -> str:
     """A public key given on the command line: ``ed25519:...`` text or a .pub file (read as any
     file pbem reads: a regular file, bounded)."""
@@ -366,12 +378,7 @@ def new(scenario: str, game_name: str | None, sides: tuple[str, ...], referee: s
         side_keys[name.strip()] = _public_key(pub)
     ref = _public_key(referee) if referee else None
     key = _key(key_path, ask)
-    options: dict[str, Any] = {}
-    for o in opts:
-        if "=" not in o:
-            raise UsageError(f"--option {o}: write NAME=VALUE")
-        k, v = o.split("=", 1)
-        options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    options = _option_values(opts)
     module = _game_of(scenario, game_name)
     game_name = module.name
     if not game_id:
@@ -1268,12 +1275,7 @@ def demo(out: Path | None, turns: int, full: bool, scenario: str | None, auto: b
 
     if out is not None and out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder", hint="Give a new folder for the demo.")
-    options: dict[str, Any] = {}
-    for o in opts:
-        if "=" not in o:
-            raise UsageError(f"--option {o}: write NAME=VALUE")
-        k, v = o.split("=", 1)
-        options[k] = {"true": True, "false": False}.get(v.lower(), v)
+    options = _option_values(opts)
     run_demo(out, turns, click.echo, options or None, scenario=scenario, auto=auto, game=game, full=full)
 
 

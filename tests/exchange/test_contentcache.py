@@ -37,13 +37,18 @@ def entry_path(raw: bytes) -> Path:
     return folder / key
 
 
-def forge(path: Path, raw: bytes, data: dict[str, Any], passed: list[str], env: str | None = None) -> None:
+def forged_entry(raw: bytes, data: dict[str, Any], passed: list[str], env: str | None = None) -> bytes:
     """A whole, well-formed entry that says ``raw`` parses to ``data`` and passed ``passed``."""
     payload = marshal.dumps({"format": contentcache.FORMAT, "env": env or contentcache.environment(),
                              "raw": hashlib.sha256(raw).hexdigest(), "data": marshal.dumps(data), "digest": None,
                              "passed": passed})
+    return hashlib.sha256(payload).digest() + payload
+
+
+def forge(path: Path, raw: bytes, data: dict[str, Any], passed: list[str], env: str | None = None) -> None:
+    """``forged_entry`` written at ``path``, private to this user."""
     path.unlink(missing_ok=True)
-    path.write_bytes(hashlib.sha256(payload).digest() + payload)
+    path.write_bytes(forged_entry(raw, data, passed, env))
     path.chmod(0o600)
 
 

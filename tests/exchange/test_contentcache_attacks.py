@@ -6,7 +6,6 @@ asserts that the attack fails; an inherent limit is an xfail, documented in docs
 from __future__ import annotations
 
 import builtins
-import hashlib
 import marshal
 import os
 import shutil
@@ -26,29 +25,13 @@ from pbem.exchange.game import load_state
 from pbem.exchange.keys import write_key_files
 from tests.clihelpers import run
 from tests.conftest import GERMAN_GT1, Game, start_game
+from tests.exchange.test_contentcache import (
+    entry_path,
+    forged_entry,
+    fresh_memory,  # noqa: F401  (autouse: each test starts with nothing kept in memory)
+)
+from tests.exchange.test_contentcache import read_toml_uncached as uncached
 from tests.paths import PM_CATALOG, ROOT
-
-
-@pytest.fixture(autouse=True)
-def fresh_memory() -> Any:
-    contentcache.clear_memory()
-    yield
-    contentcache.clear_memory()
-
-
-def entry_path(raw: bytes) -> Path:
-    folder = contentcache._folder()
-    assert folder is not None
-    raw_digest = hashlib.sha256(raw).hexdigest()
-    key = hashlib.sha256(f"{contentcache.FORMAT}\0{contentcache.environment()}\0{raw_digest}".encode()).hexdigest()
-    return folder / key
-
-
-def forged_entry(raw: bytes, data: dict[str, Any], passed: list[str]) -> bytes:
-    payload = marshal.dumps({"format": contentcache.FORMAT, "env": contentcache.environment(),
-                             "raw": hashlib.sha256(raw).hexdigest(), "data": marshal.dumps(data), "digest": None,
-                             "passed": passed})
-    return hashlib.sha256(payload).digest() + payload
 
 
 def genuine_passed(entry: Path) -> list[str]:
@@ -58,15 +41,12 @@ def genuine_passed(entry: Path) -> list[str]:
 
 
 def forged_state(path: Path) -> tuple[bytes, dict[str, Any]]:
+    """The bytes of a state and a forged reading of them (read without the cache)."""
     raw = path.read_bytes()
-    data = tomllib.loads(raw.decode("utf-8"))
+    data = uncached(path)
     unit = sorted(data["position"]["units"])[0]
     data["position"]["units"][unit]["steps"] = int(data["position"]["units"][unit]["steps"]) + 7
     return raw, data
-
-
-def uncached(path: Path) -> dict[str, Any]:
-    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def write_private(path: Path, content: bytes) -> None:

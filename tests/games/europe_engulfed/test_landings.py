@@ -9,25 +9,11 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.games.europe_engulfed import landings
 from pbem.games.europe_engulfed.context import Ctx, context
-from pbem.games.europe_engulfed.module import EuropeEngulfed
+from tests.games.europe_engulfed.states import state_with
 
 
 def ctx_with(units: dict[str, dict[str, Any]], side: str = "allies", secret: bool = False, **pos: Any) -> Ctx:
-    game = EuropeEngulfed().new_game("1941-barbarossa", {})
-    game["position"]["units"] = units
-    game["position"]["gs"] = {}
-    for k, v in pos.items():
-        if k == "control":
-            game["position"]["control"].update(v)
-        else:
-            game["position"][k] = v
-    parties: dict[str, Any] = {"axis": {}, "allies": {}}
-    if not secret:
-        parties["referee"] = {}
-    state = {"pbem": {"scenario": "1941-barbarossa"}, "parties": parties, "options": game["options"],
-             "clock": {"turn": "1941-may", "side": side, "phase": "move"}, "position": game["position"],
-             "awaits": {"step": f"1941-may/{side}/move"}}
-    return context(state)
+    return context(state_with(units, side, secret, **pos))
 
 
 def test_port_on_needs_a_friendly_port_on_the_sea_or_a_beachhead() -> None:

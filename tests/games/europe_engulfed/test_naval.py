@@ -13,25 +13,7 @@ from pbem.games.europe_engulfed import naval
 from pbem.games.europe_engulfed.context import Ctx, context
 from pbem.games.europe_engulfed.module import EuropeEngulfed
 from pbem.mechanics.dice import ForcedDice
-
-
-def state_with(units: dict[str, dict[str, Any]], side: str = "axis", secret: bool = False, phase: str = "move",
-               standing: dict[str, Any] | None = None, **pos: Any) -> dict[str, Any]:
-    game = EuropeEngulfed().new_game("1941-barbarossa", {})
-    game["position"]["units"] = units
-    game["position"]["gs"] = {}
-    for k, v in pos.items():
-        if k == "control":
-            game["position"]["control"].update(v)
-        else:
-            game["position"][k] = v
-    parties: dict[str, Any] = {"axis": {}, "allies": {}}
-    if not secret:
-        parties["referee"] = {}
-    return {"pbem": {"scenario": "1941-barbarossa", "module": "europe-engulfed", "game": "t"}, "parties": parties,
-            "options": game["options"], "clock": {"turn": "1941-may", "side": side, "phase": phase},
-            "position": game["position"], "standing": standing or {},
-            "awaits": {"kind": "orders", "step": f"1941-may/{side}/{phase}", "from": [side], "adjudicator": "referee"}}
+from tests.games.europe_engulfed.states import state_with
 
 
 def ctx_with(units: dict[str, dict[str, Any]], faces: list[int] | None = None, **kw: Any) -> Ctx:

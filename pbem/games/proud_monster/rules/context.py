@@ -54,7 +54,32 @@ OFF_MAP = tuple(OFF_MAP_BOXES)
 
 # --- the units of a working position: an index by place, and going back to a checkpoint ----------
 
-class Unit(dict):  # type: ignore[type-arg]
+class _Routed(dict):  # type: ignore[type-arg]
+    """A table whose every change goes through ``__setitem__``/``__delitem__`` (the subclass keeps
+    what it must in step there); copied (copy, deepcopy) it is a plain table."""
+
+    __slots__ = ()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            self[k] = v
+
+    def __ior__(self, other: Any) -> _Routed:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def clear(self) -> None:
+        for k in list(self):
+            del self[k]
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
+
+
+class Unit(_Routed):
     """A unit's record in a working position (``at``, ``steps``, ...): a table like any other, that
     tells its table (``Units``) of every change, so that the table's index of units by place follows
     ``at`` and a checkpoint can be gone back to. Copied (copy.deepcopy, pickle) it is a plain table."""
@@ -104,29 +129,11 @@ class Unit(dict):  # type: ignore[type-arg]
             self[key] = default
         return self[key]
 
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        for k, v in dict(*args, **kwargs).items():
-            self[k] = v
-
-    def __ior__(self, other: Any) -> Unit:  # type: ignore[misc]
-        self.update(other)
-        return self
-
-    def clear(self) -> None:
-        for k in list(self):
-            del self[k]
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
-
     def __reduce__(self) -> Any:
         return dict, (dict(self),)
 
 
-class Units(dict):  # type: ignore[type-arg]
+class Units(_Routed):
     """The position's ``units`` table in a working context: unit id -> record (``Unit``), with
     ``by_place``, the units in each place (map hex or off-map box) kept in step with every change,
     and ``changed``, the places whose units changed, in order (what a supply search kept up to date
@@ -257,24 +264,6 @@ class Units(dict):  # type: ignore[type-arg]
         if uid not in self:
             self[uid] = default
         return dict.__getitem__(self, uid)
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        for k, v in dict(*args, **kwargs).items():
-            self[k] = v
-
-    def __ior__(self, other: Any) -> Units:  # type: ignore[misc]
-        self.update(other)
-        return self
-
-    def clear(self) -> None:
-        for k in list(self):
-            del self[k]
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
 
     def __reduce__(self) -> Any:
         return dict, ({k: dict(v) for k, v in self.items()},)
