@@ -36,7 +36,7 @@ import tomli_w
 from pbem.errors import MalformedFileError, PbemError, Problem, UsageError
 from pbem.resources import schemas_dir
 
-from . import names
+from . import fasttoml, names
 
 if TYPE_CHECKING:  # imported where a file fails the fast path (schema_problems): it takes a while
     import jsonschema
@@ -220,7 +220,16 @@ def _parse_toml(raw: bytes, where: str) -> dict[str, Any]:
         raise MalformedFileError(f"{where}: a dotted key of more than {MAX_DEPTH} parts (line "
                                  f"{text.count(chr(10), 0, long_key.start()) + 1}); a pbem file has a few levels at most")
     try:
-        data = tomllib.loads(text)
+        data = fasttoml.loads(text)  # the layout pbem writes, read fast; any other text is tomllib's
+    except fasttoml.Unsupported:
+        data = _tomllib_loads(text, where)
+    check_bounds(data, where)
+    return data
+
+
+def _tomllib_loads(text: str, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise MalformedFileError(f"{where}: not valid TOML: {e}", hint="Fix the syntax at that line and column.") from e
     except RecursionError as e:
@@ -228,8 +237,6 @@ def _parse_toml(raw: bytes, where: str) -> dict[str, Any]:
     except ValueError as e:  # Python's limit on the digits of an integer (4,300)
         raise MalformedFileError(f"{where}: an integer with thousands of digits{_line_of_long_number(text)}; "
                                  f"TOML integers are 64-bit") from e
-    check_bounds(data, where)
-    return data
 
 
 def _short_path(path: Sequence[str | int]) -> str:
