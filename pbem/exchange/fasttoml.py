@@ -37,7 +37,9 @@ _HEADER = re.compile(rf"(\[\[?)({_KEY}(?:\.{_KEY})*)(\]\]?)")
 _KEY_VALUE = re.compile(rf"(?:({_BARE})|{_STRING}) = (.+)")
 # the values most lines hold, whole: a string, a decimal integer of at most 19 digits, a boolean
 _SIMPLE = re.compile(rf"{_STRING}|(-?(?:0|[1-9][0-9]{{0,18}}))|(true|false)")
-_ITEM = re.compile(r" *(.+),")
+# the indent is taken whole (possessive): otherwise a long line of spaces is tried at every split, in
+# quadratic time (a 2 MB file would take hours to give up on)
+_ITEM = re.compile(r" *+(.+),")
 _COMMENT = re.compile(r"#[^\x00-\x08\x0a-\x1f\x7f]*")
 _TOKEN = re.compile(rf"{_STRING}|(-?(?:0|[1-9][0-9]{{0,18}}))(?![0-9_.eExob:+-])|(true|false)(?![A-Za-z0-9_-])|(\[ ?|\{{ ?)")
 _INLINE_KEY = re.compile(rf"({_BARE})|{_STRING}")

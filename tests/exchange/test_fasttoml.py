@@ -4,6 +4,7 @@ refuse it, with tomllib's message)."""
 
 from __future__ import annotations
 
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,16 @@ SAME = [
     "# a comment\na = 1\n#\n",
     'a = "tab\tinside"\n',
     'a = "é ü 日本"\n',
+    'a = "\u2028\x85\ufeff"\n# \u2028 \x85 \ufeff\n',  # no newline or whitespace to tomllib: plain characters
+    '["\t"]\n"\t" = "\t"\n',
+    "a = -9223372036854775808\nb = 1234567890123456789\nc = [-0, 0]\n",
+    'a = ["]", "[", ", ", "#"]\n"a = 1" = 1\n',  # brackets, commas and signs inside strings
+    "a = [ 1 ]\nb = { }\nc = [ ]\nd = [{ } ]\ne = [ [] ]\n",  # the optional space inside brackets
+    "a = [\n1,\n  2,\n    ]",  # any indent, no newline at the end
+    "[1.2]\n[_]\n[-.-]\n",
+    '[a]\n["a".b]\n[a."c"]\n',  # quoted and bare keys naming the same table
+    "[[a]]\n[[a.b]]\n[a.b.c]\n[[a.b]]\n[a.b.c]\n",  # each new last element may be reached into again
+    "[[a]]\nb = [{}]\n[[a]]\n[[a.b]]\n",  # b is static in a's first table only
 ]
 
 DIFFERENT_OR_REFUSED = [
@@ -152,18 +163,41 @@ DIFFERENT_OR_REFUSED = [
     "\ufeffa = 1\n",
     "a = " + "[" * 40 + "]" * 40 + "\n",
     "a = [\n" + "    [\n" * 40 + "    ],\n" * 40 + "]\n",
+    # characters other programs take for line breaks or spaces are neither to TOML
+    "a = 1\x0c\n", "\x0ca = 1\n", "a = 1\n\x0b\n", "a = 1\n\u2028\n", "a\u2028 = 1\n", "a = 1\n\x85\n",
+    'a = "\x0b"\n', "# \x0c\n", "a = 1\n\x00\n", '"\x7f" = 1\n', " \n", "\t\n", "a = 1\r", "a = 1\n\r\n",
+    # values running into other characters
+    "a = [1]x\n", "a = []]\n", "a = { x = 1 }}\n", "a = [true-]\n", "a = [falsey]\n", "a = [0x1]\n", "a = [1e1]\n",
+    "a = [07:32:00]\n", "a = [1979-05-27]\n", "a = [-inf]\n", "a = { x = 1_0 }\n", "a = {  }\n", "a = [  ]\n",
+    # tables: static arrays written across lines, headers naming a table or an array of tables twice
+    "[a]\nb = [\n]\n[[a.b]]\n", "[a]\nb = [\n]\n[a.b]\n", "[a]\nb = { c = {} }\n[a.b.c]\n", "[[a]]\n[a.b]\n[a.b]\n",
+    "[a.b]\n[[a.b]]\n", "[[a.b]]\n[a.b]\n", '[[""]]\n[""]\n', 'a = 1\n["a"]\n', '"" = 1\n"" = 2\n',
+    "a = [\n    [\n    ],\n    ],\n]\n",  # one closer too many
+    "a = [\n    1,\n]\n    \n",
 ]
 
 
 @pytest.mark.parametrize("text", SAME)
 def test_the_layout_reads_as_tomllib_reads_it(text: str) -> None:
-    assert fasttoml.loads(text) == tomllib.loads(text)
+    fast, ref = fasttoml.loads(text), tomllib.loads(text)
+    assert fast == ref
+    assert _types(fast) == _types(ref)
 
 
 @pytest.mark.parametrize("text", DIFFERENT_OR_REFUSED)
 def test_text_outside_the_layout_is_left_to_tomllib(text: str) -> None:
     with pytest.raises(fasttoml.Unsupported):
         fasttoml.loads(text)
+
+
+def test_a_long_line_of_spaces_in_an_array_is_given_up_on_in_linear_time() -> None:
+    """An item's indent is not tried at every split: 60,000 spaces took seconds, and the 2 MB a file
+    may have would take hours (tomllib refuses such a file in milliseconds)."""
+    for line in (" " * 60_000 + "x", " " * 60_000):
+        started = time.perf_counter()
+        with pytest.raises(fasttoml.Unsupported):
+            fasttoml.loads(f"a = [\n{line}\n]\n")
+        assert time.perf_counter() - started < 2
 
 
 def test_a_file_outside_the_layout_is_read_by_tomllib_and_refused_with_its_place() -> None:
