@@ -12,7 +12,9 @@
 
 Figures 1-3 also as the command a user runs (`pbem adjudicate`, `pbem verify`, `pbem show --svg`,
 each a new process) against the floor as a new process: reading, validating, hashing and
-seal-checking the same files (``floor_process``).
+seal-checking the same files (``floor_process``). `pbem adjudicate` three ways: on a machine that
+has read none of the game's files (an empty cache: $PBEM_HOME), on a player's machine as the step
+arrives (every file read before but the state and the order files new to it), and again.
 
 With ``--scenario campaign`` the same four figures for the largest bundled scenario: the golden
 campaign (tests/games/proud_monster/golden/campaign/, GT1-GT12 on the full-size authored map) instead of the demo, the
@@ -160,9 +162,39 @@ def main() -> None:
                                         "--key", str(key_dir / f"{adj}.key"), "-o", str(out / "next.state.toml"),
                                         "--report", str(out / "next.report.md")), check=True, capture_output=True)
 
-        t_cli = median_time(cli_step, args.repeat)
         t_floor = process_time(floor_process([prev_path, *inputs]), args.repeat)
-        rows.append(("pbem adjudicate, the same step (new process)", t_cli, t_floor))
+        homes = Path(tmp) / "homes"
+
+        def with_home(cache: Path | None) -> Callable[[], None]:
+            """``cli_step`` with $PBEM_HOME a copy of ``cache`` (None: empty, a machine that read none of the files)."""
+            def run() -> None:
+                shutil.rmtree(homes / "run", ignore_errors=True)
+                if cache is None:
+                    (homes / "run").mkdir(parents=True)
+                else:
+                    shutil.copytree(cache, homes / "run")
+                os.environ["PBEM_HOME"] = str(homes / "run")
+                try:
+                    cli_step()
+                finally:
+                    os.environ.pop("PBEM_HOME")
+            return run
+
+        # what the player's machine has read as the step arrives: every file but the state and the
+        # input files new to it (read by verifying the folder without them)
+        history = Path(tmp) / "history"
+        history.mkdir()
+        for p in work.iterdir():
+            if p.name != prev_path.name and p.name not in {i.name for i in inputs}:
+                (history / p.name).write_bytes(p.read_bytes())
+        subprocess.run(pbem_command("verify", "--quiet", str(history)), check=True, capture_output=True,
+                       env={**os.environ, "PBEM_HOME": str(homes / "history")})
+        rows.append(("pbem adjudicate, the same step (new process, empty cache)",
+                     median_time(with_home(None), args.repeat), t_floor))
+        rows.append(("pbem adjudicate, the same step (new process, the history read before)",
+                     median_time(with_home(homes / "history"), args.repeat), t_floor))
+        t_cli = median_time(cli_step, args.repeat)
+        rows.append(("pbem adjudicate, the same step (new process, every file read before)", t_cli, t_floor))
 
         # 2. verify the folder
         files = sorted(p for p in game.iterdir() if p.suffix == ".toml")

@@ -1,20 +1,27 @@
-"""pbem benchmark: `pbem verify` of a long game (at least 200 transitions).
+"""pbem benchmark: `pbem verify` of a long game at campaign scale (at least 200 transitions).
 
-    python benchmarks/bench_verify.py [--repeat N] [--keep DIR]
+    python benchmarks/bench_verify.py [--game campaign|pm-campaign|lanes] [--repeat N] [--keep DIR]
 
-The game is built deterministically (fixed keys, fixed game id, fixed scenario data written into
-a scratch folder and named by a relative path, so the same files and dice on every machine): a
-small Proud Monster scenario of LANES separate fronts, each a German stack facing a Soviet stack,
-with reinforcements every game turn. Every player turn attacks on every front with no loss
-orders and no standing instructions, so each combat whose losses can be taken more than one way
-stops the adjudication and awaits a reply from that side (docs/protocol.md); the reply takes the
-losses fewest-steps-first. Twelve game turns give 47 player-turn transitions (with the joins) and
-the replies give the rest.
+The games, each built deterministically (fixed keys, salts and game id: the same files and dice on
+every machine):
 
-It then times `verify` in-process (pbem.exchange.chain.verify) and as a new process (`pbem verify
---quiet`, which replays on every processor: $PBEM_JOBS), against the floor as a new process
-(reading, validating, hashing and seal-checking every file), medians of N runs, and prints the
-figures. Not a test: record the figures where they
+- ``campaign`` (the default): Europe Engulfed's grand campaign (scenario ``1939``, the whole
+  European map and every nation's forces) played by the built-in player for CAMPAIGN_TURNS game
+  turns, as `pbem demo --game europe-engulfed --scenario 1939 --turns N` plays it: well over 200
+  transitions, each state 60-110 KB.
+- ``pm-campaign``: Proud Monster's golden campaign (tests/games/proud_monster/golden/campaign,
+  GT1-GT12 of the full game on the full-size map, 74 transitions: the scenario ends there); the
+  figure per transition gives the time for 200.
+- ``lanes``: a small Proud Monster scenario of LANES separate fronts, each a German stack facing a
+  Soviet stack, with reinforcements every game turn; every player turn attacks on every front with
+  no loss orders, so each combat whose losses can be taken more than one way awaits a reply (about
+  230 transitions of small states: the cost of a transition apart from the size of the position).
+
+It times `verify` in-process (pbem.exchange.chain.verify, after one untimed run) and as the command
+a user runs (`pbem verify --quiet`, a new process, which replays on every processor: $PBEM_JOBS),
+with an empty cache (a machine that has read none of the files: a CI runner) and with the files
+read before, against the floor as a new process (reading, validating, hashing and seal-checking
+every file), medians of N runs, and prints the figures. Not a test: record the figures where they
 are needed.
 """
 
@@ -34,7 +41,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pbem.demo import demo_salt, order_text
+from pbem.demo import demo_salt, order_text, run_demo
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_all_new, write_new
 from pbem.exchange.game import Doc, adjudicate, load_doc, load_state, make_join, new_game, sign_orders
@@ -49,6 +56,8 @@ SOVIET_PER_LANE = 5  # the stacking limit (6.1)
 GERMAN_PER_LANE = 3
 SOVIET_REINFORCEMENTS = 3  # per front and game turn; one German
 MIN_TRANSITIONS = 200
+CAMPAIGN_TURNS = 32  # Europe Engulfed 1939, Sep/Oct 1939 to Jul/Aug 1945: 200 transitions and more
+PM_CAMPAIGN = Path(__file__).resolve().parent.parent / "tests" / "games" / "proud_monster" / "golden" / "campaign"
 
 
 def quoted(items: list[str]) -> str:
@@ -184,8 +193,21 @@ def median_time(fn: Callable[[], object], repeat: int) -> tuple[float, list[floa
     return statistics.median(times), times
 
 
+def build(kind: str, root: Path) -> tuple[Path, Path]:
+    """The game ``kind`` built (or copied) under ``root``: its folder, and the folder to run pbem in."""
+    if kind == "lanes":
+        return build_long_game(root, print), root
+    if kind == "pm-campaign":
+        game = root / "game"
+        shutil.copytree(PM_CAMPAIGN, game)
+        return game, root
+    run_demo(root / "demo", CAMPAIGN_TURNS, lambda _line: None, scenario="1939", auto=True, game="europe-engulfed")
+    return root / "demo" / "game", root
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=("campaign", "pm-campaign", "lanes"), default="campaign")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", type=Path, help="Build the game in this (new) folder and keep it.")
     args = ap.parse_args()
@@ -193,36 +215,48 @@ def main() -> None:
         root = args.keep or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
         t = time.perf_counter()
-        game = build_long_game(root, print)
+        game, cwd = build(args.game, root)
         built = time.perf_counter() - t
         states = len(list(game.glob("*.state.toml")))
-        replies = len(list(game.glob("*.reply.toml")))
-        print(f"built {states - 1} transitions ({replies} replies) in {built:.1f} s in {game}")
-        if states - 1 < MIN_TRANSITIONS:
-            sys.exit(f"only {states - 1} transitions: the benchmark needs at least {MIN_TRANSITIONS}")
+        n = states - 1
+        size = sum(p.stat().st_size for p in game.glob("*.state.toml")) / states / 1024
+        print(f"{args.game}: {n} transitions, states of {size:.0f} KB on average, built in {built:.1f} s in {game}")
+        if args.game != "pm-campaign" and n < MIN_TRANSITIONS:
+            sys.exit(f"only {n} transitions: the benchmark needs at least {MIN_TRANSITIONS}")
+        rel = game.relative_to(cwd)
 
-        with chdir(root):
-            res = verify([Path("game")])
-            assert res.transitions == states - 1, res
-            t_lib, runs = median_time(lambda: verify([Path("game")]), args.repeat)
+        with chdir(cwd):
+            res = verify([rel])
+            assert res.transitions == n, res
+            t_lib, runs = median_time(lambda: verify([rel]), args.repeat)
         pbem = Path(sys.executable).with_name("pbem")
         cmd = [str(pbem)] if pbem.exists() else [sys.executable, "-m", "pbem.cli"]
+        home = Path(tmp) / "home"
 
-        def cli() -> None:
-            subprocess.run([*cmd, "verify", "--quiet", "game"], cwd=root, check=True, stdout=subprocess.DEVNULL)
+        def cli(cold: bool) -> Callable[[], None]:
+            def run() -> None:
+                if cold:
+                    shutil.rmtree(home, ignore_errors=True)
+                home.mkdir(exist_ok=True)
+                subprocess.run([*cmd, "verify", "--quiet", str(rel)], cwd=cwd, check=True, stdout=subprocess.DEVNULL,
+                               env={**os.environ, "PBEM_HOME": str(home)})
+            return run
 
-        t_cli, cli_runs = median_time(cli, args.repeat)
+        t_cold, cold_runs = median_time(cli(True), args.repeat)
+        cli(False)()
+        t_warm, warm_runs = median_time(cli(False), args.repeat)
         from bench import floor_process  # benchmarks/bench.py, beside this script
 
-        files = sorted(p for p in (root / "game").iterdir() if p.suffix == ".toml")
-        t_floor, floor_runs = median_time(lambda: subprocess.run(floor_process(files), cwd=root, check=True), args.repeat)
+        files = sorted(p for p in game.iterdir() if p.suffix == ".toml")
+        t_floor, floor_runs = median_time(lambda: subprocess.run(floor_process(files), cwd=cwd, check=True), args.repeat)
         print(f"machine: {platform.machine()}, {os.cpu_count()} CPU(s), {platform.processor() or platform.platform()}, "
               f"Python {platform.python_version()}")
-        print(f"{'what':<44} {'median s':>9} {'per transition ms':>18}  runs")
-        for what, med, all_runs in (("verify (in-process, pbem.exchange.game)", t_lib, runs),
-                                    ("pbem verify --quiet (new process)", t_cli, cli_runs),
+        print(f"{'what':<58} {'median s':>9} {'per transition ms':>18} {'200 transitions s':>18}  runs")
+        for what, med, all_runs in (("verify (in-process, pbem.exchange.chain)", t_lib, runs),
+                                    ("pbem verify --quiet (new process, empty cache)", t_cold, cold_runs),
+                                    ("pbem verify --quiet (new process, files read before)", t_warm, warm_runs),
                                     ("floor: read, validate, hash, seals (new process)", t_floor, floor_runs)):
-            print(f"{what:<44} {med:>9.2f} {1000 * med / (states - 1):>18.1f}  "
+            print(f"{what:<58} {med:>9.2f} {1000 * med / n:>18.1f} {200 * med / n:>18.1f}  "
                   + " ".join(f"{x:.2f}" for x in all_runs))
 
 

@@ -45,10 +45,11 @@ from pbem.errors import (
 )
 from pbem.mechanics.dice import ALGORITHM, MAX_SIDES, face_from_seed, hmac_stream
 
+from . import contentcache, names
 from . import dice as proto
-from . import names
 from .canonical import canonical, content_digest, unsealed
 from .deadlines import RULE as DEADLINE_RULE
+from .files import read_bytes
 from .game import (
     Doc,
     adjudicator_of,
@@ -255,6 +256,7 @@ class Chain:
                 files.append(p)
             else:
                 raise MalformedFileError(f"{p}: no such file or folder")
+        preload(files)
         chain = cls(label=label)
         for f in files:
             n = names.parse(f.name)
@@ -927,6 +929,53 @@ def replays(chain: Chain, by_seq: dict[int, Doc], seqs: list[int]) -> Generator[
             yield from pool.imap(_replay, seqs, chunksize=1)
     finally:
         _WORK = None
+
+
+# --- files read in parallel -----------------------------------------------------------------------
+
+PRELOAD_FROM = 16  # files this machine has not read: fewer are read in this process alone
+
+
+def _preload(path: Path) -> tuple[str, str, str, bytes, str | None, list[str]] | None:
+    """In a worker: a file read, parsed and checked as ``load_doc`` does, and what it found kept
+    (its memo); None if anything is wrong or cannot be kept (the parent reads it itself, to say
+    what it says)."""
+    try:
+        doc = load_doc(path)
+        if doc.memo is None:
+            return None
+        _ = doc.digest  # worked out here, kept in the memo
+        return doc.memo.fields()
+    except Exception:  # whatever it is, the parent meets it again, in order
+        return None
+
+
+def preload(files: list[Path]) -> None:
+    """Before a folder's files are read in order: those this machine has not read before (no memo:
+    contentcache.py) read, parsed and checked by worker processes, one per processor ($PBEM_JOBS),
+    their memos kept here, so that reading them in order takes them from the cache. Nothing is
+    decided in the workers: a file that fails there is read again here, in order, and fails here
+    as it would have. Workers are forked; where the system cannot fork, or with one processor, or
+    with few files to read, nothing runs in parallel."""
+    n_jobs = jobs()
+    if n_jobs < 2 or len(files) < PRELOAD_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        return
+    todo = []
+    for f in files:
+        if f.suffix != ".toml":
+            continue
+        try:
+            raw = read_bytes(f)
+        except PbemError:
+            continue
+        if contentcache.lookup(raw)[0] is None:
+            todo.append(f)
+    if len(todo) < PRELOAD_FROM:
+        return
+    with multiprocessing.get_context("fork").Pool(min(n_jobs, len(todo))) as pool:
+        for fields in pool.imap(_preload, todo, chunksize=4):
+            if fields is not None:
+                contentcache.adopt(fields)
 
 
 # --- the users ------------------------------------------------------------------------------------

@@ -141,6 +141,10 @@ class Memo:
         if changed:
             self._save()
 
+    def fields(self) -> tuple[str, str, str, bytes, str | None, list[str]]:
+        """The memo as plain values (to hand it from a worker process to its parent: ``adopt``)."""
+        return self.key, self.raw_digest, self.env, self.blob, self.digest, sorted(self.passed)
+
     def _payload(self) -> bytes:
         return marshal.dumps({"format": FORMAT, "env": self.env, "raw": self.raw_digest, "data": self.blob,
                               "digest": self.digest, "passed": sorted(self.passed)})
@@ -258,6 +262,21 @@ def keep(raw: bytes, data: dict[str, Any]) -> Memo | None:
     _remember(memo)
     memo._save()
     return memo
+
+
+def adopt(fields: tuple[str, str, str, bytes, str | None, list[str]]) -> None:
+    """Keep a memo a worker process made (``Memo.fields``) as if this process had made it: in memory,
+    and written to the folder when this process ends."""
+    key, raw_digest, env, blob, digest, passed = fields
+    memo = _memory.get(key)
+    if memo is None:
+        memo = Memo(key, raw_digest, env, blob)
+        _remember(memo)
+    for tag in passed:
+        memo.record(tag)
+    if digest is not None:
+        memo.record(digest=digest)
+    memo._save()
 
 
 def clear_memory() -> None:

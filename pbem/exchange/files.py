@@ -247,6 +247,8 @@ def _short_path(path: Sequence[str | int]) -> str:
 def check_bounds(data: dict[str, Any], where: str) -> None:
     """The bounds of a pbem file, which every later step (hashing, writing back, the schemas) can
     then take: at most MAX_DEPTH levels of nesting, MAX_VALUES keys and items, 64-bit integers."""
+    if _within_bounds(data):
+        return
     count = 0
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
     while stack:
@@ -270,6 +272,30 @@ def check_bounds(data: dict[str, Any], where: str) -> None:
         if count > MAX_VALUES:
             raise MalformedFileError(f"{where}: more than {MAX_VALUES} keys and values; a pbem file has far fewer")
         stack.extend((v, (*path, k)) for k, v in children)
+
+
+def _within_bounds(data: dict[str, Any]) -> bool:
+    """Whether ``check_bounds`` passes ``data``, found without the path of every value (the walk
+    that names the place runs only for data out of bounds)."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        t = type(value)
+        if t is dict or t is list:
+            if value:
+                if depth >= MAX_DEPTH:
+                    return False
+                count += len(value)
+                if count > MAX_VALUES:
+                    return False
+                stack.extend((v, depth + 1) for v in (value.values() if t is dict else value))
+        elif t is int:
+            if not INT_MIN <= value <= INT_MAX:
+                return False
+        elif t is not bool and isinstance(value, int):  # a subclass of int: the full walk decides
+            return False
+    return True
 
 
 def has_schema(name: str) -> bool:

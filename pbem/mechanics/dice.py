@@ -118,9 +118,15 @@ class ForcedDice(Dice):
 
     def _face(self, label: str, sides: int) -> int:
         if label in self.by_label:
-            return self.by_label[label]
+            return self._within(label, sides, self.by_label[label])
         if self.in_order:
-            return self.in_order.pop(0)
+            return self._within(label, sides, self.in_order.pop(0))
         if self.fallback is not None:
             return self.fallback.roll(label, sides)
         raise DiceError(f"no face given for die '{label}'")
+
+    @staticmethod
+    def _within(label: str, sides: int, face: int) -> int:
+        if not 1 <= face <= sides:
+            raise DiceError(f"face {face} given for die '{label}', which has {sides} sides")
+        return face
