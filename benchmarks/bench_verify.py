@@ -41,6 +41,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bench import floor_process  # type: ignore[import-not-found]  # benchmarks/bench.py, beside this script: new processes keep bytecode
+
 from pbem.demo import demo_salt, order_text, run_demo
 from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, write_all_new, write_new
@@ -245,8 +247,6 @@ def main() -> None:
         t_cold, cold_runs = median_time(cli(True), args.repeat)
         cli(False)()
         t_warm, warm_runs = median_time(cli(False), args.repeat)
-        from bench import floor_process  # benchmarks/bench.py, beside this script
-
         files = sorted(p for p in game.iterdir() if p.suffix == ".toml")
         t_floor, floor_runs = median_time(lambda: subprocess.run(floor_process(files), cwd=cwd, check=True), args.repeat)
         print(f"machine: {platform.machine()}, {os.cpu_count()} CPU(s), {platform.processor() or platform.platform()}, "
