@@ -159,8 +159,9 @@ def seal(document: dict[str, Any], signer: str, key: KeyPair) -> dict[str, Any]:
     return sealed
 
 
-def check_seal(document: dict[str, Any], where: str, expected_key: str | None = None) -> str:
-    """Verify the document's seal; return the signer's public key text.
+def check_seal(document: dict[str, Any], where: str, expected_key: str | None = None, body: bytes | None = None) -> str:
+    """Verify the document's seal; return the signer's public key text. ``body``: the canonical
+    form of the document without its seal, where the caller has it already.
 
     Raises TamperError if the seal is missing, was made by another key than ``expected_key``, or
     does not match the content (any change of meaning breaks it).
@@ -182,7 +183,7 @@ def check_seal(document: dict[str, Any], where: str, expected_key: str | None = 
     from cryptography.exceptions import InvalidSignature
 
     try:
-        public.verify(signature, canonical(unsealed(document)))
+        public.verify(signature, canonical(unsealed(document)) if body is None else body)
     except InvalidSignature as e:
         raise TamperError(
             f"{where}: the signature does not match the content: the file was changed after it was signed",

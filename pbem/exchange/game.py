@@ -312,10 +312,10 @@ def _seal_first(data: dict[str, Any], path: Path, memo: Memo | None = None) -> N
         raise TamperError(f"{path}: its seal is not a whole seal (a signer, a key and a signature)",
                           hint="A seal is written by `pbem sign` (orders) or by the adjudicator (states): ask for the signed file.")
     try:
-        canonical(unsealed(data))
+        body = canonical(unsealed(data))
     except (TypeError, ValueError):
         return  # not JSON (a date): malformed, reported by the value checks
-    check_seal(data, str(path))
+    check_seal(data, str(path), body=body)
     if memo is not None:
         memo.record(f"seal:{s['key']}")
 
