@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem import __version__
 from pbem.engine.model import Event
@@ -925,15 +925,54 @@ def replays(chain: Chain, by_seq: dict[int, Doc], seqs: list[int]) -> Generator[
     global _WORK
     _WORK = (chain, by_seq)
     try:
-        with multiprocessing.get_context("fork").Pool(n_jobs) as pool:
-            yield from pool.imap(_replay, seqs, chunksize=1)
+        yield from forked_map(_replay, seqs, n_jobs, 1)
     finally:
         _WORK = None
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def forked_map(fn: Callable[[T], R | None], items: list[T], n_jobs: int, chunksize: int) -> Generator[R | None, None, None]:
+    """``fn`` of each item in ``n_jobs`` forked worker processes, the results in order; None for each
+    result not received, which every caller takes as "do it yourself": where a worker dies (killed,
+    out of memory) and breaks the pool, so that nothing waits for a result that will never come;
+    where the system refuses a process (a limit on processes, no descriptor left); in a daemonic
+    process, which may have no children. A caller that stops early (the first error found) cancels
+    what has not started. Workers ignore Ctrl-C: this process stops them."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    received = 0
+    executor = None
+    try:
+        if multiprocessing.current_process().daemon:
+            raise OSError("a daemonic process has no children")
+        executor = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"), initializer=_worker_start)
+        for result in executor.map(fn, items, chunksize=chunksize):
+            received += 1
+            yield result
+    except (BrokenProcessPool, OSError):
+        pass
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+    yield from (None for _ in items[received:])
+
+
+def _worker_start() -> None:
+    """In a worker: Ctrl-C is for the process that started it (which stops the workers), not for
+    the worker, which would print its traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # --- files read in parallel -----------------------------------------------------------------------
 
 PRELOAD_FROM = 16  # files this machine has not read: fewer are read in this process alone
+MEMO_BYTES_PER_BYTE = 2  # a file's memo in memory, at most, per byte of the file (its parsed data, marshalled)
 
 
 def _preload(path: Path) -> tuple[str, str, str, bytes, str | None, list[str]] | None:
@@ -969,13 +1008,20 @@ def preload(files: list[Path]) -> None:
         except PbemError:
             continue
         if contentcache.lookup(raw)[0] is None:
-            todo.append(f)
-    if len(todo) < PRELOAD_FROM:
+            todo.append((f, len(raw)))
+    # no more than the memory of this process keeps: a memo it would drop to make room is read again
+    room, room_bytes = contentcache.room()
+    fits: list[Path] = []
+    for f, size in todo:
+        if len(fits) >= room or size * MEMO_BYTES_PER_BYTE > room_bytes:
+            break
+        fits.append(f)
+        room_bytes -= size * MEMO_BYTES_PER_BYTE
+    if len(fits) < PRELOAD_FROM:
         return
-    with multiprocessing.get_context("fork").Pool(min(n_jobs, len(todo))) as pool:
-        for fields in pool.imap(_preload, todo, chunksize=4):
-            if fields is not None:
-                contentcache.adopt(fields)
+    for fields in forked_map(_preload, fits, min(n_jobs, len(fits)), 4):
+        if fields is not None:
+            contentcache.adopt(fields)
 
 
 # --- the users ------------------------------------------------------------------------------------

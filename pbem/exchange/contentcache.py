@@ -264,6 +264,11 @@ def keep(raw: bytes, data: dict[str, Any]) -> Memo | None:
     return memo
 
 
+def room() -> tuple[int, int]:
+    """The entries and bytes this process may still keep in memory before it drops them all."""
+    return MEMORY_ENTRIES - len(_memory), MEMORY_BYTES - _memory_bytes
+
+
 def adopt(fields: tuple[str, str, str, bytes, str | None, list[str]]) -> None:
     """Keep a memo a worker process made (``Memo.fields``) as if this process had made it: in memory,
     and written to the folder when this process ends."""

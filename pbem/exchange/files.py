@@ -293,7 +293,7 @@ def _within_bounds(data: dict[str, Any]) -> bool:
         elif t is int:
             if not INT_MIN <= value <= INT_MAX:
                 return False
-        elif t is not bool and isinstance(value, int):  # a subclass of int: the full walk decides
+        elif t is not bool and isinstance(value, (int, dict, list)):  # a subclass: the full walk decides
             return False
     return True
 

@@ -127,6 +127,6 @@ class ForcedDice(Dice):
 
     @staticmethod
     def _within(label: str, sides: int, face: int) -> int:
-        if not 1 <= face <= sides:
+        if type(face) is not int or not 1 <= face <= sides:
             raise DiceError(f"face {face} given for die '{label}', which has {sides} sides")
         return face

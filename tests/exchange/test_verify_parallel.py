@@ -3,8 +3,11 @@ error, as a replay in one process."""
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,3 +115,105 @@ def test_a_folder_this_machine_has_read_is_not_read_in_parallel(tmp_path: Path, 
     again = chain.Chain.read([game])
     assert not forked and len(again.docs) == len(list(game.glob("*.toml")))
     contentcache.clear_memory()
+
+
+# --- a worker that dies ------------------------------------------------------------------------
+
+@pytest.fixture
+def deadline() -> object:
+    """A test that would wait forever for a dead worker's result fails after a minute instead."""
+    import signal
+
+    def expired(_signum: int, _frame: object) -> None:
+        raise TimeoutError("waited more than a minute: a result from a dead worker was waited for")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _killing(real: Callable[..., Any], dies: Callable[..., bool]) -> Callable[..., Any]:
+    """``real``, but a worker process (not this one) dies on the spot where ``dies`` of the
+    arguments is true: killed, as by the system when memory runs out."""
+    import signal
+
+    main = os.getpid()
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != main and dies(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+    return fn
+
+
+def test_a_replay_worker_that_dies_leaves_its_work_to_this_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   deadline: object) -> None:
+    game = _folder(tmp_path)
+    one = _outcome(game, "1", monkeypatch)
+    monkeypatch.setattr(chain.Chain, "transition", _killing(chain.Chain.transition,
+                                                            lambda _self, _prev, cur, *a, **k: cur.path.name == "0005.state.toml"))
+    assert _outcome(game, "2", monkeypatch) == one
+
+
+def test_a_reading_worker_that_dies_leaves_its_files_to_this_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     deadline: object) -> None:
+    game = _folder(tmp_path)
+    one = _read(game, "1", monkeypatch)
+    monkeypatch.setattr(chain, "load_doc", _killing(chain.load_doc, lambda path, *a, **k: path.name == "0004.state.toml"))
+    assert _read(game, "2", monkeypatch) == one
+
+
+def test_a_process_the_system_refuses_leaves_the_work_to_this_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit on processes (a container's): reading and replaying go on in one process."""
+    game = _folder(tmp_path)
+    one, verified = _read(game, "1", monkeypatch), _outcome(game, "1", monkeypatch)
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    assert _read(game, "2", monkeypatch) == one
+    assert _outcome(game, "2", monkeypatch) == verified
+
+
+def _read_in_a_daemon(game: str) -> object:
+    os.environ[chain.JOBS_VARIABLE] = "2"
+    os.environ["PBEM_NO_CACHE"] = "1"
+    try:
+        return [(str(d.path), d.digest) for d in chain.Chain.read([Path(game)]).docs]
+    except BaseException as e:  # noqa: BLE001 - the test compares whatever came out
+        return f"{type(e).__name__}: {e}"
+
+
+def test_a_daemonic_process_reads_a_folder_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library caller's pool worker (daemonic: it may have no children) reads the folder itself."""
+    import multiprocessing
+
+    game = _folder(tmp_path)
+    one = _read(game, "1", monkeypatch)
+    assert isinstance(one, list)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_read_in_a_daemon, (str(game),)) == [(p, dg) for p, dg, _ in one]
+
+
+def test_no_more_files_are_read_in_parallel_than_the_memory_keeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo the memory would drop to make room is read again here: only what fits is read by the
+    workers, and this process parses only the rest."""
+    from pbem.exchange import contentcache, files
+
+    game = _folder(tmp_path)
+    n = len(list(game.glob("*.toml")))
+    monkeypatch.setattr(contentcache, "MEMORY_ENTRIES", chain.PRELOAD_FROM + 2)
+    main, parsed_here = os.getpid(), []
+    real = files._parse_toml
+
+    def counting(raw: bytes, where: str) -> dict[str, object]:
+        if os.getpid() == main:
+            parsed_here.append(where)
+        return real(raw, where)
+
+    monkeypatch.setattr(files, "_parse_toml", counting)
+    assert isinstance(_read(game, "2", monkeypatch), list)
+    assert len(parsed_here) == n - (chain.PRELOAD_FROM + 2)
