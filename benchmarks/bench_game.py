@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from bench import (  # type: ignore[import-not-found]  # benchmarks/bench.py, beside this script
-    floor_process,
+    floor_time,
     median_time,
     pbem_command,
     process_time,
@@ -112,7 +112,7 @@ def main() -> None:
         rows.append((f"verify the folder ({len(states)} states, {len(files)} files)", t_verify, t_all))
 
         t_cli = process_time(pbem_command("verify", "--quiet", str(game)), max(1, args.repeat // 2))
-        t_floor = process_time(floor_process(files), max(1, args.repeat // 2))
+        t_floor = floor_time(files, max(1, args.repeat // 2))[0]
         rows.append(("pbem verify the folder, as a command (new process)", t_cli, t_floor))
 
         last = load_state(states[-1]).data
@@ -127,7 +127,7 @@ def main() -> None:
             subprocess.run(pbem_command("show", str(states[-1]), "--svg", str(svg)), check=True, capture_output=True)
 
         rows.append(("pbem show --svg of the last state, as a command (new process)", median_time(cli_show, args.repeat),
-                     process_time(floor_process([states[-1]]), args.repeat)))
+                     floor_time([states[-1]], args.repeat)[0]))
 
     print(f"{module.title}, {scenario}: {args.turns} game turn(s), {len(states)} states, played by the built-in player in {played:.1f} s")
     print(f"{'what':<90} {'time':>10} {'floor':>10} {'ratio':>7}")
