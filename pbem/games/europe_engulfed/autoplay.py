@@ -155,7 +155,10 @@ def _naval(b: _Builder, ctx: Ctx) -> None:
     """8.11: standing naval = "stronger" in every sea zone; 8.3: one fleet transfer toward the zone
     where the enemy's FPs most outnumber a nation's own, from a zone where its fleet is the larger."""
     seas = sorted(z for z, ar in ctx.sc.map.areas.items() if ar.kind == "sea")
-    mine = {**ctx.standing.get(ctx.side, {}), **b.body.get("standing", {})}
+    # the file's own standing instructions kept (three players: the party's, not the merged Allied ones,
+    # whose other keys are the other Allied player's to give, parties.py)
+    own = ctx.standing.get(ctx.side, {}) if b.side == ctx.side else b.state.get("standing", {}).get(b.side, {})
+    mine = {**own, **b.body.get("standing", {})}
     b.body = {**b.body, "standing": {**mine, "naval": {z: "stronger" for z in seas}}}
     fleets = ctx.pos.get("fleets", {})
 

@@ -9,11 +9,13 @@ the Axis, the Soviet player committing or opening a Western block."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pbem.engine.model import Submission
 from pbem.engine.registry import every_side, find_module, sides_of
 from pbem.errors import IllegalOrdersError, TamperError, UsageError
 from pbem.exchange.chain import verify
@@ -257,3 +259,30 @@ def test_the_merged_allied_orders_are_checked_and_each_problem_names_its_file(tm
     origin = parties.merge({"players": 3}, {"west": {"move": [{"units": ["gb.01"]}]}, "ussr": {"move": [{"units": ["su.01"]}]}})[1]
     named = parties.name_file(Problem("move[1].path", "no path", "5.1"), origin)
     assert named.where == "ussr: move[0].path" and named.rule == "5.1"
+
+
+def test_the_demo_plays_three_players_and_every_proposal_is_legal_for_its_own_party(tmp_path: Path) -> None:
+    """`pbem demo --game europe-engulfed --option players=3`: the built-in player's file for the
+    Soviet player kept the Allied side's merged standing instructions, the West's `strategic` and
+    `lend_lease` among them, which the Soviet player may not give (Part II): the demo stopped at the
+    first Allied move of 1941. Each party's proposal now passes its own check, and the game verifies."""
+    from pbem.demo import run_demo
+    from pbem.games.europe_engulfed import autoplay
+
+    folder = run_demo(tmp_path / "demo", 2, lambda _line: None, options={"players": 3}, game="europe-engulfed")
+    game = folder / "game"
+    res = verify([game])
+    assert res.states == len(list(game.glob("*.state.toml"))) and res.transitions >= 15  # the old demo stopped at state 14
+    allied_moves = 0
+    for p in sorted(game.glob("*.state.toml")):
+        st = load_state(p).data
+        aw = st["awaits"]
+        if aw["kind"] != "orders" or st["clock"]["side"] != "allies" or st["clock"]["phase"] != "move":
+            continue
+        for party in aw["from"]:
+            data = tomllib.loads(autoplay.propose(EE, st, party))
+            assert not EE.check(st, Submission("orders", party, data)), (p.name, party)
+            if party == "ussr":
+                assert not {"strategic", "lend_lease"} & set(data.get("standing", {})), p.name
+        allied_moves += 1
+    assert allied_moves >= 2
