@@ -19,7 +19,10 @@ scenario's four turns with fog of war, played by the built-in player through the
 block, without its pictures; tests/games/europe_engulfed/test_golden.py replays it. Its grand campaign's golden game
 (tests/games/europe_engulfed/golden/campaign-1939/) is `pbem demo --game europe-engulfed --scenario 1939 --turns 12`:
 two years of the war from Sep/Oct 1939, played by the built-in player with fog of war, without its pictures;
-tests/games/europe_engulfed/test_campaign.py replays it and compares a fresh game with it byte for byte.
+tests/games/europe_engulfed/test_campaign.py replays it and compares a fresh game with it byte for byte. Its
+three-player golden game (tests/games/europe_engulfed/golden/barbarossa-3p/) is `pbem demo --game europe-engulfed
+--option players=3 --turns 4`: the Barbarossa scenario with the Axis, the Western Allies and the Soviet Union each
+signing its own files, without its pictures; tests/games/europe_engulfed/test_golden_three_players.py replays it.
 """
 
 from __future__ import annotations
@@ -44,12 +47,15 @@ EUROPE_ENGULFED = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "bar
 EUROPE_ENGULFED_TURNS = 4
 EUROPE_ENGULFED_1939 = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "campaign-1939"
 EUROPE_ENGULFED_1939_TURNS = 12
+EUROPE_ENGULFED_3P = ROOT / "tests" / "games" / "europe_engulfed" / "golden" / "barbarossa-3p"
+EUROPE_ENGULFED_3P_OPTIONS = {"players": 3}
 
 
-def game_golden(game: str, dest: Path, turns: int, scenario: str | None = None) -> None:
-    """A game's golden game: its demo scenario (or ``scenario``) played by the built-in player, without its pictures."""
+def game_golden(game: str, dest: Path, turns: int, scenario: str | None = None, options: dict[str, object] | None = None) -> None:
+    """A game's golden game: its demo scenario (or ``scenario``) played by the built-in player (with
+    the rules ``options``), without its pictures."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = run_demo(Path(tmp) / "g", turns, lambda _line: None, game=game, scenario=scenario)
+        out = run_demo(Path(tmp) / "g", turns, lambda _line: None, options=options, game=game, scenario=scenario)
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(out / "game", dest, ignore=shutil.ignore_patterns("*.svg"))
@@ -74,6 +80,7 @@ def main() -> None:
     if "europe-engulfed" in which:
         game_golden("europe-engulfed", EUROPE_ENGULFED, EUROPE_ENGULFED_TURNS)
         game_golden("europe-engulfed", EUROPE_ENGULFED_1939, EUROPE_ENGULFED_1939_TURNS, "1939")
+        game_golden("europe-engulfed", EUROPE_ENGULFED_3P, EUROPE_ENGULFED_TURNS, options=EUROPE_ENGULFED_3P_OPTIONS)
     if "demo" not in which:
         return
     with tempfile.TemporaryDirectory() as tmp:
