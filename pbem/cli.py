@@ -238,7 +238,17 @@ def _key(path: Path, ask: bool = False) -> Any:
 
 
 def _echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=_json_value))
+
+
+def _json_value(value: Any) -> str:
+    """A TOML date or time (the one kind of value a file read may hold that JSON has not: a file
+    that holds one is refused, but what it says can be shown) as its ISO text."""
+    import datetime
+
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def echo_result(data: dict[str, Any], code: int = 0, error: str = "", hint: str = "",

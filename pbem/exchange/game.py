@@ -270,6 +270,9 @@ def _check_consistency(data: dict[str, Any], path: Path) -> None:
                      for p, v in sorted(parties.items()) if "salt" not in v or "commit" not in v]
     if data["pbem"]["kind"] == "view" and "referee" not in parties:
         problems.append(Problem(f"{path}: parties", "a view is a refereed game's, and this one names no referee"))
+    if data["pbem"]["kind"] == "view" and (data["pbem"]["side"] not in parties or data["pbem"]["side"] == "referee"):
+        problems.append(Problem(f"{path}: pbem.side", f"a view is one player's, and '{str(data['pbem']['side'])[:40]}' is "
+                                "not a player of the game"))
     if problems:  # the parties, their commitments and who adjudicates: the chain's own fields
         raise TamperError(f"{path}: {len(problems)} problem(s) in the parties and commitments it records: whoever sealed it "
                           "broke the game's chain", problems, hint="Do not accept it.")

@@ -948,3 +948,16 @@ def test_base64_damage_is_a_malformed_message(ex: Exchange) -> None:
     assert encoded in raw
     raw = raw.replace(encoded, encoded[:-3] + b"!!=", 1)
     read(ex, save(ex.root, "bad.eml", raw), 2, "malformed message")
+
+
+def test_a_json_listing_of_a_file_holding_a_toml_time_is_json(tmp_path: Path) -> None:
+    """A hostile attachment holding a TOML time (which a signed file may not hold) is refused with
+    its place; the --json listing shows what it says as text (it once failed with a traceback:
+    "Object of type time is not JSON serializable")."""
+    p = save(tmp_path, "in.eml", message(("0003-german.orders.toml", '[pbem]\nkind = "orders"\nstep = { at = 00:23:49 }\n')))
+    r = CliRunner().invoke(cli, ["mail", "read", str(p), "--json"])
+    assert r.exit_code == 2, r.output
+    out = json.loads(r.stdout)
+    assert out["ok"] is False and out["exit"] == 2
+    assert any(prob["where"].endswith("pbem.step") and "datetime.time(0, 23, 49)" in prob["message"] for prob in out["problems"])
+    assert "Traceback" not in r.output

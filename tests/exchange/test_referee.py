@@ -246,3 +246,20 @@ def test_a_view_goes_by_mail_with_its_sides_report_and_is_filed_with_it(tmp_path
     assert r.exit_code == 0, r.output
     assert (player / "0002-soviet.report.md").read_bytes() == (g.folder / "0002-soviet.report.md").read_bytes()
     assert "only the referee's folder re-derives it" in r.output
+
+
+@pytest.mark.parametrize("side", ["referee", "sovietsoviet", "soviet" * 10_000])
+def test_a_view_for_no_player_of_the_game_is_refused(tmp_path: Path, side: str) -> None:
+    """A view is one player's: a view sealed by the referee for a side that is not a player (a
+    name long enough that no file could be named after it once crashed `pbem status`, looking for
+    the view before it) is refused with exit 3 and its place, by every command."""
+    g = Refereed(tmp_path / "ref")
+    g.adjudicate([g.orders("german", GERMAN_GT1)])
+    p = g.folder / "0002-soviet.view.toml"
+    v = read_toml(p)
+    v["pbem"]["side"] = side
+    p.write_text(dumps(seal(unsealed(v), "referee", g.keys["referee"])), encoding="utf-8")
+    for args in (["status", str(p)], ["show", str(p)], ["template", str(p), "--side", "soviet"]):
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 3 and "pbem.side" in r.output and "is not a player of the game" in r.output, (args, r.output)
+        assert "Traceback" not in r.output

@@ -697,9 +697,21 @@ class ProudMonster(BundledGame):
                     problems.append(Problem(where, f"is on the map with {steps} steps; its counter has 1 to {spec.steps}", "2.16"))
             else:
                 problems.append(Problem(f"{where}.at", f"'{at[:40]}' is neither a hex of the map (as printed) nor an off-map box", "2.3"))
-        q = state.get("pending", {}).get("question")
+        # the question a reply answers (14.32, 14.35): in a state awaiting a reply, and in a view of
+        # one for the side asked (views.py gives that side its question)
+        aw = state.get("awaits", {})
+        if state["pbem"].get("kind") == "view":
+            q, where = state.get("question"), "question"
+            asked = aw.get("kind") == "reply" and state["pbem"].get("side") in aw.get("from", [])
+        else:
+            q, where = state.get("pending", {}).get("question"), "pending.question"
+            asked = aw.get("kind") == "reply"
         if q is not None:
-            problems += question_problems(q, set(state["parties"]))
+            problems += [Problem(where + p.where.removeprefix("pending.question"), p.message, p.rule)
+                         for p in question_problems(q, set(state["parties"]))]
+        elif asked:
+            problems.append(Problem(where, "awaits a reply but holds no question for it to answer (the losses or "
+                                           "retreat pending)", "14.35"))
         return problems
 
     def render_position(self, state: dict[str, Any], side: str | None) -> str:

@@ -3,6 +3,7 @@ reply from that side, and the reply finishes the combat with the same die (docs/
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -13,6 +14,7 @@ from pbem.exchange.chain import verify
 from pbem.exchange.files import dumps, read_toml, write_new
 from pbem.exchange.game import load_state, make_join, new_game
 from pbem.exchange.keys import KeyPair
+from pbem.games.proud_monster.module import ProudMonster
 from tests.conftest import Game, joined_salt
 
 SCENARIO = str(Path(__file__).parent / "catalog" / "reply-scenario.toml")
@@ -92,3 +94,28 @@ def test_a_reply_from_the_wrong_side_is_refused(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["check", str(g.folder / "0002.state.toml"), str(p)])
     assert r.exit_code == 1 and "'german' is not awaited" in r.output
 
+
+
+def test_a_state_awaiting_a_reply_holds_its_question_and_a_view_for_the_side_asked_too() -> None:
+    """14.35: a reply answers the question pending; a state awaiting one without it (a hostile file
+    once crashed `pbem template`) is refused at reading, with the place and the rule; a view of it
+    for the side asked must carry the question (views.py gives it that side only)."""
+    golden = Path(__file__).parent / "golden" / "campaign"
+    st = next(d for d in (read_toml(p) for p in sorted(golden.glob("*.state.toml"))) if d["awaits"]["kind"] == "reply")
+    pm = ProudMonster()
+    assert not pm.check_state(st)
+    asked = st["awaits"]["from"][0]
+    no_question = copy.deepcopy(st)
+    del no_question["pending"]["question"]
+    assert [(p.where, p.rule) for p in pm.check_state(no_question)] == [("pending.question", "14.35")]
+    view = {**copy.deepcopy(st), "pbem": {**st["pbem"], "kind": "view", "side": asked}}
+    view["question"] = view.pop("pending")["question"]
+    assert not pm.check_state(view)
+    del view["question"]
+    assert [(p.where, p.rule) for p in pm.check_state(view)] == [("question", "14.35")]
+    other = {**view, "pbem": {**view["pbem"], "side": next(s for s in ("german", "soviet") if s != asked)}}
+    assert not pm.check_state(other)  # the other side's view has no question to carry
+    bad = copy.deepcopy(st)
+    bad["pending"]["question"]["units"] = "R1"
+    view_bad = {**copy.deepcopy(view), "question": bad["pending"]["question"]}
+    assert [p.where for p in pm.check_state(view_bad)] == ["question.units"]
