@@ -51,7 +51,7 @@ def _signable(data: Any) -> bool:
         v = stack.pop()
         t = type(v)
         if t is str:
-            if (_CONTROL.search(v) is not None) if v.isascii() else _string_problem(v) is not None:
+            if _string_problem(v) is not None:
                 return False
         elif t is int:
             if not INT_MIN <= v <= INT_MAX:

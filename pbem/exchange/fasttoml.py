@@ -32,7 +32,7 @@ _CHARS = r'[^"\\\x00-\x08\x0a-\x1f\x7f]*'
 _STRING = rf'"({_CHARS})"'  # a string, its content captured
 _BARE = r"[A-Za-z0-9_-]+"
 _KEY = rf'(?:{_BARE}|"{_CHARS}")'  # a key, nothing captured
-_KEY_PART = re.compile(rf"({_BARE})|{_STRING}")
+_KEY_PART = re.compile(rf"({_BARE})|{_STRING}")  # one part of a key: bare or a string
 _HEADER = re.compile(rf"(\[\[?)({_KEY}(?:\.{_KEY})*)(\]\]?)")
 _KEY_VALUE = re.compile(rf"(?:({_BARE})|{_STRING}) = (.+)")
 # the values most lines hold, whole: a string, a decimal integer of at most 19 digits, a boolean
@@ -42,7 +42,6 @@ _SIMPLE = re.compile(rf"{_STRING}|(-?(?:0|[1-9][0-9]{{0,18}}))|(true|false)")
 _ITEM = re.compile(r" *+(.+),")
 _COMMENT = re.compile(r"#[^\x00-\x08\x0a-\x1f\x7f]*")
 _TOKEN = re.compile(rf"{_STRING}|(-?(?:0|[1-9][0-9]{{0,18}}))(?![0-9_.eExob:+-])|(true|false)(?![A-Za-z0-9_-])|(\[ ?|\{{ ?)")
-_INLINE_KEY = re.compile(rf"({_BARE})|{_STRING}")
 MAX_INLINE_DEPTH = 32  # arrays and tables nested deeper are tomllib's to read (and refuse: files.MAX_DEPTH)
 
 
@@ -78,7 +77,7 @@ def _value(line: str, pos: int, depth: int) -> tuple[Any, int]:
     if line.startswith("}", pos):
         return table, pos + 1
     while True:
-        k = _INLINE_KEY.match(line, pos)
+        k = _KEY_PART.match(line, pos)
         if k is None or not line.startswith(" = ", k.end()):
             raise Unsupported
         name = _key(*k.groups())

@@ -109,10 +109,11 @@ QUESTION_KIND_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 }
 
 
-def question_problems(q: Any, parties: set[str]) -> list[Problem]:
-    """A pending question (14.32 retreat, 14.35 losses) with every field its readers use, typed."""
+def question_problems(q: Any, parties: set[str], where: str = "pending.question") -> list[Problem]:
+    """A pending question (14.32 retreat, 14.35 losses) with every field its readers use, typed;
+    ``where`` names it (a view carries its side's question as ``question``)."""
     if not isinstance(q, dict):
-        return [Problem("pending.question", "a question is a table", "14.35")]
+        return [Problem(where, "a question is a table", "14.35")]
     kind, side = q.get("kind"), q.get("side")
     fields = {**QUESTION_FIELDS, **QUESTION_KIND_FIELDS.get(kind if isinstance(kind, str) else "", {})}
     bad = sorted(k for k, types in fields.items() if not isinstance(q.get(k), types) or (types == _INT and isinstance(q.get(k), bool)))
@@ -128,7 +129,7 @@ def question_problems(q: Any, parties: set[str]) -> list[Problem]:
                                                        and isinstance(q["constraints"].get("first_from"), list)
                                                        and isinstance(q["constraints"].get("spread"), bool)):
         bad.append("constraints")
-    return [Problem(f"pending.question.{k}", "missing or not what a loss or retreat question holds", "14.35")
+    return [Problem(f"{where}.{k}", "missing or not what a loss or retreat question holds", "14.35")
             for k in sorted(set(bad))]
 
 
@@ -707,8 +708,7 @@ class ProudMonster(BundledGame):
             q, where = state.get("pending", {}).get("question"), "pending.question"
             asked = aw.get("kind") == "reply"
         if q is not None:
-            problems += [Problem(where + p.where.removeprefix("pending.question"), p.message, p.rule)
-                         for p in question_problems(q, set(state["parties"]))]
+            problems += question_problems(q, set(state["parties"]), where)
         elif asked:
             problems.append(Problem(where, "awaits a reply but holds no question for it to answer (the losses or "
                                            "retreat pending)", "14.35"))
